@@ -1,0 +1,33 @@
+// Reading HALYARD_* environment variables. Every variable Halyard reads goes through these
+// helpers, so a malformed value is reported the same way everywhere: an Error naming the
+// variable, the value and what would have been accepted. docs/configuration.md lists them all.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace halyard::config {
+
+// The raw value, or nullopt when unset or empty.
+std::optional<std::string> env_string(const char* name);
+
+// An integer; throws Error(kInvalidArgument) on anything but an optionally signed decimal.
+std::int64_t env_int(const char* name, std::int64_t fallback);
+
+// A byte count with an optional K/M/G suffix (powers of 1024), e.g. "64K", "4M".
+std::size_t env_bytes(const char* name, std::size_t fallback);
+
+// A byte count parsed from text with the same rules as env_bytes; `what` names the source in
+// the error message.
+std::size_t parse_bytes(std::string_view text, std::string_view what);
+
+// One of `choices`, compared case-insensitively and returned in lower case; throws an Error
+// listing the choices otherwise.
+std::string env_choice(const char* name, std::initializer_list<std::string_view> choices,
+                       std::string_view fallback);
+
+}  // namespace halyard::config

@@ -1,0 +1,95 @@
+// The contract between the runtime's matching engine and a transport (ofi, shm, cuda_ipc).
+//
+// Transports move bytes; they do not match. Every message carries an Envelope; the receiving
+// transport announces each arrival to the runtime as an IncomingMessage, in the order the
+// sender sent them to this process (per pair). The runtime matches it against posted receives
+// (MPI rules: context, source, tag, any-source, any-tag) or keeps it as unexpected, and later
+// calls deliver() with the destination. So any-source works across transports, and one
+// matching engine serves all of them.
+//
+// Small payloads travel eagerly with the envelope; large ones stay at the sender until
+// deliver() pulls them (RMA read, CMA single copy, or a clear-to-send handshake): a
+// receiver-driven rendezvous, so data moves straight into the user's buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "runtime/error.hpp"
+
+namespace halyard {
+
+class BootstrapClient;
+class TopologyTable;
+
+// Called once the operation is done; a non-ok Status says why it failed. Runs from
+// Transport::progress() (so from the event loop), never from inside send()/deliver().
+using Completion = std::function<void(const Status&)>;
+
+// Matching information every message carries. Fixed size and trivially copyable: it goes on
+// the wire as-is (all ranks of a job run on one architecture).
+struct Envelope {
+  std::uint32_t context = 0;  // communicator context id (each communicator has its own)
+  std::int32_t source = 0;    // sender's rank in the world (the runtime maps it to comm rank)
+  std::int32_t tag = 0;       // user tag, or an internal one (active messages, collectives)
+  std::uint32_t flags = 0;    // runtime-defined (e.g. active message); transports pass it on
+  std::uint64_t size = 0;     // total payload bytes
+};
+static_assert(sizeof(Envelope) == 24);
+
+// One message that arrived, seen from the receiving side.
+class IncomingMessage {
+ public:
+  virtual ~IncomingMessage() = default;
+  const Envelope& envelope() const { return envelope_; }
+
+  // Moves the payload into `dst`. When `capacity` < envelope().size only `capacity` bytes are
+  // written and `done` gets kTruncated; the sender's side still completes (with success).
+  // Called exactly once per message, from the event loop; `done` runs from a later progress().
+  virtual void deliver(void* dst, std::size_t capacity, Completion done) = 0;
+
+ protected:
+  explicit IncomingMessage(const Envelope& e) : envelope_(e) {}
+
+ private:
+  Envelope envelope_;
+};
+
+using IncomingHandler = std::function<void(std::unique_ptr<IncomingMessage>)>;
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  virtual std::string_view name() const = 0;
+
+  // Wiring, in two phases around one bootstrap fence that the runtime runs:
+  // publish() puts this process's address(es) into the key-value store; connect() reads the
+  // peers' it needs (it may also defer that to the first send to each peer).
+  virtual void publish(BootstrapClient& bootstrap) = 0;
+  virtual void connect(BootstrapClient& bootstrap, const TopologyTable& topology) = 0;
+
+  // Every arrival goes to this handler, from progress(). Set once, before connect().
+  virtual void set_incoming_handler(IncomingHandler handler) = 0;
+
+  // Starts sending `env.size` bytes at `buf` to world rank `peer`. `done` runs once `buf` may
+  // be reused. Never blocks: a full queue or -FI_EAGAIN keeps the send pending until a later
+  // progress().
+  virtual void send(int peer, const Envelope& env, const void* buf, Completion done) = 0;
+
+  // One non-blocking pass: completes what finished, announces arrivals, retries what was
+  // pending. Returns how many events it handled (0 means "nothing happened").
+  virtual int progress() = 0;
+
+  // A file descriptor that becomes readable when progress() may have work, so an idle event
+  // loop can sleep in poll(); -1 when the transport cannot provide one. Before sleeping, the
+  // loop calls prepare_to_block(); if it returns false there is work already and the loop
+  // must not sleep.
+  virtual int wait_fd() { return -1; }
+  virtual bool prepare_to_block() { return wait_fd() >= 0; }
+};
+
+}  // namespace halyard
