@@ -1,7 +1,21 @@
 # Every dependency comes from Debian's packages (scripts/install-deps.sh installs them).
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
-pkg_check_modules(libfabric REQUIRED IMPORTED_TARGET libfabric>=1.17)
+# libfabric: pkg-config when the -dev package is there; otherwise headers from
+# HALYARD_LIBFABRIC_INCLUDE (a folder holding rdma/fabric.h) and the runtime libfabric.so.1,
+# which is how the GPU benchmark machine (runtime library only) builds.
+pkg_check_modules(libfabric QUIET IMPORTED_TARGET libfabric>=1.17)
+if(libfabric_FOUND)
+  add_library(halyard_libfabric ALIAS PkgConfig::libfabric)
+else()
+  find_path(HALYARD_LIBFABRIC_INCLUDE rdma/fabric.h REQUIRED)
+  find_library(HALYARD_LIBFABRIC_LIBRARY NAMES fabric libfabric.so.1 REQUIRED)
+  add_library(halyard_libfabric UNKNOWN IMPORTED)
+  set_target_properties(halyard_libfabric PROPERTIES
+    IMPORTED_LOCATION ${HALYARD_LIBFABRIC_LIBRARY}
+    INTERFACE_INCLUDE_DIRECTORIES ${HALYARD_LIBFABRIC_INCLUDE})
+  message(STATUS "Halyard: libfabric from ${HALYARD_LIBFABRIC_LIBRARY} (no pkg-config file)")
+endif()
 pkg_check_modules(hwloc REQUIRED IMPORTED_TARGET hwloc>=2.0)
 find_package(Boost 1.74 REQUIRED)
 find_package(spdlog REQUIRED)

@@ -30,8 +30,7 @@ std::string_view error_code_name(ErrorCode code);
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const noexcept { return code_; }
 
  private:
@@ -41,7 +40,7 @@ class Error : public std::runtime_error {
 // Outcome of a completed operation. For receives it also says what arrived.
 struct Status {
   ErrorCode code = ErrorCode::kSuccess;
-  std::string message;   // empty on success; names the problem otherwise
+  std::string message;    // empty on success; names the problem otherwise
   std::size_t bytes = 0;  // bytes transferred (received size for receives)
   int source = -1;        // sender's rank in the communicator (receives only)
   int tag = -1;           // matched tag (receives only)

@@ -1,5 +1,15 @@
 // Halyard's public C++ API: include this one header.
 #pragma once
 
-#include "runtime/error.hpp"
 #include "runtime/config.hpp"
+#include "runtime/error.hpp"
+
+// Runtime core: the runtime object, communicators with point-to-point and active messages,
+// requests and the event loop that drives them.
+#include "runtime/active_messages.hpp"
+#include "runtime/communicator.hpp"
+#include "runtime/event_loop.hpp"
+#include "runtime/request.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/tags.hpp"
+#include "runtime/topology.hpp"

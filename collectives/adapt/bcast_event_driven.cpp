@@ -1,0 +1,145 @@
+// ADAPT's event-driven broadcast (dissertation Algorithms 3-5).
+//
+// Every rank keeps up to M receives from its parent posted and, per child, up to N sends in
+// flight. The completion of a receive marks its segment as present, posts the next receive and
+// tops up every child's sends; the completion of a send tops up that child only. No operation
+// ever waits for another, so a slow child delays neither its siblings nor its parent
+// (child independence), and a slow segment does not hold back the others' receives (segment
+// independence).
+//
+// One tag carries the whole call, and messages between a pair with one tag match in posting
+// order, so each child must receive segments in increasing order: a child's next send is the
+// lowest segment it has not been sent, and it goes out once every segment up to it is present
+// (the contiguous prefix). Receives complete in order in practice, so this costs nothing.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collectives/adapt/call_plan.hpp"
+#include "runtime/event_loop.hpp"
+
+namespace halyard::adapt {
+namespace {
+
+class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
+ public:
+  EventDrivenBcast(const CallPlan& plan, std::byte* buffer)
+      : plan_(plan),
+        buffer_(buffer),
+        done_(Request::make_pending(plan.comm.loop())),
+        present_(plan.segments.num_segments, 0) {
+    for (int child : plan_.children) children_.push_back(ChildProgress{child});
+  }
+
+  Request start() {
+    const std::size_t segments = plan_.segments.num_segments;
+    if (plan_.parent < 0) {
+      // The root holds every segment from the start.
+      present_prefix_ = segments;
+      present_count_ = segments;
+    }
+    post_receives();
+    for (std::size_t c = 0; c < children_.size(); ++c) pump_child(c);
+    complete_if_finished();
+    return done_;
+  }
+
+ private:
+  struct ChildProgress {
+    int rank;
+    std::size_t next_segment = 0;  // the lowest segment not yet sent to this child
+    int in_flight = 0;
+    std::size_t sent = 0;  // sends completed
+  };
+
+  void post_receives() {
+    const std::size_t segments = plan_.segments.num_segments;
+    while (!failed_ && recvs_posted_ < plan_.recvs_in_flight && next_receive_ < segments) {
+      const std::size_t s = next_receive_++;
+      ++recvs_posted_;
+      plan_.comm.irecv_internal(
+          plan_.parent, plan_.tag, buffer_ + plan_.segments.offset_bytes(s),
+          plan_.segments.bytes(s),
+          [self = shared_from_this(), s](const Status& status) { self->on_received(s, status); });
+    }
+  }
+
+  void on_received(std::size_t s, const Status& status) {
+    --recvs_posted_;
+    if (failed_) return;
+    if (!status.ok()) return fail(status);
+    if (status.bytes != plan_.segments.bytes(s)) {
+      return fail(Status::failure(ErrorCode::kInternal,
+                                  "adapt bcast: segment " + std::to_string(s) + " arrived with " +
+                                      std::to_string(status.bytes) + " bytes, expected " +
+                                      std::to_string(plan_.segments.bytes(s))));
+    }
+    present_[s] = 1;
+    ++present_count_;
+    while (present_prefix_ < present_.size() && present_[present_prefix_] != 0) ++present_prefix_;
+    post_receives();
+    for (std::size_t c = 0; c < children_.size(); ++c) pump_child(c);
+    complete_if_finished();
+  }
+
+  void pump_child(std::size_t c) {
+    ChildProgress& child = children_[c];
+    while (!failed_ && child.in_flight < plan_.sends_in_flight &&
+           child.next_segment < present_prefix_) {
+      const std::size_t s = child.next_segment++;
+      ++child.in_flight;
+      plan_.comm.isend_internal(
+          child.rank, plan_.tag, buffer_ + plan_.segments.offset_bytes(s), plan_.segments.bytes(s),
+          [self = shared_from_this(), c](const Status& status) { self->on_sent(c, status); });
+    }
+  }
+
+  void on_sent(std::size_t c, const Status& status) {
+    ChildProgress& child = children_[c];
+    --child.in_flight;
+    ++child.sent;
+    if (failed_) return;
+    if (!status.ok()) return fail(status);
+    pump_child(c);
+    complete_if_finished();
+  }
+
+  // This rank's part is done when it holds every segment and every child has all of them
+  // (the user may then reuse the buffer).
+  void complete_if_finished() {
+    if (failed_ || finished_) return;
+    const std::size_t segments = plan_.segments.num_segments;
+    if (present_count_ < segments) return;
+    for (const ChildProgress& child : children_) {
+      if (child.sent < segments) return;
+    }
+    finished_ = true;
+    done_.complete(Status{});
+  }
+
+  void fail(const Status& status) {
+    failed_ = true;
+    done_.complete(status);
+  }
+
+  CallPlan plan_;
+  std::byte* buffer_;
+  Request done_;
+  std::vector<char> present_;  // per segment: arrived (or root)
+  std::size_t present_prefix_ = 0;
+  std::size_t present_count_ = 0;
+  std::size_t next_receive_ = 0;
+  int recvs_posted_ = 0;
+  std::vector<ChildProgress> children_;
+  bool failed_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+Request bcast_event_driven(const CallPlan& plan, std::byte* buffer) {
+  return std::make_shared<EventDrivenBcast>(plan, buffer)->start();
+}
+
+}  // namespace halyard::adapt

@@ -1,0 +1,65 @@
+// collectives/base: flat algorithms on tagged point-to-point (DESIGN.md, "Collectives").
+//
+// They are the baselines the selection layer falls back on and the submodules HAN builds on.
+// Every function has the argument meaning of its counterpart in collectives/collectives.hpp
+// (kInPlace included where that header allows it), validates its arguments (throws
+// Error(kInvalidArgument) naming the argument), takes one collective tag from
+// next_collective_tag(comm), and returns a Request that completes when this rank's part is
+// done. All ranks must call the same algorithm with the same count. Nothing blocks: each
+// algorithm is a StepMachine advanced by p2p completion callbacks.
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/communicator.hpp"
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"
+#include "runtime/request.hpp"
+
+namespace halyard::base {
+
+// Root sends to every rank.
+Request ibcast_linear(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
+                      int root);
+// Binomial tree: ceil(log2 p) rounds.
+Request ibcast_binomial(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
+                        int root);
+
+// Root receives from every rank and reduces in rank order.
+Request ireduce_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                       Datatype type, Op op, int root);
+// Binomial tree: each rank reduces its children's partial results, then sends to its parent.
+Request ireduce_binomial(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                         Datatype type, Op op, int root);
+
+// Reduce-scatter ring then allgather ring: 2(p-1) steps of count/p elements (bandwidth-optimal).
+Request iallreduce_ring(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                        Datatype type, Op op);
+// log2 p full-vector exchanges; non-power-of-two sizes fold the extra ranks in and out.
+Request iallreduce_recursive_doubling(const Communicator& comm, const void* send, void* recv,
+                                      std::size_t count, Datatype type, Op op);
+// Reduce-scatter by recursive halving, allgather by recursive doubling (same fold for extras).
+Request iallreduce_rabenseifner(const Communicator& comm, const void* send, void* recv,
+                                std::size_t count, Datatype type, Op op);
+
+// p-1 steps passing blocks to the right neighbour.
+Request iallgather_ring(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                        Datatype type);
+// ceil(log2 p) steps of doubling block counts, then a local rotation.
+Request iallgather_bruck(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                         Datatype type);
+
+// ceil(log2 p) rounds of zero-byte messages to rank + 2^k.
+Request ibarrier_dissemination(const Communicator& comm);
+
+// Root receives (gather) or sends (scatter) one block per rank directly.
+Request igather_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                       Datatype type, int root);
+Request iscatter_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                        Datatype type, int root);
+
+// p-1 steps; in step s send to rank + s and receive from rank - s.
+Request ialltoall_pairwise(const Communicator& comm, const void* send, void* recv,
+                           std::size_t count, Datatype type);
+
+}  // namespace halyard::base

@@ -1,0 +1,115 @@
+// Linear and binomial reduce: both are a tree reduction, with different trees.
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "collectives/base/arguments.hpp"
+#include "collectives/base/base.hpp"
+#include "collectives/base/binomial_tree.hpp"
+#include "collectives/base/step_machine.hpp"
+#include "collectives/collective_tag.hpp"
+#include "runtime/reduction.hpp"
+
+namespace halyard::base {
+
+namespace {
+
+// acc = own contribution; for each child in order: acc = acc (op) child's partial result; then
+// acc goes to the parent. Two receive buffers let the message of child k arrive while child
+// k-1's data is being reduced.
+class TreeReduce final : public StepMachine {
+ public:
+  TreeReduce(const Communicator& comm, int tag, const void* send, void* recv, std::size_t count,
+             Datatype type, Op op, int parent, std::vector<int> children)
+      : StepMachine(comm, tag),
+        send_(send),
+        count_(count),
+        bytes_(count * datatype_size(type)),
+        type_(type),
+        op_(op),
+        parent_(parent),
+        children_(std::move(children)) {
+    bool in_place = is_in_place(send);
+    if (parent_ < 0) {
+      acc_ = recv;  // the root accumulates in the caller's receive buffer
+      if (!in_place) std::memcpy(acc_, send_, bytes_);
+    } else if (!children_.empty()) {
+      own_acc_.resize(bytes_);
+      acc_ = own_acc_.data();
+      std::memcpy(acc_, send_, bytes_);
+    } else {
+      acc_ = const_cast<void*>(send_);  // a leaf only sends its contribution
+    }
+    for (std::size_t i = 0; i < std::min<std::size_t>(children_.size(), 2); ++i) {
+      incoming_[i].resize(bytes_);
+    }
+  }
+
+ private:
+  bool post_next_step() override {
+    std::size_t k = step_++;
+    if (k > children_.size()) return false;
+    if (k < children_.size()) recv(children_[k], incoming_[k % 2].data(), bytes_);
+    if (k > 0) reduce_into(op_, type_, acc_, incoming_[(k - 1) % 2].data(), count_);
+    if (k == children_.size() && parent_ >= 0) send(parent_, acc_, bytes_);
+    return true;
+  }
+
+  const void* send_;
+  std::size_t count_;
+  std::size_t bytes_;
+  Datatype type_;
+  Op op_;
+  int parent_;
+  std::vector<int> children_;
+  void* acc_ = nullptr;
+  std::vector<std::byte> own_acc_;
+  std::vector<std::byte> incoming_[2];
+  std::size_t step_ = 0;
+};
+
+struct ReduceShape {
+  int parent;
+  std::vector<int> children;
+};
+
+Request start_reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                     Datatype type, Op op, int root, const char* operation, ReduceShape shape) {
+  bool is_root = comm.rank() == root;
+  check_communicator(comm, operation);
+  check_root(comm, root, operation);
+  check_reduction(op, type, operation);
+  check_buffer(send, count, "send", operation, is_root);
+  if (is_root) check_buffer(recv, count, "recv", operation, false);
+  checked_bytes(count, type, 1, operation);
+  int tag = next_collective_tag(comm);
+  if (count == 0) return Request::make_completed(comm.loop(), Status{});
+  return StepMachine::start(std::make_shared<TreeReduce>(comm, tag, send, recv, count, type, op,
+                                                         shape.parent, std::move(shape.children)));
+}
+
+}  // namespace
+
+Request ireduce_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                       Datatype type, Op op, int root) {
+  check_communicator(comm, "ireduce_linear");
+  ReduceShape shape{root, {}};
+  if (comm.rank() == root) {
+    shape.parent = -1;
+    for (int r = 0; r < comm.size(); ++r) {
+      if (r != root) shape.children.push_back(r);
+    }
+  }
+  return start_reduce(comm, send, recv, count, type, op, root, "ireduce_linear", std::move(shape));
+}
+
+Request ireduce_binomial(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                         Datatype type, Op op, int root) {
+  check_communicator(comm, "ireduce_binomial");
+  check_root(comm, root, "ireduce_binomial");
+  BinomialTree tree(comm.rank(), comm.size(), root);
+  return start_reduce(comm, send, recv, count, type, op, root, "ireduce_binomial",
+                      ReduceShape{tree.parent, std::move(tree.children)});
+}
+
+}  // namespace halyard::base

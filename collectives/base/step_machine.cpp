@@ -1,0 +1,91 @@
+#include "collectives/base/step_machine.hpp"
+
+#include <exception>
+#include <string>
+
+#include "runtime/event_loop.hpp"
+
+namespace halyard::base {
+
+StepMachine::StepMachine(const Communicator& comm, int tag)
+    : comm_(comm), tag_(tag), rank_(comm.rank()), size_(comm.size()) {}
+
+Request StepMachine::start(const std::shared_ptr<StepMachine>& machine) {
+  machine->request_ = Request::make_pending(machine->comm_.loop());
+  Request request = machine->request_;
+  machine->advance();
+  return request;
+}
+
+void StepMachine::send(int peer, const void* buffer, std::size_t bytes) {
+  ++outstanding_;
+  auto self = shared_from_this();
+  comm_.isend_internal(peer, tag_, buffer, bytes, [self, bytes](const Status& status) {
+    self->operation_done(status, bytes, false);
+  });
+}
+
+void StepMachine::recv(int peer, void* buffer, std::size_t bytes) {
+  ++outstanding_;
+  auto self = shared_from_this();
+  comm_.irecv_internal(peer, tag_, buffer, bytes, [self, bytes](const Status& status) {
+    self->operation_done(status, bytes, true);
+  });
+}
+
+void StepMachine::operation_done(const Status& status, std::size_t expected_bytes,
+                                 bool is_receive) {
+  --outstanding_;
+  if (failure_.ok()) {
+    if (!status.ok()) {
+      failure_ = status;
+    } else if (is_receive && status.bytes != expected_bytes) {
+      // A short message: the ranks called the collective with different counts.
+      failure_ = Status::failure(ErrorCode::kInvalidArgument,
+                                 "collective received " + std::to_string(status.bytes) +
+                                     " bytes from rank " + std::to_string(status.source) +
+                                     " where " + std::to_string(expected_bytes) +
+                                     " were expected: ranks passed different counts");
+    }
+  }
+  if (outstanding_ == 0) advance();
+}
+
+void StepMachine::advance() {
+  // Steps that post nothing loop here instead of recursing; advancing_ guards against a
+  // re-entry (callbacks are deferred by the loop, but stay safe if that ever changes).
+  if (advancing_ || finished_) return;
+  advancing_ = true;
+  while (outstanding_ == 0 && !finished_) {
+    if (!failure_.ok()) {
+      finish(failure_);
+      break;
+    }
+    bool more = false;
+    try {
+      more = post_next_step();
+    } catch (const Error& error) {
+      failure_ = Status::failure(error.code(), error.what());
+      continue;  // let what this step already posted drain, then report
+    } catch (const std::exception& error) {
+      failure_ = Status::failure(ErrorCode::kInternal, error.what());
+      continue;
+    }
+    if (!more) {
+      if (outstanding_ == 0) {
+        finish(Status{});
+      } else {
+        failure_ = Status::failure(ErrorCode::kInternal,
+                                   "collective step machine finished with operations in flight");
+      }
+    }
+  }
+  advancing_ = false;
+}
+
+void StepMachine::finish(Status status) {
+  finished_ = true;
+  request_.complete(std::move(status));
+}
+
+}  // namespace halyard::base

@@ -1,0 +1,153 @@
+// The public collective API (collectives/collectives.hpp): check the arguments, ask the
+// selection layer which algorithm runs this call, and start it.
+#include "collectives/collectives.hpp"
+
+#include <string>
+
+#include "collectives/base/arguments.hpp"
+#include "collectives/base/base.hpp"
+#include "collectives/select/adapt_dispatch.hpp"
+#include "collectives/select/selection.hpp"
+#include "runtime/error.hpp"
+
+namespace halyard {
+
+namespace {
+
+using select::Algorithm;
+using select::Collective;
+using select::SelectedAlgorithm;
+
+// An algorithm the selection produced but this collective cannot run: HAN (not built yet), or a
+// decision table naming an algorithm of another collective.
+[[noreturn]] void cannot_run(Collective collective, const SelectedAlgorithm& selected) {
+  std::string name = select::algorithm_name(selected);
+  if (selected.algorithm == Algorithm::kHan) {
+    throw Error(ErrorCode::kUnsupported,
+                std::string(select::collective_name(collective)) +
+                    ": algorithm han is not available yet (hierarchical collectives come with "
+                    "issue 6); choose a base:* or adapt:* algorithm in " +
+                    select::algorithm_variable(collective));
+  }
+  throw Error(ErrorCode::kInvalidArgument, std::string(select::collective_name(collective)) +
+                                               ": the selection chose " + name +
+                                               ", which this collective does not have");
+}
+
+SelectedAlgorithm choose(Collective collective, const Communicator& comm, std::size_t count,
+                         Datatype type) {
+  return select::choose(collective, comm.size(), base::checked_bytes(count, type, 1, "collective"));
+}
+
+}  // namespace
+
+Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
+  base::check_communicator(comm, "ibcast");
+  base::check_root(comm, root, "ibcast");
+  base::check_datatype(type, "ibcast");
+  base::check_buffer(buffer, count, "buffer", "ibcast", false);
+  SelectedAlgorithm selected = choose(Collective::kBcast, comm, count, type);
+  switch (selected.algorithm) {
+    case Algorithm::kLinear:
+      return base::ibcast_linear(comm, buffer, count, type, root);
+    case Algorithm::kBinomial:
+      return base::ibcast_binomial(comm, buffer, count, type, root);
+    case Algorithm::kAdapt:
+      return adapt::ibcast(comm, buffer, count, type, root,
+                           select::adapt_params(Collective::kBcast, selected));
+    default:
+      cannot_run(Collective::kBcast, selected);
+  }
+}
+
+Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                Datatype type, Op op, int root) {
+  base::check_communicator(comm, "ireduce");
+  base::check_root(comm, root, "ireduce");
+  base::check_reduction(op, type, "ireduce");
+  bool is_root = comm.rank() == root;
+  base::check_buffer(send, count, "send", "ireduce", is_root);
+  if (is_root) base::check_buffer(recv, count, "recv", "ireduce", false);
+  SelectedAlgorithm selected = choose(Collective::kReduce, comm, count, type);
+  switch (selected.algorithm) {
+    case Algorithm::kLinear:
+      return base::ireduce_linear(comm, send, recv, count, type, op, root);
+    case Algorithm::kBinomial:
+      return base::ireduce_binomial(comm, send, recv, count, type, op, root);
+    case Algorithm::kAdapt:
+      return adapt::ireduce(comm, send, recv, count, type, op, root,
+                            select::adapt_params(Collective::kReduce, selected));
+    default:
+      cannot_run(Collective::kReduce, selected);
+  }
+}
+
+Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type, Op op) {
+  base::check_communicator(comm, "iallreduce");
+  base::check_reduction(op, type, "iallreduce");
+  base::check_buffer(send, count, "send", "iallreduce", true);
+  base::check_buffer(recv, count, "recv", "iallreduce", false);
+  SelectedAlgorithm selected = choose(Collective::kAllreduce, comm, count, type);
+  switch (selected.algorithm) {
+    case Algorithm::kRing:
+      return base::iallreduce_ring(comm, send, recv, count, type, op);
+    case Algorithm::kRecursiveDoubling:
+      return base::iallreduce_recursive_doubling(comm, send, recv, count, type, op);
+    case Algorithm::kRabenseifner:
+      return base::iallreduce_rabenseifner(comm, send, recv, count, type, op);
+    default:
+      cannot_run(Collective::kAllreduce, selected);
+  }
+}
+
+Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type) {
+  base::check_communicator(comm, "iallgather");
+  base::check_datatype(type, "iallgather");
+  SelectedAlgorithm selected = choose(Collective::kAllgather, comm, count, type);
+  switch (selected.algorithm) {
+    case Algorithm::kRing:
+      return base::iallgather_ring(comm, send, recv, count, type);
+    case Algorithm::kBruck:
+      return base::iallgather_bruck(comm, send, recv, count, type);
+    default:
+      cannot_run(Collective::kAllgather, selected);
+  }
+}
+
+Request igather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                Datatype type, int root) {
+  base::check_communicator(comm, "igather");
+  base::check_datatype(type, "igather");
+  SelectedAlgorithm selected = choose(Collective::kGather, comm, count, type);
+  if (selected.algorithm != Algorithm::kLinear) cannot_run(Collective::kGather, selected);
+  return base::igather_linear(comm, send, recv, count, type, root);
+}
+
+Request iscatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                 Datatype type, int root) {
+  base::check_communicator(comm, "iscatter");
+  base::check_datatype(type, "iscatter");
+  SelectedAlgorithm selected = choose(Collective::kScatter, comm, count, type);
+  if (selected.algorithm != Algorithm::kLinear) cannot_run(Collective::kScatter, selected);
+  return base::iscatter_linear(comm, send, recv, count, type, root);
+}
+
+Request ialltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                  Datatype type) {
+  base::check_communicator(comm, "ialltoall");
+  base::check_datatype(type, "ialltoall");
+  SelectedAlgorithm selected = choose(Collective::kAlltoall, comm, count, type);
+  if (selected.algorithm != Algorithm::kPairwise) cannot_run(Collective::kAlltoall, selected);
+  return base::ialltoall_pairwise(comm, send, recv, count, type);
+}
+
+Request ibarrier(const Communicator& comm) {
+  base::check_communicator(comm, "ibarrier");
+  SelectedAlgorithm selected = select::choose(Collective::kBarrier, comm.size(), 0);
+  if (selected.algorithm != Algorithm::kDissemination) cannot_run(Collective::kBarrier, selected);
+  return base::ibarrier_dissemination(comm);
+}
+
+}  // namespace halyard

@@ -1,0 +1,80 @@
+// The collective operations of a communicator: the API applications (and the MPI shim) call.
+//
+// Every collective is non-blocking at heart: i*() posts it and returns a Request that completes
+// when this rank's part is done; the blocking forms wait for it and throw halyard::Error on
+// failure. All ranks of the communicator must call the same collectives in the same order
+// (as in MPI); several may be in flight at once. Counts are in elements of `type`.
+//
+// Which algorithm runs is decided per call by collectives/select (decision table, built-in
+// rules, or HALYARD_<COLL>_ALG); see docs/collectives.md.
+//
+// Invalid arguments (bad root, null buffer with count > 0, op not defined for the type, an
+// invalid communicator) throw Error(kInvalidArgument) naming the argument, on the calling rank.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/communicator.hpp"
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"
+#include "runtime/request.hpp"
+
+namespace halyard {
+
+// Pass as the send buffer of reduce (at the root), allreduce, gather (at the root) and allgather
+// to take this rank's contribution from the receive buffer, like MPI_IN_PLACE.
+inline const void* const kInPlace = reinterpret_cast<const void*>(std::uintptr_t{1});
+
+// `buffer` holds `count` elements: the data at `root`, the destination elsewhere.
+Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root);
+// recv (significant at root only) = reduction over ranks of send.
+Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                Datatype type, Op op, int root);
+// recv = reduction over ranks of send, on every rank.
+Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type, Op op);
+// recv holds size() blocks of `count` elements, block r from rank r.
+Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type);
+// At root, recv holds size() blocks of `count` elements, block r from rank r.
+Request igather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                Datatype type, int root);
+// Block r of root's send (size() blocks of `count`) goes to rank r's recv.
+Request iscatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                 Datatype type, int root);
+// Block r of every rank's send goes to rank r, which stores block s (from rank s) at s.
+Request ialltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                  Datatype type);
+Request ibarrier(const Communicator& comm);
+
+inline void bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
+  ibcast(comm, buffer, count, type, root).wait_ok();
+}
+inline void reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type, Op op, int root) {
+  ireduce(comm, send, recv, count, type, op, root).wait_ok();
+}
+inline void allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                      Datatype type, Op op) {
+  iallreduce(comm, send, recv, count, type, op).wait_ok();
+}
+inline void allgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                      Datatype type) {
+  iallgather(comm, send, recv, count, type).wait_ok();
+}
+inline void gather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type, int root) {
+  igather(comm, send, recv, count, type, root).wait_ok();
+}
+inline void scatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                    Datatype type, int root) {
+  iscatter(comm, send, recv, count, type, root).wait_ok();
+}
+inline void alltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                     Datatype type) {
+  ialltoall(comm, send, recv, count, type).wait_ok();
+}
+inline void barrier(const Communicator& comm) { ibarrier(comm).wait_ok(); }
+
+}  // namespace halyard

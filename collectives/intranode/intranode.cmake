@@ -1,0 +1,7 @@
+# Sources of collectives/intranode: HAN's intra-node primitives over node memory.
+target_sources(halyard PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/cma_pull.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cma_slice_reduce.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/intranode.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/notice_machine.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scratch_exchange.cpp)

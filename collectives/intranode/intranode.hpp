@@ -1,0 +1,57 @@
+// Intra-node collective primitives: HAN's intra-node submodules (DESIGN.md, "han"; issue 4).
+//
+// Each runs on a node communicator (every member on this rank's node, e.g. comm.node_comm())
+// and is event-driven: it returns a Request at once and advances from the event loop. Data moves
+// through node memory (runtime/node_memory.hpp), never through p2p messages; only small notices
+// do. Two flavours:
+//   kSm   copy-in/copy-out through each rank's scratch slot in the node's shared segment: two
+//         copies, but no system call; best for small messages.
+//   kCma  single copy with Cross-Memory Attach: bcast/gather/allgather readers pull straight
+//         from the owner's buffer; reduce/allreduce reduce per-rank slices in parallel
+//         (dissertation Figure 5.4) and then pull the reduced slices.
+// When CMA is unusable (HALYARD_SHM_SINGLE_COPY=none, or the kernel refuses it), kCma runs as
+// kSm; every rank of a node decides alike.
+//
+// Semantics match collectives/collectives.hpp (counts in elements, kInPlace where MPI allows
+// it). Buffers must stay untouched until the request completes. Like every collective, all
+// members call the primitives of a communicator in the same order; primitives that use scratch
+// slots also share each rank's slot in call order, so primitives on overlapping communicators
+// must be started in the same order on every rank too.
+//
+// Invalid arguments, a communicator spanning several nodes, or a runtime without node memory
+// (shm off) throw halyard::Error naming the problem.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "runtime/communicator.hpp"
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"
+#include "runtime/request.hpp"
+
+namespace halyard::intranode {
+
+enum class Flavour { kSm, kCma };
+
+std::string_view flavour_name(Flavour flavour);
+
+// Whether the primitives can run on `comm`: it is valid, all its members share this rank's
+// node, and (for more than one member) the runtime has node memory.
+bool available(const Communicator& comm);
+
+// The flavour a call with `requested` actually runs (kCma -> kSm when CMA is unusable).
+Flavour effective_flavour(const Communicator& comm, Flavour requested);
+
+Request ibcast(const Communicator& node, void* buffer, std::size_t count, Datatype type, int root,
+               Flavour flavour);
+Request ireduce(const Communicator& node, const void* send, void* recv, std::size_t count,
+                Datatype type, Op op, int root, Flavour flavour);
+Request iallreduce(const Communicator& node, const void* send, void* recv, std::size_t count,
+                   Datatype type, Op op, Flavour flavour);
+Request igather(const Communicator& node, const void* send, void* recv, std::size_t count,
+                Datatype type, int root, Flavour flavour);
+Request iallgather(const Communicator& node, const void* send, void* recv, std::size_t count,
+                   Datatype type, Flavour flavour);
+
+}  // namespace halyard::intranode

@@ -1,0 +1,95 @@
+#include "collectives/select/selection.hpp"
+
+#include <array>
+#include <utility>
+
+#include "runtime/config.hpp"
+
+namespace halyard::select {
+
+namespace {
+
+// Thresholds of the built-in rules (docs/collectives.md has the table and the reasons).
+constexpr std::size_t kTreeBcastLargeBytes = 128 * 1024;
+constexpr std::size_t kTreeReduceLargeBytes = 128 * 1024;
+constexpr std::size_t kAllreduceSmallBytes = 32 * 1024;
+constexpr std::size_t kBruckAllgatherTotalBytes = 64 * 1024;
+
+DecisionTable& decision_table() {
+  static DecisionTable table;
+  return table;
+}
+
+bool is_power_of_two(int n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
+
+}  // namespace
+
+void set_decision_table(DecisionTable table) {
+  decision_table() = std::move(table);
+}
+
+SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t bytes) {
+  switch (collective) {
+    case Collective::kBcast:
+      // Few large messages pipeline best in ADAPT's segmented binary tree; small ones are all
+      // latency, which the binomial tree's log2 p rounds minimise.
+      if (bytes >= kTreeBcastLargeBytes && comm_size > 2) {
+        return {Algorithm::kAdapt, adapt::TreeShape::kBinary};
+      }
+      return {Algorithm::kBinomial};
+    case Collective::kReduce:
+      if (bytes >= kTreeReduceLargeBytes && comm_size > 2) {
+        return {Algorithm::kAdapt, adapt::TreeShape::kBinary};
+      }
+      return {Algorithm::kBinomial};
+    case Collective::kAllreduce:
+      // Small: fewest rounds. Large: Rabenseifner moves ~2x the vector in 2 log2 p rounds, but
+      // its fold sends whole vectors when p is not a power of two; the ring does not fold.
+      if (bytes <= kAllreduceSmallBytes || comm_size <= 2) return {Algorithm::kRecursiveDoubling};
+      if (is_power_of_two(comm_size)) return {Algorithm::kRabenseifner};
+      return {Algorithm::kRing};
+    case Collective::kAllgather:
+      if (bytes * static_cast<std::size_t>(comm_size) <= kBruckAllgatherTotalBytes) {
+        return {Algorithm::kBruck};
+      }
+      return {Algorithm::kRing};
+    case Collective::kBarrier:
+      return {Algorithm::kDissemination};
+    case Collective::kGather:
+    case Collective::kScatter:
+      return {Algorithm::kLinear};
+    case Collective::kAlltoall:
+      return {Algorithm::kPairwise};
+  }
+  return {Algorithm::kLinear};
+}
+
+std::optional<SelectedAlgorithm> forced_algorithm(Collective collective) {
+  // Read once per collective; a bad name is not cached, so every call reports it.
+  struct Cached {
+    bool read = false;
+    std::optional<SelectedAlgorithm> value;
+  };
+  static std::array<Cached, kCollectiveCount> cache;
+  Cached& slot = cache[static_cast<std::size_t>(collective)];
+  if (!slot.read) {
+    const char* variable = algorithm_variable(collective);
+    if (auto text = config::env_string(variable)) {
+      slot.value = parse_algorithm(collective, *text, variable);
+    }
+    slot.read = true;
+  }
+  return slot.value;
+}
+
+SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes) {
+  if (auto forced = forced_algorithm(collective)) return *forced;
+  if (const DecisionTable& table = decision_table()) {
+    if (auto chosen = table(collective, comm_size, bytes)) return *chosen;
+  }
+  return builtin_rule(collective, comm_size, bytes);
+}
+
+}  // namespace halyard::select

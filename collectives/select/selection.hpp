@@ -1,0 +1,36 @@
+// Choosing the algorithm of one collective call.
+//
+// Precedence, highest first:
+//   1. HALYARD_<COLL>_ALG (read once per process; a bad name throws on every call);
+//   2. a decision table installed with set_decision_table() (the tuner's JSON table, issue 9);
+//   3. the built-in rules below, documented in docs/collectives.md.
+// `bytes` is count * datatype size: the whole vector for bcast, reduce and allreduce, one rank's
+// block for allgather, gather, scatter and alltoall, and 0 for barrier.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+
+#include "collectives/select/selected_algorithm.hpp"
+
+namespace halyard::select {
+
+// Returns the algorithm for (collective, comm size, bytes), or nullopt to defer to the rules.
+using DecisionTable =
+    std::function<std::optional<SelectedAlgorithm>(Collective, int comm_size, std::size_t bytes)>;
+
+// Installs (or, with an empty function, removes) the process-wide decision table. Every rank
+// must install the same table: ranks that chose differently would not match each other.
+void set_decision_table(DecisionTable table);
+
+// The built-in rules by message size and communicator size.
+SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t bytes);
+
+// The algorithm forced by HALYARD_<COLL>_ALG, if set.
+std::optional<SelectedAlgorithm> forced_algorithm(Collective collective);
+
+// What a call runs: the forced algorithm, else the table's answer, else the rule's.
+SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes);
+
+}  // namespace halyard::select

@@ -1,0 +1,177 @@
+#include "launcher/bootstrap_server.hpp"
+
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+
+namespace halyard::launcher {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+// Compares without an early exit, so response timing does not reveal how much of a guessed
+// token was right.
+bool tokens_equal(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff = static_cast<unsigned char>(diff | (a[i] ^ b[i]));
+  }
+  return diff == 0;
+}
+
+}  // namespace
+
+BootstrapServer::BootstrapServer(asio::io_context& io, int num_ranks, std::string token,
+                                 AbortHandler on_abort)
+    : io_(io),
+      acceptor_(io),
+      num_ranks_(num_ranks),
+      token_(std::move(token)),
+      on_abort_(std::move(on_abort)),
+      fence_("fence", num_ranks),
+      barrier_("barrier", num_ranks) {}
+
+BootstrapServer::~BootstrapServer() {
+  stop();
+}
+
+void BootstrapServer::start() {
+  tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), 0);
+  acceptor_.open(endpoint.protocol());
+  acceptor_.bind(endpoint);
+  acceptor_.listen();
+  accept_next();
+}
+
+std::string BootstrapServer::address() const {
+  auto endpoint = acceptor_.local_endpoint();
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+void BootstrapServer::accept_next() {
+  acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+    if (!ec) {
+      auto session = std::make_shared<ControlSession>(std::move(socket), *this);
+      sessions_.insert(session);
+      session->start(kHelloDeadline);
+    } else {
+      log::debug("hlaunch: accept failed: {}", ec.message());
+    }
+    accept_next();
+  });
+}
+
+void BootstrapServer::on_frame(ControlSession& session, const control::Frame& frame) {
+  if (!session.authenticated()) {
+    authenticate(session, frame);
+    return;
+  }
+  switch (frame.type) {
+    case control::FrameType::kPut:
+    case control::FrameType::kGet:
+    case control::FrameType::kFence:
+    case control::FrameType::kBarrier:
+      serve_request(session, control::decode_request(frame.type, frame.payload));
+      return;
+    case control::FrameType::kAbort: {
+      control::AbortRequest abort = control::decode_abort(frame.payload);
+      reply(session, control::kAbortReplyId, ErrorCode::kSuccess, {});
+      on_abort_(session.rank(), abort.code, abort.message);
+      return;
+    }
+    default:
+      session.close("unexpected '" + std::string(control::frame_type_name(frame.type)) +
+                    "' frame from a client");
+  }
+}
+
+void BootstrapServer::authenticate(ControlSession& session, const control::Frame& frame) {
+  if (frame.type != control::FrameType::kHello) {
+    session.close("first frame is '" + std::string(control::frame_type_name(frame.type)) +
+                  "', not hello");
+    return;
+  }
+  control::Hello hello = control::decode_hello(frame.payload);
+  if (!tokens_equal(hello.token, token_)) {
+    session.close("wrong job token");
+    return;
+  }
+  if (hello.rank < 0 || hello.rank >= num_ranks_) {
+    session.close("rank " + std::to_string(hello.rank) + " is outside the job's 0.." +
+                  std::to_string(num_ranks_ - 1));
+    return;
+  }
+  session.set_rank(hello.rank);
+  log::debug("hlaunch: rank {} connected from {}", hello.rank, session.peer());
+  session.send(control::encode_hello_ok());
+  if (ending_notice_) session.send(control::encode_notice(*ending_notice_));
+}
+
+void BootstrapServer::serve_request(ControlSession& session, const control::Request& request) {
+  std::uint64_t id = request.id;
+  std::weak_ptr<ControlSession> weak = session.weak_from_this();
+  auto finish = [weak, id](ErrorCode code, const std::string& body) {
+    if (auto s = weak.lock()) reply(*s, id, code, body);
+  };
+  switch (request.type) {
+    case control::FrameType::kPut:
+      if (store_.put(request.key, request.value)) {
+        finish(ErrorCode::kSuccess, {});
+      } else {
+        finish(ErrorCode::kInvalidArgument, "bootstrap key '" + request.key +
+                                                "' was put twice (second put by rank " +
+                                                std::to_string(session.rank()) + ")");
+      }
+      return;
+    case control::FrameType::kGet:
+      store_.get(request.key,
+                 [finish](const std::string& value) { finish(ErrorCode::kSuccess, value); });
+      return;
+    case control::FrameType::kFence:
+      fence_.arrive(session.rank(), finish);
+      return;
+    case control::FrameType::kBarrier:
+      barrier_.arrive(session.rank(), finish);
+      return;
+    default:
+      return;
+  }
+}
+
+void BootstrapServer::reply(ControlSession& session, std::uint64_t id, ErrorCode code,
+                            std::string body) {
+  session.send(control::encode_reply({id, code, std::move(body)}));
+}
+
+void BootstrapServer::notify_all(const ControlNotice& notice) {
+  if (!ending_notice_) ending_notice_ = notice;
+  store_.drop_waiters();
+  std::string frame = control::encode_notice(notice);
+  for (const auto& session : sessions_) {
+    if (session->authenticated()) session->send(frame);
+  }
+}
+
+void BootstrapServer::rank_gone(int rank, const std::string& why) {
+  fence_.rank_gone(rank, why);
+  barrier_.rank_gone(rank, why);
+}
+
+void BootstrapServer::on_closed(ControlSession& session) {
+  // Defer the erase: the session may be running one of its own handlers right now.
+  asio::post(io_, [this, self = session.shared_from_this()] { sessions_.erase(self); });
+}
+
+void BootstrapServer::stop() {
+  boost::system::error_code ignored;
+  acceptor_.close(ignored);
+  // Copy: closing a session posts its removal from sessions_.
+  auto sessions = sessions_;
+  for (const auto& session : sessions) session->close("hlaunch is shutting down");
+  sessions_.clear();
+}
+
+}  // namespace halyard::launcher

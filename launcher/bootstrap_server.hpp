@@ -1,0 +1,74 @@
+// The bootstrap server inside hlaunch: a Boost.Asio TCP server on loopback that serves the
+// job's key-value store, fences and barriers, receives aborts and pushes notices to the ranks.
+//
+// Every connection must open with a hello carrying the job's random token and a valid rank;
+// anything else is dropped (logged at debug level), so another user's process on the same host
+// cannot read or poison the job's keys.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "launcher/collective_gate.hpp"
+#include "launcher/control_session.hpp"
+#include "launcher/key_value_store.hpp"
+#include "runtime/bootstrap_client.hpp"
+#include "runtime/control_messages.hpp"
+
+namespace halyard::launcher {
+
+class BootstrapServer final : public ControlSession::Owner {
+ public:
+  // Called when a rank asks to abort the job.
+  using AbortHandler = std::function<void(int rank, int code, const std::string& message)>;
+
+  BootstrapServer(boost::asio::io_context& io, int num_ranks, std::string token,
+                  AbortHandler on_abort);
+  ~BootstrapServer() override;
+
+  // Listens on 127.0.0.1, on a port the kernel picks, and starts accepting.
+  void start();
+  // "127.0.0.1:PORT", for HALYARD_BOOTSTRAP_ADDR.
+  std::string address() const;
+
+  // Pushes `notice` to every authenticated connection and fails every parked get: the job is
+  // ending, nobody will put those keys any more.
+  void notify_all(const ControlNotice& notice);
+  // The process of `rank` ended (`why`, e.g. "exited with status 0"): fences and barriers it
+  // never entered fail instead of hanging.
+  void rank_gone(int rank, const std::string& why);
+  // Stops accepting and closes every connection.
+  void stop();
+
+  // Seconds a new connection has to send its hello.
+  static constexpr std::chrono::seconds kHelloDeadline{10};
+
+  void on_frame(ControlSession& session, const control::Frame& frame) override;
+  void on_closed(ControlSession& session) override;
+
+ private:
+  void accept_next();
+  void authenticate(ControlSession& session, const control::Frame& frame);
+  void serve_request(ControlSession& session, const control::Request& request);
+  static void reply(ControlSession& session, std::uint64_t id, ErrorCode code, std::string body);
+
+  boost::asio::io_context& io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  int num_ranks_;
+  std::string token_;
+  AbortHandler on_abort_;
+  KeyValueStore store_;
+  CollectiveGate fence_;
+  CollectiveGate barrier_;
+  std::set<std::shared_ptr<ControlSession>> sessions_;
+  // The notice of the ending job, also sent to ranks that connect after it.
+  std::optional<ControlNotice> ending_notice_;
+};
+
+}  // namespace halyard::launcher

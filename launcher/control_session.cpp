@@ -1,0 +1,82 @@
+#include "launcher/control_session.hpp"
+
+#include <boost/asio/write.hpp>
+
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+
+namespace halyard::launcher {
+
+namespace asio = boost::asio;
+
+ControlSession::ControlSession(asio::ip::tcp::socket socket, Owner& owner)
+    : socket_(std::move(socket)), hello_timer_(socket_.get_executor()), owner_(owner) {
+  boost::system::error_code ec;
+  auto endpoint = socket_.remote_endpoint(ec);
+  peer_ = ec ? std::string("unknown peer")
+             : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+}
+
+void ControlSession::start(std::chrono::seconds hello_deadline) {
+  hello_timer_.expires_after(hello_deadline);
+  hello_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec && !self->authenticated()) self->close("no hello before the deadline");
+  });
+  read_more();
+}
+
+void ControlSession::read_more() {
+  socket_.async_read_some(
+      asio::buffer(read_buffer_),
+      [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+        if (self->closed_) return;
+        if (ec) {
+          self->close(ec == asio::error::eof ? "closed by the peer" : ec.message());
+          return;
+        }
+        try {
+          self->decoder_.feed(self->read_buffer_.data(), n);
+          while (auto frame = self->decoder_.next()) {
+            self->owner_.on_frame(*self, *frame);
+            if (self->closed_) return;
+          }
+        } catch (const Error& e) {
+          self->close(e.what());
+          return;
+        }
+        self->read_more();
+      });
+}
+
+void ControlSession::send(std::string frame) {
+  if (closed_) return;
+  outbox_.push_back(std::move(frame));
+  if (outbox_.size() == 1) write_next();
+}
+
+void ControlSession::write_next() {
+  asio::async_write(socket_, asio::buffer(outbox_.front()),
+                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                      if (self->closed_) return;
+                      if (ec) {
+                        self->close("write failed: " + ec.message());
+                        return;
+                      }
+                      self->outbox_.pop_front();
+                      if (!self->outbox_.empty()) self->write_next();
+                    });
+}
+
+void ControlSession::close(const std::string& reason) {
+  if (closed_) return;
+  closed_ = true;
+  log::debug("hlaunch: control connection from {} (rank {}) closed: {}", peer_, rank_, reason);
+  boost::system::error_code ignored;
+  hello_timer_.cancel();
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  owner_.on_closed(*this);
+}
+
+}  // namespace halyard::launcher

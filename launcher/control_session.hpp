@@ -1,0 +1,63 @@
+// One rank's connection to the bootstrap server: reads frames, writes replies and notices.
+//
+// Lives on hlaunch's io_context thread. It owns no job logic: it checks nothing but the frame
+// format and hands each frame to its Owner (the BootstrapServer), which decides.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "runtime/control_frame.hpp"
+
+namespace halyard::launcher {
+
+class ControlSession : public std::enable_shared_from_this<ControlSession> {
+ public:
+  class Owner {
+   public:
+    virtual ~Owner() = default;
+    // Called for every complete frame, the first one (which must be kHello) included.
+    virtual void on_frame(ControlSession& session, const control::Frame& frame) = 0;
+    // Called once when the connection is gone, whoever closed it.
+    virtual void on_closed(ControlSession& session) = 0;
+  };
+
+  ControlSession(boost::asio::ip::tcp::socket socket, Owner& owner);
+
+  // Starts reading. A connection that sends no hello within `hello_deadline` is closed, so a
+  // stray client cannot hold a socket forever.
+  void start(std::chrono::seconds hello_deadline);
+
+  // Queues a complete frame; frames go out in the order queued.
+  void send(std::string frame);
+  // Drops the connection at once (pending output is discarded).
+  void close(const std::string& reason);
+
+  // Set by the owner once the hello was accepted.
+  void set_rank(int rank) { rank_ = rank; }
+  int rank() const { return rank_; }
+  bool authenticated() const { return rank_ >= 0; }
+  bool closed() const { return closed_; }
+  const std::string& peer() const { return peer_; }
+
+ private:
+  void read_more();
+  void write_next();
+
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::steady_timer hello_timer_;
+  Owner& owner_;
+  std::string peer_;
+  int rank_ = -1;
+  bool closed_ = false;
+  control::FrameDecoder decoder_;
+  std::array<char, 4096> read_buffer_{};
+  std::deque<std::string> outbox_;
+};
+
+}  // namespace halyard::launcher

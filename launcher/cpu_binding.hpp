@@ -1,0 +1,46 @@
+// Where hlaunch binds each rank: computed with hwloc in hlaunch, applied in the forked child
+// with sched_setaffinity (a plain system call, safe between fork and exec).
+#pragma once
+
+#include <sched.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "launcher/rank_placement.hpp"
+
+namespace halyard::launcher {
+
+enum class BindTo { kNone, kCore, kNuma, kPackage };
+
+// "none", "core", "numa", "package".
+std::string bind_to_name(BindTo bind);
+
+// The host's processing units as hwloc sees them (cores, NUMA domains, packages the process is
+// allowed to use).
+class HostTopology {
+ public:
+  HostTopology();
+  ~HostTopology();
+  HostTopology(const HostTopology&) = delete;
+  HostTopology& operator=(const HostTopology&) = delete;
+
+  int cores() const;
+
+  // mpirun's default: one core per rank while they fit, no binding once oversubscribed.
+  BindTo default_binding(int num_ranks) const;
+
+  // The CPU set of each rank, or nullopt for "leave unbound". Ranks are laid out node by node
+  // (node 0's local ranks first), so each emulated node's ranks sit on neighbouring cores; with
+  // more ranks than objects the objects are reused round-robin.
+  std::vector<std::optional<cpu_set_t>> binding_sets(
+      BindTo bind, const std::vector<RankPlacement>& placement) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace halyard::launcher

@@ -1,0 +1,85 @@
+// One hlaunch job: starts the ranks, serves the bootstrap, forwards output, watches the ranks
+// and ends the job when it is done, failed, aborted, timed out or interrupted.
+//
+// Everything runs on one io_context thread: SIGCHLD, SIGINT/SIGTERM/SIGHUP, the timeout and the
+// kill grace period arrive as Asio events, so the job's state needs no locks.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "launcher/bootstrap_server.hpp"
+#include "launcher/launch_options.hpp"
+#include "launcher/output_forwarder.hpp"
+
+namespace halyard::launcher {
+
+// hlaunch's own exit codes (besides the job's).
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitTimeout = 124;
+inline constexpr int kExitLauncherFailure = 125;
+
+// Time between SIGTERM and SIGKILL when hlaunch ends a job.
+inline constexpr std::chrono::seconds kKillGrace{2};
+// Once every rank is reaped, how long their pipes may stay open (held by a rank's background
+// children) before hlaunch stops forwarding them.
+inline constexpr std::chrono::seconds kOutputDrain{1};
+
+class Job {
+ public:
+  // `program_path` is options.command[0] resolved (program_lookup.hpp).
+  Job(LaunchOptions options, std::string program_path);
+  ~Job();
+
+  // Runs the job to its end and returns hlaunch's exit status.
+  int run();
+
+ private:
+  struct RankState {
+    pid_t pid = -1;
+    bool running = false;
+    int open_streams = 0;
+  };
+
+  std::vector<std::string> rank_environment(int rank, const RankPlacement& place) const;
+  void spawn_all();
+  void watch_children();
+  void watch_stop_signals();
+  void reap();
+  void on_rank_ended(int rank, int status);
+  void on_abort(int rank, int code, const std::string& message);
+  void on_timeout();
+  // Starts ending the job: records the exit code and message (the first reason wins), tells
+  // the ranks, sends them `first_signal`, and SIGKILL after the grace period.
+  void end_job(int exit_code, const std::string& message, const ControlNotice& notice,
+               int first_signal);
+  void signal_running_ranks(int sig);
+  void maybe_finish();
+
+  LaunchOptions options_;
+  std::string program_path_;
+  std::string token_;
+  std::string job_id_;
+  boost::asio::io_context io_;
+  boost::asio::signal_set child_signal_;
+  boost::asio::signal_set stop_signals_;
+  boost::asio::steady_timer timeout_timer_;
+  boost::asio::steady_timer kill_timer_;
+  boost::asio::steady_timer drain_timer_;
+  BootstrapServer server_;
+  std::vector<RankState> ranks_;
+  std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
+  bool ending_ = false;
+  bool draining_ = false;
+  bool finished_ = false;
+  int stop_signals_seen_ = 0;
+  int exit_code_ = 0;
+  std::string final_message_;
+};
+
+}  // namespace halyard::launcher

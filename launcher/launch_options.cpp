@@ -1,0 +1,130 @@
+#include "launcher/launch_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <string_view>
+
+#include "launcher/usage_error.hpp"
+
+namespace halyard::launcher {
+namespace {
+
+// CLI11 only knows single-letter short options, so mpirun's "-np" would read as "-n p". Rename
+// it to "-n" among hlaunch's own options, i.e. before PROGRAM, and never inside the program's
+// arguments.
+std::vector<std::string> rename_np(std::vector<std::string> args) {
+  static const std::vector<std::string_view> takes_value = {
+      "-n", "--np", "-x", "--bind-to", "--map-by", "--vnodes", "--timeout"};
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--" || arg.empty() || arg[0] != '-') break;  // PROGRAM starts here
+    if (arg == "-np") {
+      args[i] = "-n";
+      ++i;  // skip its value
+      continue;
+    }
+    for (auto opt : takes_value) {
+      if (arg == opt) {
+        ++i;
+        break;
+      }
+    }
+  }
+  return args;
+}
+
+}  // namespace
+
+ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
+  ParsedCommandLine parsed;
+  LaunchOptions& o = parsed.options;
+
+  CLI::App app{
+      "hlaunch -n N [options] PROGRAM [ARGS...]\n"
+      "Starts a Halyard job (or any program) as N ranks on this host.",
+      "hlaunch"};
+  app.footer(
+      "Everything from PROGRAM on is passed to the program untouched ('--' may separate it).\n"
+      "Exit status: the job's (first failing rank's status, 128+signal for a signal, the abort\n"
+      "code), 2 for a usage error, 124 when --timeout ends the job, 125 when hlaunch fails.\n"
+      "See docs/launcher.md.");
+  app.set_version_flag("--version", std::string("hlaunch (Halyard) ") + HALYARD_VERSION_STRING);
+  app.prefix_command();
+
+  app.add_option("-n,--np", o.num_ranks, "Number of ranks to start (also -np)")->required();
+  app.add_option("-x", o.exports,
+                 "Export VAR (from hlaunch's environment) or VAR=VALUE to every rank; repeatable")
+      ->allow_extra_args(false)
+      ->type_name("VAR[=VALUE]");
+  std::string bind_to;
+  app.add_option("--bind-to", bind_to,
+                 "Bind each rank to a core, numa domain or package, or none (default: core "
+                 "while ranks <= cores, else none)")
+      ->check(CLI::IsMember({"core", "numa", "package", "none"}));
+  std::string map_by = "slot";
+  app.add_option("--map-by", map_by,
+                 "slot: fill each (emulated) node in turn; node: round-robin over nodes")
+      ->check(CLI::IsMember({"slot", "node"}))
+      ->default_str("slot");
+  app.add_option("--vnodes", o.vnodes, "Emulate K nodes on this host (1 <= K <= N)")
+      ->type_name("K")
+      ->default_str("1");
+  app.add_option("--timeout", o.timeout_s,
+                 "End the job, exit 124, if it runs longer than SECONDS (0: no limit)")
+      ->type_name("SECONDS");
+  app.add_flag("--tag-output", o.tag_output, "Prefix every output line with [rank]");
+
+  std::vector<std::string> args = rename_np(argv);
+  std::vector<const char*> cargs;
+  for (const auto& a : args) cargs.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(cargs.size()), cargs.data());
+  } catch (const CLI::CallForHelp&) {
+    parsed.exit_now = true;
+    parsed.text = app.help();
+    return parsed;
+  } catch (const CLI::CallForVersion&) {
+    parsed.exit_now = true;
+    parsed.text = app.version() + "\n";
+    return parsed;
+  } catch (const CLI::RequiredError&) {
+    throw UsageError("-n N, the number of ranks, is required");
+  } catch (const CLI::ParseError& e) {
+    // The program's name comes after the options, so "-n" missing shows up first here.
+    throw UsageError(e.what());
+  }
+
+  std::vector<std::string> rest = app.remaining();
+  if (!rest.empty() && rest.front() == "--") {
+    rest.erase(rest.begin());
+  } else if (!rest.empty() && rest.front().size() > 1 && rest.front()[0] == '-') {
+    // prefix_command() hands unknown options over with the program's arguments.
+    throw UsageError("unknown option '" + rest.front() + "'");
+  }
+  if (o.num_ranks < 1) {
+    throw UsageError("-n must be at least 1, got " + std::to_string(o.num_ranks));
+  }
+  if (o.vnodes < 1 || o.vnodes > o.num_ranks) {
+    throw UsageError("--vnodes must be between 1 and the number of ranks (" +
+                     std::to_string(o.num_ranks) + "), got " + std::to_string(o.vnodes));
+  }
+  if (o.timeout_s < 0) {
+    throw UsageError("--timeout must be 0 (no limit) or more seconds, got " +
+                     std::to_string(o.timeout_s));
+  }
+  if (rest.empty()) throw UsageError("no PROGRAM to run");
+  for (const auto& x : o.exports) {
+    if (x.empty() || x[0] == '=') throw UsageError("-x needs VAR or VAR=VALUE, got '" + x + "'");
+  }
+  static const std::map<std::string, BindTo> kBind = {{"core", BindTo::kCore},
+                                                      {"numa", BindTo::kNuma},
+                                                      {"package", BindTo::kPackage},
+                                                      {"none", BindTo::kNone}};
+  if (!bind_to.empty()) o.bind_to = kBind.at(bind_to);
+  o.map_by = map_by == "node" ? MapBy::kNode : MapBy::kSlot;
+  o.command = std::move(rest);
+  return parsed;
+}
+
+}  // namespace halyard::launcher

@@ -1,0 +1,39 @@
+// hlaunch: starts a job of N ranks on this host and exits with the job's status.
+// Options, the environment ranks get and the exit codes are in docs/launcher.md.
+#include <unistd.h>
+
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "launcher/job.hpp"
+#include "launcher/launch_options.hpp"
+#include "launcher/output_forwarder.hpp"
+#include "launcher/program_lookup.hpp"
+#include "launcher/usage_error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace halyard::launcher;
+  std::vector<std::string> args(argv, argv + argc);
+  LaunchOptions options;
+  std::string program_path;
+  try {
+    ParsedCommandLine parsed = parse_command_line(args);
+    if (parsed.exit_now) {
+      write_fully(STDOUT_FILENO, parsed.text);
+      return 0;
+    }
+    options = std::move(parsed.options);
+    program_path = resolve_program(options.command.front());
+  } catch (const UsageError& e) {
+    write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n" + kUsageHint + "\n");
+    return kExitUsage;
+  }
+  try {
+    Job job(std::move(options), std::move(program_path));
+    return job.run();
+  } catch (const std::exception& e) {
+    write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n");
+    return kExitLauncherFailure;
+  }
+}

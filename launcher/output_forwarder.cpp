@@ -1,0 +1,74 @@
+#include "launcher/output_forwarder.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace halyard::launcher {
+
+namespace asio = boost::asio;
+
+void write_fully(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n > 0) {
+      data.remove_prefix(static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      // hlaunch's stdout may be non-blocking (shared with a terminal or a parent's pipe).
+      pollfd p{fd, POLLOUT, 0};
+      ::poll(&p, 1, -1);
+    } else {
+      return;
+    }
+  }
+}
+
+OutputForwarder::OutputForwarder(asio::io_context& io, int pipe_fd, int out_fd, std::string prefix,
+                                 std::function<void()> on_end)
+    : pipe_(io, pipe_fd), out_fd_(out_fd), prefix_(std::move(prefix)), on_end_(std::move(on_end)) {}
+
+void OutputForwarder::start() {
+  read_more();
+}
+
+void OutputForwarder::read_more() {
+  pipe_.async_read_some(asio::buffer(buffer_),
+                        [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+                          if (self->ended_) return;
+                          if (n > 0) {
+                            for (const auto& line : self->splitter_.feed({self->buffer_.data(), n}))
+                              self->emit(line);
+                          }
+                          if (ec) {
+                            self->end();
+                            return;
+                          }
+                          self->read_more();
+                        });
+}
+
+void OutputForwarder::emit(const std::string& line) {
+  if (prefix_.empty()) {
+    write_fully(out_fd_, line);
+  } else {
+    write_fully(out_fd_, prefix_ + line);
+  }
+}
+
+void OutputForwarder::close() {
+  end();
+}
+
+void OutputForwarder::end() {
+  if (ended_) return;
+  ended_ = true;
+  if (auto last = splitter_.finish()) emit(*last);
+  boost::system::error_code ignored;
+  pipe_.close(ignored);
+  if (on_end_) on_end_();
+}
+
+}  // namespace halyard::launcher

@@ -1,0 +1,310 @@
+#include "runtime/communicator.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "runtime/event_loop.hpp"
+#include "runtime/point_to_point.hpp"
+
+namespace halyard {
+
+struct Communicator::State {
+  ~State() {
+    // Handlers of a dead communicator must not keep running (nor keep its ranks alive).
+    if (!runtime_alive.expired()) p2p->active_messages().unregister_context(context);
+  }
+
+  PointToPoint* p2p = nullptr;
+  std::weak_ptr<const void> runtime_alive;
+  std::shared_ptr<const TopologyTable> topology;
+  std::uint32_t context = 0;
+  int rank = -1;
+  std::vector<int> world_ranks;    // communicator rank -> world rank
+  std::vector<int> rank_of_world;  // world rank -> communicator rank, -1 if not a member
+};
+
+namespace {
+
+[[noreturn]] void invalid(const char* operation, const std::string& what) {
+  throw Error(ErrorCode::kInvalidArgument, std::string(operation) + ": " + what);
+}
+
+// What each rank contributes when a communicator is created.
+struct CreationItem {
+  std::int32_t color;
+  std::int32_t key;
+  std::uint32_t next_context;
+  std::uint32_t reserved;
+};
+
+}  // namespace
+
+Communicator Communicator::make_world(PointToPoint& p2p,
+                                      std::shared_ptr<const TopologyTable> topology) {
+  auto s = std::make_shared<State>();
+  s->p2p = &p2p;
+  s->runtime_alive = p2p.lifetime();
+  s->topology = std::move(topology);
+  s->context = 0;
+  s->rank = p2p.world_rank();
+  s->world_ranks.resize(static_cast<std::size_t>(p2p.world_size()));
+  std::iota(s->world_ranks.begin(), s->world_ranks.end(), 0);
+  s->rank_of_world = s->world_ranks;
+  return Communicator(std::move(s));
+}
+
+const Communicator::State& Communicator::checked(const char* operation) const {
+  if (state_ == nullptr) invalid(operation, "the communicator is empty (not a member)");
+  if (state_->runtime_alive.expired()) invalid(operation, "the runtime was finalized");
+  return *state_;
+}
+
+int Communicator::rank() const {
+  return checked("rank").rank;
+}
+int Communicator::size() const {
+  return static_cast<int>(checked("size").world_ranks.size());
+}
+
+int Communicator::world_rank(int rank) const {
+  const State& s = checked("world_rank");
+  if (rank < 0 || rank >= static_cast<int>(s.world_ranks.size())) {
+    invalid("world_rank", "rank " + std::to_string(rank) + " is not a rank of this communicator");
+  }
+  return s.world_ranks[static_cast<std::size_t>(rank)];
+}
+
+int Communicator::rank_of_world(int world) const {
+  const State& s = checked("rank_of_world");
+  if (world < 0 || world >= static_cast<int>(s.rank_of_world.size())) return -1;
+  return s.rank_of_world[static_cast<std::size_t>(world)];
+}
+
+std::uint32_t Communicator::context() const {
+  return checked("context").context;
+}
+const TopologyTable& Communicator::topology() const {
+  return *checked("topology").topology;
+}
+const TopologyRow& Communicator::topology_of(int rank) const {
+  return topology()[world_rank(rank)];
+}
+bool Communicator::same_node(int rank_a, int rank_b) const {
+  return topology().same_node(world_rank(rank_a), world_rank(rank_b));
+}
+EventLoop& Communicator::loop() const {
+  return checked("loop").p2p->loop();
+}
+
+Request Communicator::post_send(const char* operation, int peer, int tag, const void* buffer,
+                                std::size_t bytes, Completion callback) const {
+  const State& s = checked(operation);
+  if (peer < 0 || peer >= static_cast<int>(s.world_ranks.size())) {
+    invalid(operation, "peer " + std::to_string(peer) +
+                           " is not a rank of this communicator (size " +
+                           std::to_string(s.world_ranks.size()) + ")");
+  }
+  if (buffer == nullptr && bytes > 0) {
+    invalid(operation, "buffer is null but bytes is " + std::to_string(bytes));
+  }
+  Request request = Request::make_pending(s.p2p->loop());
+  request.on_complete(std::move(callback));
+  Envelope env;
+  env.context = s.context;
+  env.tag = tag;
+  env.size = bytes;
+  s.p2p->send(s.world_ranks[static_cast<std::size_t>(peer)], env, buffer,
+              [request, bytes](const Status& st) {
+                Status out = st;
+                if (out.ok()) out.bytes = bytes;
+                request.complete(std::move(out));
+              });
+  return request;
+}
+
+Request Communicator::post_recv(const char* operation, int peer, int tag, void* buffer,
+                                std::size_t bytes, Completion callback) const {
+  const State& s = checked(operation);
+  if (peer != kAnySource && (peer < 0 || peer >= static_cast<int>(s.world_ranks.size()))) {
+    invalid(operation, "peer " + std::to_string(peer) +
+                           " is not a rank of this communicator (size " +
+                           std::to_string(s.world_ranks.size()) + ") nor kAnySource");
+  }
+  if (buffer == nullptr && bytes > 0) {
+    invalid(operation, "buffer is null but bytes is " + std::to_string(bytes));
+  }
+  Request request = Request::make_pending(s.p2p->loop());
+  request.on_complete(std::move(callback));
+  int world_source =
+      peer == kAnySource ? kAnySource : s.world_ranks[static_cast<std::size_t>(peer)];
+  s.p2p->receive(
+      s.context, world_source, tag, buffer, bytes, [request, state = state_](const Status& st) {
+        Status out = st;
+        if (out.source >= 0 && out.source < static_cast<int>(state->rank_of_world.size())) {
+          out.source = state->rank_of_world[static_cast<std::size_t>(out.source)];
+        }
+        request.complete(std::move(out));
+      });
+  return request;
+}
+
+Request Communicator::isend(int peer, int tag, const void* buffer, std::size_t bytes,
+                            Completion callback) const {
+  if (!is_user_tag(tag))
+    invalid("isend", "tag " + std::to_string(tag) + " is negative (user tags are >= 0)");
+  return post_send("isend", peer, tag, buffer, bytes, std::move(callback));
+}
+
+Request Communicator::irecv(int peer, int tag, void* buffer, std::size_t bytes,
+                            Completion callback) const {
+  if (!is_user_tag(tag) && tag != kAnyTag) {
+    invalid("irecv",
+            "tag " + std::to_string(tag) + " is negative and not kAnyTag (user tags are >= 0)");
+  }
+  return post_recv("irecv", peer, tag, buffer, bytes, std::move(callback));
+}
+
+void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes) const {
+  isend(peer, tag, buffer, bytes).wait_ok();
+}
+
+Status Communicator::recv(int peer, int tag, void* buffer, std::size_t bytes) const {
+  return irecv(peer, tag, buffer, bytes).wait_ok();
+}
+
+Request Communicator::isend_internal(int peer, int tag, const void* buffer, std::size_t bytes,
+                                     Completion callback) const {
+  if (!is_library_tag(tag)) {
+    invalid("isend_internal", "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
+  }
+  return post_send("isend_internal", peer, tag, buffer, bytes, std::move(callback));
+}
+
+Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
+                                     Completion callback) const {
+  if (!is_library_tag(tag)) {
+    invalid("irecv_internal", "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
+  }
+  return post_recv("irecv_internal", peer, tag, buffer, bytes, std::move(callback));
+}
+
+Communicator Communicator::split(int color, int key) const {
+  const State& s = checked("split");
+  const int n = static_cast<int>(s.world_ranks.size());
+  // A linear allgather of (color, key, next context) over this communicator, on a library
+  // tag: creation is rare and small, and collectives are built on top of communicators.
+  std::vector<CreationItem> items(static_cast<std::size_t>(n));
+  CreationItem mine{color, key, s.p2p->next_context(), 0};
+  items[static_cast<std::size_t>(s.rank)] = mine;
+  std::vector<Request> requests;
+  requests.reserve(2 * static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    if (r == s.rank) continue;
+    requests.push_back(irecv_internal(r, kCommCreateTag, &items[static_cast<std::size_t>(r)],
+                                      sizeof(CreationItem)));
+    requests.push_back(isend_internal(r, kCommCreateTag, &mine, sizeof(CreationItem)));
+  }
+  Status st = wait_all(requests);
+  if (!st.ok()) throw Error(st.code, "split: exchanging colors failed: " + st.message);
+
+  // Every member's used contexts lie below its next_context, so the maximum is free on all of
+  // them. Communicators from one split share it: their groups are disjoint.
+  std::uint32_t context = 0;
+  for (const auto& item : items) context = std::max(context, item.next_context);
+  s.p2p->reserve_contexts_below(context + 1);
+  if (color < 0) return Communicator();
+
+  std::vector<int> members;  // ranks of this communicator, ordered by (key, rank)
+  for (int r = 0; r < n; ++r) {
+    if (items[static_cast<std::size_t>(r)].color == color) members.push_back(r);
+  }
+  std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
+    return items[static_cast<std::size_t>(a)].key < items[static_cast<std::size_t>(b)].key;
+  });
+  auto out = std::make_shared<State>();
+  out->p2p = s.p2p;
+  out->runtime_alive = s.runtime_alive;
+  out->topology = s.topology;
+  out->context = context;
+  out->rank_of_world.assign(s.rank_of_world.size(), -1);
+  for (int r : members) {
+    int world = s.world_ranks[static_cast<std::size_t>(r)];
+    out->rank_of_world[static_cast<std::size_t>(world)] = static_cast<int>(out->world_ranks.size());
+    if (r == s.rank) out->rank = static_cast<int>(out->world_ranks.size());
+    out->world_ranks.push_back(world);
+  }
+  return Communicator(std::move(out));
+}
+
+Communicator Communicator::dup() const {
+  return split(0, rank());
+}
+
+Communicator Communicator::node_comm() const {
+  int me = rank();
+  return split(topology_of(me).node_id, me);
+}
+
+Communicator Communicator::leader_comm() const {
+  int me = rank();
+  int first_on_node = me;
+  for (int r = 0; r < me; ++r) {
+    if (same_node(r, me)) {
+      first_on_node = r;
+      break;
+    }
+  }
+  return split(first_on_node == me ? 0 : -1, me);
+}
+
+void Communicator::register_am_handler(int id, AmHandler handler, AmDestination destination) const {
+  const State& s = checked("register_am_handler");
+  if (!handler) invalid("register_am_handler", "handler is empty");
+  // Handlers see communicator ranks; the weak reference avoids keeping the state alive.
+  std::weak_ptr<State> weak = state_;
+  auto to_rank = [weak](int world) {
+    auto st = weak.lock();
+    if (!st || world < 0 || world >= static_cast<int>(st->rank_of_world.size())) return -1;
+    return st->rank_of_world[static_cast<std::size_t>(world)];
+  };
+  AmHandler wrapped = [to_rank, h = std::move(handler)](int source,
+                                                        std::span<const std::byte> header,
+                                                        std::span<const std::byte> payload) {
+    h(to_rank(source), header, payload);
+  };
+  AmDestination wrapped_destination;
+  if (destination) {
+    wrapped_destination = [to_rank, d = std::move(destination)](
+                              int source, std::span<const std::byte> header, std::size_t bytes) {
+      return d(to_rank(source), header, bytes);
+    };
+  }
+  s.p2p->active_messages().register_handler(s.context, id, std::move(wrapped),
+                                            std::move(wrapped_destination));
+}
+
+void Communicator::unregister_am_handler(int id) const {
+  const State& s = checked("unregister_am_handler");
+  s.p2p->active_messages().unregister_handler(s.context, id);
+}
+
+Request Communicator::am_send(int peer, int id, std::span<const std::byte> header,
+                              std::span<const std::byte> payload, Completion callback) const {
+  const State& s = checked("am_send");
+  if (peer < 0 || peer >= static_cast<int>(s.world_ranks.size())) {
+    invalid("am_send", "peer " + std::to_string(peer) +
+                           " is not a rank of this communicator (size " +
+                           std::to_string(s.world_ranks.size()) + ")");
+  }
+  if (id < 0) invalid("am_send", "id " + std::to_string(id) + " is negative");
+  Request request = Request::make_pending(s.p2p->loop());
+  request.on_complete(std::move(callback));
+  s.p2p->active_messages().send(s.context, s.world_ranks[static_cast<std::size_t>(peer)], id,
+                                header, payload,
+                                [request](const Status& st) { request.complete(st); });
+  return request;
+}
+
+}  // namespace halyard

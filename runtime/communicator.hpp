@@ -1,0 +1,109 @@
+// Communicator: a group of ranks with its own matching context (MPI's communicator).
+//
+// A cheap handle (copies share one state). Point-to-point operations take and report ranks of
+// this communicator; the communicator maps them to world ranks for the transports. Every
+// communicator has its own context id, so messages of two communicators never match each
+// other even with equal tags. A default-constructed communicator, or what split() returns to a
+// rank with a negative color, is empty: valid() is false and every operation but valid()
+// throws Error(kInvalidArgument).
+//
+// Tags: user operations take tags >= 0 (and kAnyTag for receives). The *_internal variants
+// take library tags (< kAnyTag, see tags.hpp): collectives use them on the same context, and
+// they never match user receives.
+//
+// A communicator must not outlive the Runtime that made it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "runtime/active_messages.hpp"
+#include "runtime/request.hpp"
+#include "runtime/tags.hpp"
+#include "runtime/topology.hpp"
+
+namespace halyard {
+
+class EventLoop;
+class PointToPoint;
+
+class Communicator {
+ public:
+  Communicator() = default;
+
+  // The world communicator of a process (used by Runtime).
+  static Communicator make_world(PointToPoint& p2p, std::shared_ptr<const TopologyTable> topology);
+
+  bool valid() const noexcept { return state_ != nullptr; }
+  explicit operator bool() const noexcept { return valid(); }
+
+  int rank() const;
+  int size() const;
+  // World rank of communicator rank `rank`.
+  int world_rank(int rank) const;
+  // Communicator rank of world rank `world`, or -1 when it is not a member.
+  int rank_of_world(int world) const;
+  std::uint32_t context() const;
+
+  // The job's topology table (indexed by WORLD rank) and the row of a communicator rank.
+  const TopologyTable& topology() const;
+  const TopologyRow& topology_of(int rank) const;
+  bool same_node(int rank_a, int rank_b) const;
+
+  EventLoop& loop() const;
+
+  // Non-blocking point-to-point. `callback` (optional) runs from the event loop when the
+  // request completes. Receives report the sender's communicator rank in status.source and
+  // the received size in status.bytes; a message larger than `bytes` completes the receive
+  // with kTruncated (the sender still succeeds). `peer` may be kAnySource and `tag` kAnyTag
+  // for receives. Throws Error(kInvalidArgument) for a bad peer, tag or a null buffer with
+  // bytes > 0.
+  Request isend(int peer, int tag, const void* buffer, std::size_t bytes,
+                Completion callback = {}) const;
+  Request irecv(int peer, int tag, void* buffer, std::size_t bytes, Completion callback = {}) const;
+
+  // Blocking conveniences; throw Error when the operation fails.
+  void send(int peer, int tag, const void* buffer, std::size_t bytes) const;
+  Status recv(int peer, int tag, void* buffer, std::size_t bytes) const;
+
+  // Library traffic with tags < kAnyTag (collectives, communicator creation).
+  Request isend_internal(int peer, int tag, const void* buffer, std::size_t bytes,
+                         Completion callback = {}) const;
+  Request irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
+                         Completion callback = {}) const;
+
+  // Collective over this communicator (blocking). Ranks with equal `color` form a new
+  // communicator, ordered by (key, rank in this one); a negative color returns an empty one.
+  Communicator split(int color, int key) const;
+  // Same group, new context.
+  Communicator dup() const;
+  // Collective: the members sharing this rank's node (equal node_id), in rank order.
+  Communicator node_comm() const;
+  // Collective: the lowest rank of each node, in rank order; empty on every other rank.
+  Communicator leader_comm() const;
+
+  // Active messages on this communicator: `handler` runs at the receiver with the sender's
+  // communicator rank. See active_messages.hpp for the eager/rendezvous split.
+  void register_am_handler(int id, AmHandler handler, AmDestination destination = {}) const;
+  void unregister_am_handler(int id) const;
+  Request am_send(int peer, int id, std::span<const std::byte> header,
+                  std::span<const std::byte> payload, Completion callback = {}) const;
+
+ private:
+  struct State;
+  explicit Communicator(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+  const State& checked(const char* operation) const;
+  Request post_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
+                    Completion callback) const;
+  Request post_recv(const char* operation, int peer, int tag, void* buffer, std::size_t bytes,
+                    Completion callback) const;
+  Communicator create(const std::vector<int>& world_ranks_if_member, bool member) const;
+
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace halyard

@@ -1,0 +1,243 @@
+#include "runtime/event_loop.hpp"
+
+#include <poll.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "runtime/config.hpp"
+#include "runtime/log.hpp"
+#include "runtime/request.hpp"
+#include "runtime/transport.hpp"
+
+namespace halyard {
+
+// Transport has the same progress/wait shape as CompletionSource but is a separate contract
+// (transports must not depend on the loop), so the loop adapts it.
+class EventLoop::TransportSource final : public CompletionSource {
+ public:
+  explicit TransportSource(Transport& t) : transport_(t) {}
+  int progress() override { return transport_.progress(); }
+  int wait_fd() override { return transport_.wait_fd(); }
+  bool prepare_to_block() override { return transport_.prepare_to_block(); }
+
+ private:
+  Transport& transport_;
+};
+
+WaitPolicy wait_policy_from_environment() {
+  std::string v = config::env_choice("HALYARD_WAIT", {"spin", "yield", "block"}, "block");
+  if (v == "spin") return WaitPolicy::kSpin;
+  if (v == "yield") return WaitPolicy::kYield;
+  return WaitPolicy::kBlock;
+}
+
+EventLoop::EventLoop() : EventLoop(wait_policy_from_environment()) {}
+
+EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {}
+
+EventLoop::~EventLoop() {
+  // Requests may outlive the loop (a handle kept by the application); detach them so their
+  // destructors do not touch a dead loop.
+  while (pending_head_ != nullptr) untrack(*pending_head_);
+}
+
+EventLoop::SourceId EventLoop::add_source(CompletionSource& source) {
+  SourceId id = next_source_id_++;
+  sources_.push_back({id, &source});
+  return id;
+}
+
+EventLoop::SourceId EventLoop::add_source(Transport& transport) {
+  auto adapter = std::make_unique<TransportSource>(transport);
+  SourceId id = add_source(*adapter);
+  transport_sources_.emplace(id, std::move(adapter));
+  return id;
+}
+
+void EventLoop::remove_source(SourceId id) {
+  for (auto& slot : sources_) {
+    if (slot.id == id) {
+      // A pass may be iterating sources_: blank the slot now, erase it outside the pass.
+      slot.source = nullptr;
+      sources_dirty_ = true;
+    }
+  }
+  if (pass_depth_ == 0) compact_sources();
+}
+
+void EventLoop::compact_sources() {
+  if (!sources_dirty_) return;
+  std::erase_if(sources_, [](const SourceSlot& s) { return s.source == nullptr; });
+  std::erase_if(transport_sources_, [this](const auto& entry) {
+    return std::none_of(sources_.begin(), sources_.end(),
+                        [&](const SourceSlot& s) { return s.id == entry.first; });
+  });
+  sources_dirty_ = false;
+}
+
+void EventLoop::defer(std::function<void()> fn) {
+  deferred_.push_back(std::move(fn));
+}
+
+EventLoop::TimerId EventLoop::add_timer(std::chrono::nanoseconds delay, std::function<void()> fn) {
+  TimerId id = next_timer_id_++;
+  Clock::time_point deadline = Clock::now() + delay;
+  timers_.emplace(std::make_pair(deadline, id), std::move(fn));
+  timer_deadlines_.emplace(id, deadline);
+  return id;
+}
+
+bool EventLoop::cancel_timer(TimerId id) {
+  auto it = timer_deadlines_.find(id);
+  if (it == timer_deadlines_.end()) return false;
+  timers_.erase(std::make_pair(it->second, id));
+  timer_deadlines_.erase(it);
+  return true;
+}
+
+void EventLoop::discard_pending_work() {
+  // Move out first: destroying a callback may defer or add again.
+  auto deferred = std::move(deferred_);
+  auto timers = std::move(timers_);
+  deferred_.clear();
+  timers_.clear();
+  timer_deadlines_.clear();
+}
+
+int EventLoop::run_timers() {
+  if (timers_.empty()) return 0;
+  int ran = 0;
+  Clock::time_point now = Clock::now();
+  // Only timers due now: one added by a timer callback with zero delay waits for the next pass.
+  while (!timers_.empty() && timers_.begin()->first.first <= now) {
+    auto node = timers_.extract(timers_.begin());
+    timer_deadlines_.erase(node.key().second);
+    node.mapped()();
+    ++ran;
+  }
+  return ran;
+}
+
+int EventLoop::run_deferred() {
+  // Only what was deferred before this phase started; what these callbacks defer runs on the
+  // next pass, so a callback that re-defers itself cannot starve the sources.
+  std::size_t count = deferred_.size();
+  int ran = 0;
+  for (std::size_t i = 0; i < count && !deferred_.empty(); ++i) {
+    std::function<void()> fn = std::move(deferred_.front());
+    deferred_.pop_front();
+    fn();
+    ++ran;
+  }
+  return ran;
+}
+
+int EventLoop::poll() {
+  struct DepthGuard {
+    int& depth;
+    explicit DepthGuard(int& d) : depth(d) { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard(pass_depth_);
+  int events = 0;
+  for (std::size_t i = 0; i < sources_.size(); ++i) {
+    CompletionSource* s = sources_[i].source;
+    if (s != nullptr) events += s->progress();
+  }
+  events += run_timers();
+  events += run_deferred();
+  if (pass_depth_ == 1) compact_sources();
+  return events;
+}
+
+std::chrono::nanoseconds EventLoop::time_to_next_timer() const {
+  if (timers_.empty()) return std::chrono::nanoseconds::max();
+  auto left = timers_.begin()->first.first - Clock::now();
+  return std::max(std::chrono::nanoseconds(0),
+                  std::chrono::duration_cast<std::chrono::nanoseconds>(left));
+}
+
+void EventLoop::block_once() {
+  if (!deferred_.empty()) return;
+  std::chrono::nanoseconds timeout =
+      std::min<std::chrono::nanoseconds>(kMaxBlock, time_to_next_timer());
+  if (timeout.count() == 0) return;
+  std::vector<pollfd> fds;
+  fds.reserve(sources_.size());
+  for (const auto& slot : sources_) {
+    if (slot.source == nullptr) continue;
+    if (!slot.source->prepare_to_block()) return;  // work is already there
+    int fd = slot.source->wait_fd();
+    if (fd >= 0) fds.push_back({fd, POLLIN, 0});
+  }
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(timeout.count() / 1'000'000'000);
+  ts.tv_nsec = static_cast<long>(timeout.count() % 1'000'000'000);
+  int rc = ::ppoll(fds.data(), fds.size(), &ts, nullptr);
+  if (rc < 0 && errno != EINTR) {
+    log::warn("event loop: ppoll failed: {}", std::strerror(errno));
+  }
+}
+
+void EventLoop::run_until(const std::function<bool()>& done) {
+  if (pass_depth_ > 0) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "EventLoop: cannot wait from inside a completion callback; attach a callback "
+                "with on_complete() instead");
+  }
+  int idle = 0;
+  while (!done()) {
+    if (poll() > 0) {
+      idle = 0;
+      continue;
+    }
+    ++idle;
+    if (policy_ == WaitPolicy::kSpin || idle < kSpinPasses) continue;
+    if (policy_ == WaitPolicy::kYield || idle < kSpinPasses + kYieldPasses) {
+      ::sched_yield();
+      continue;
+    }
+    block_once();
+  }
+}
+
+Status EventLoop::wait(const Request& request) {
+  run_until([&] { return request.done(); });
+  return request.status();
+}
+
+void EventLoop::track(PendingOperation& op) noexcept {
+  op.loop_ = this;
+  op.prev_ = nullptr;
+  op.next_ = pending_head_;
+  if (pending_head_ != nullptr) pending_head_->prev_ = &op;
+  pending_head_ = &op;
+  ++pending_count_;
+}
+
+void EventLoop::untrack(PendingOperation& op) noexcept {
+  if (op.loop_ != this) return;
+  if (op.prev_ != nullptr)
+    op.prev_->next_ = op.next_;
+  else
+    pending_head_ = op.next_;
+  if (op.next_ != nullptr) op.next_->prev_ = op.prev_;
+  op.prev_ = op.next_ = nullptr;
+  op.loop_ = nullptr;
+  --pending_count_;
+}
+
+void EventLoop::fail_all_pending(const Status& status) {
+  // fail() completes the operation, which untracks it; take the head each time because a
+  // failure may complete (and untrack) others too.
+  while (pending_head_ != nullptr) {
+    PendingOperation* op = pending_head_;
+    untrack(*op);
+    op->fail(status);
+  }
+}
+
+}  // namespace halyard

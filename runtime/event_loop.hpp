@@ -1,0 +1,161 @@
+// EventLoop: the one place where a process makes progress (DESIGN.md, "The event loop").
+//
+// A pass polls every registered completion source (transports, the peer-failure notice fd,
+// anything with progress() and a wait fd), runs the timers that are due, then runs the
+// callbacks deferred so far. Deferring is how completion callbacks stay out of the calls that
+// posted them: Request callbacks, matched deliveries and active-message handlers are all
+// deferred, so user code never runs inside a transport's progress().
+//
+// When nothing progresses, run_until() backs off: it spins some passes, then sched_yield()s,
+// then sleeps in poll(2) on the sources' wait fds with a bounded timeout, so that 8 ranks on 2
+// cores still progress and sources without a wait fd are still polled.
+// HALYARD_WAIT=spin|yield|block (default block) selects how far it backs off.
+//
+// Not thread-safe: one thread drives the loop (the bootstrap client's reader thread only
+// writes an eventfd that a source here watches).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/error.hpp"
+
+namespace halyard {
+
+class EventLoop;
+class Request;
+class Transport;
+
+// Something the loop polls.
+class CompletionSource {
+ public:
+  virtual ~CompletionSource() = default;
+  // Drops deferred callbacks and timers without running them (teardown: they may hold objects
+  // of transports about to be destroyed).
+  void discard_pending_work();
+
+  // One non-blocking pass; returns how many events it handled (0: nothing happened).
+  virtual int progress() = 0;
+  // A fd that becomes readable when progress() may have work; -1 if there is none.
+  virtual int wait_fd() { return -1; }
+  // Called before the loop sleeps; false means there is work already (do not sleep).
+  virtual bool prepare_to_block() { return wait_fd() >= 0; }
+};
+
+// An operation the loop can fail wholesale (a pending Request). Intrusively linked so that
+// tracking costs no allocation.
+class PendingOperation {
+ public:
+  virtual void fail(const Status& status) = 0;
+
+ protected:
+  PendingOperation() = default;
+  PendingOperation(const PendingOperation&) = delete;
+  PendingOperation& operator=(const PendingOperation&) = delete;
+  virtual ~PendingOperation() = default;
+  EventLoop* tracking_loop() const noexcept { return loop_; }
+
+ private:
+  friend class EventLoop;
+  EventLoop* loop_ = nullptr;
+  PendingOperation* prev_ = nullptr;
+  PendingOperation* next_ = nullptr;
+};
+
+enum class WaitPolicy { kSpin, kYield, kBlock };
+
+// Reads HALYARD_WAIT (spin|yield|block, default block).
+WaitPolicy wait_policy_from_environment();
+
+class EventLoop {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using SourceId = std::uint64_t;
+  using TimerId = std::uint64_t;
+
+  // Back-off steps: passes without events before yielding, then before blocking.
+  static constexpr int kSpinPasses = 128;
+  static constexpr int kYieldPasses = 32;
+  // Longest sleep in poll(2); bounded so sources without a wait fd still get polled.
+  static constexpr std::chrono::microseconds kMaxBlock{1000};
+
+  EventLoop();
+  explicit EventLoop(WaitPolicy policy);
+  ~EventLoop();
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+
+  WaitPolicy policy() const noexcept { return policy_; }
+
+  // Sources are not owned: remove them before destroying them.
+  SourceId add_source(CompletionSource& source);
+  SourceId add_source(Transport& transport);
+  void remove_source(SourceId id);
+
+  // Runs `fn` on a later pass of the loop (the current one if called from a source's
+  // progress or a timer; the next one if called from a deferred callback).
+  void defer(std::function<void()> fn);
+
+  // Runs `fn` once, `delay` from now, from the loop. cancel_timer() returns false when the
+  // timer already ran or never existed.
+  TimerId add_timer(std::chrono::nanoseconds delay, std::function<void()> fn);
+  bool cancel_timer(TimerId id);
+
+  // Drops deferred callbacks and timers without running them (teardown: they may hold objects
+  // of transports about to be destroyed).
+  void discard_pending_work();
+
+  // One non-blocking pass; returns how many events happened (source events, timers run,
+  // deferred callbacks run).
+  int poll();
+
+  // Polls, backing off per the wait policy, until `done()` is true. Throws
+  // Error(kInvalidArgument) when called from inside a callback the loop is running.
+  void run_until(const std::function<bool()>& done);
+  Status wait(const Request& request);
+
+  // True while the loop is running a pass (so a callback is on the stack).
+  bool in_pass() const noexcept { return pass_depth_ > 0; }
+
+  // Pending-operation registry (used by Request): fail_all_pending() fails every operation
+  // still pending, e.g. when a peer died, so that nothing waits forever.
+  void track(PendingOperation& op) noexcept;
+  void untrack(PendingOperation& op) noexcept;
+  void fail_all_pending(const Status& status);
+  std::size_t pending_count() const noexcept { return pending_count_; }
+
+ private:
+  struct SourceSlot {
+    SourceId id;
+    CompletionSource* source;
+  };
+  class TransportSource;
+
+  int run_timers();
+  int run_deferred();
+  void block_once();
+  void compact_sources();
+  std::chrono::nanoseconds time_to_next_timer() const;
+
+  WaitPolicy policy_;
+  std::vector<SourceSlot> sources_;  // a removed slot keeps a null source until compacted
+  bool sources_dirty_ = false;
+  std::unordered_map<SourceId, std::unique_ptr<TransportSource>> transport_sources_;
+  SourceId next_source_id_ = 1;
+  std::deque<std::function<void()>> deferred_;
+  std::map<std::pair<Clock::time_point, TimerId>, std::function<void()>> timers_;
+  std::unordered_map<TimerId, Clock::time_point> timer_deadlines_;
+  TimerId next_timer_id_ = 1;
+  int pass_depth_ = 0;
+  PendingOperation* pending_head_ = nullptr;
+  std::size_t pending_count_ = 0;
+};
+
+}  // namespace halyard

@@ -1,0 +1,77 @@
+// MatchingEngine: MPI matching of arrivals against posted receives, for every transport.
+//
+// Per communicator context it keeps the posted-receive queue (in post order) and the
+// unexpected queue (arrivals nobody asked for yet, in arrival order). An arrival takes the
+// first posted receive it matches; a new receive takes the first unexpected message it
+// matches. Because transports announce arrivals in per-pair send order and both queues are
+// scanned in order, messages between one pair with one tag match in the order they were sent.
+//
+// Sources here are WORLD ranks (what the Envelope carries); the communicator translates.
+// kAnyTag matches user tags (>= 0) only; library tags must be named exactly.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <unordered_map>
+
+#include "runtime/tags.hpp"
+#include "runtime/transport.hpp"
+
+namespace halyard {
+
+class EventLoop;
+
+class MatchingEngine {
+ public:
+  using ReceiveId = std::uint64_t;
+
+  explicit MatchingEngine(EventLoop& loop) : loop_(loop) {}
+  MatchingEngine(const MatchingEngine&) = delete;
+  MatchingEngine& operator=(const MatchingEngine&) = delete;
+
+  // Posts a receive of up to `capacity` bytes into `buffer` from world rank `source` (or
+  // kAnySource) with `tag` (or kAnyTag). `done` gets the outcome: source = sender's world rank,
+  // tag = its tag, bytes = bytes written; kTruncated if the message was larger than capacity.
+  ReceiveId post(std::uint32_t context, int source, int tag, void* buffer, std::size_t capacity,
+                 Completion done);
+
+  // A transport's arrival. A match is delivered from the loop's deferred phase, so deliver()
+  // never runs inside the transport's progress().
+  void arrive(std::unique_ptr<IncomingMessage> message);
+
+  // Removes a posted, still unmatched receive; false when it was matched already.
+  bool cancel(ReceiveId id);
+
+  // Completes every posted receive with `status` (a peer failed).
+  void fail_all(const Status& status);
+
+  std::size_t posted_count() const;
+  std::size_t unexpected_count() const;
+  std::size_t unexpected_count(std::uint32_t context) const;
+
+ private:
+  struct PostedReceive {
+    ReceiveId id;
+    int source;
+    int tag;
+    void* buffer;
+    std::size_t capacity;
+    Completion done;
+  };
+  struct ContextQueues {
+    std::list<PostedReceive> posted;
+    std::list<std::unique_ptr<IncomingMessage>> unexpected;
+  };
+
+  static bool matches(const PostedReceive& r, const Envelope& e);
+  static void deliver(IncomingMessage& message, PostedReceive receive);
+
+  EventLoop& loop_;
+  std::unordered_map<std::uint32_t, ContextQueues> contexts_;
+  std::unordered_map<ReceiveId, std::uint32_t> posted_context_;
+  ReceiveId next_id_ = 1;
+};
+
+}  // namespace halyard

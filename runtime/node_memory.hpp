@@ -1,0 +1,76 @@
+// NodeMemory: what a node-local transport offers the collectives of one node.
+//
+// The intra-node collective primitives (collectives/intranode, HAN's "sm" and "cma" submodules)
+// need two things p2p messages do not give them: a region of memory every rank of the node maps
+// (copy-in/copy-out through it costs one copy per side and no message per byte), and single-copy
+// reads straight out of another rank's buffers (Cross-Memory Attach, the modern KNEM). The shm
+// transport owns both (its segment and its peers' pids), so it implements this interface and the
+// collectives never include a transport: they ask node_memory_of(comm).
+//
+// Ranks here are WORLD ranks; only ranks of this process's node are valid. Not thread-safe
+// (one thread drives the event loop, as everywhere in the runtime).
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <span>
+
+#include "runtime/error.hpp"
+
+namespace halyard {
+
+class Communicator;
+class EventLoop;
+
+class NodeMemory {
+ public:
+  virtual ~NodeMemory() = default;
+
+  // True when `world_rank` maps this node's memory (it is on this node).
+  virtual bool on_this_node(int world_rank) const = 0;
+
+  // Whether single-copy reads may be attempted: false with HALYARD_SHM_SINGLE_COPY=none, or once
+  // a probe found that the kernel refuses CMA towards a peer (logged once at debug). Collectives
+  // decide their flavour with it before they start, so every rank of a node decides alike.
+  virtual bool single_copy_usable() = 0;
+
+  // Copies `bytes` from address `remote` in the process of `world_rank` to `local`. Returns ok,
+  // or a kTransport status naming the rank and errno. Synchronous: callers keep each call
+  // bounded (a chunk) so that the event loop is never held for long.
+  virtual Status read(int world_rank, const void* remote, void* local, std::size_t bytes) = 0;
+
+  // The scratch slot of `world_rank`: a region of the node's shared segment that only that rank
+  // writes and every rank of the node may read, at this process's address. Same size for all.
+  virtual std::span<std::byte> scratch_slot(int world_rank) = 0;
+  virtual std::size_t scratch_slot_bytes() const = 0;
+
+  // This rank's own slot is lent to one collective at a time, in the order they ask (every rank
+  // starts its collectives in the same order, so the grants agree). `granted` runs from the
+  // event loop, never inside this call.
+  void acquire_own_slot(EventLoop& loop, std::function<void()> granted);
+  void release_own_slot(EventLoop& loop);
+
+ private:
+  bool slot_taken_ = false;
+  std::deque<std::function<void()>> slot_waiters_;
+};
+
+// A transport that can hand out NodeMemory (the shm transport). The runtime looks for one after
+// wiring its transports.
+class NodeMemoryProvider {
+ public:
+  // Null until connect() has run.
+  virtual NodeMemory* node_memory() = 0;
+
+ protected:
+  ~NodeMemoryProvider() = default;
+};
+
+// The NodeMemory of the runtime that `comm` belongs to; null when that runtime has none (the shm
+// transport is off or not built). The Runtime registers it under its event loop.
+NodeMemory* node_memory_of(const Communicator& comm);
+void register_node_memory(const EventLoop& loop, NodeMemory* memory);
+void unregister_node_memory(const EventLoop& loop);
+
+}  // namespace halyard

@@ -1,0 +1,81 @@
+// PointToPoint: the process's message layer between communicators and transports.
+//
+// It routes sends to the right transport (Router), takes every transport's arrivals and hands
+// them to the MatchingEngine (tagged messages) or to ActiveMessages (flagged envelopes), keeps
+// count of sends in flight (so finalize can drain them), and holds the process's failure state:
+// once a peer fails, every pending and every later operation completes with kPeerFailed.
+//
+// Ranks here are world ranks; Communicator translates. Not thread-safe (see EventLoop).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "runtime/active_messages.hpp"
+#include "runtime/matching_engine.hpp"
+#include "runtime/request.hpp"
+#include "runtime/transport.hpp"
+
+namespace halyard {
+
+class EventLoop;
+class Router;
+
+// Envelope.flags bits the runtime uses; transports pass them through untouched.
+inline constexpr std::uint32_t kEnvelopeActiveMessage = 1u << 0;
+inline constexpr std::uint32_t kEnvelopeAmRendezvousHeader = 1u << 1;
+inline constexpr std::uint32_t kEnvelopeAmRendezvousPayload = 1u << 2;
+inline constexpr std::uint32_t kEnvelopeAmAny =
+    kEnvelopeActiveMessage | kEnvelopeAmRendezvousHeader | kEnvelopeAmRendezvousPayload;
+
+class PointToPoint {
+ public:
+  PointToPoint(EventLoop& loop, Router& router);
+  PointToPoint(const PointToPoint&) = delete;
+  PointToPoint& operator=(const PointToPoint&) = delete;
+
+  // The handler every transport must be given (set_incoming_handler) before connect().
+  IncomingHandler incoming_handler();
+  void on_incoming(std::unique_ptr<IncomingMessage> message);
+
+  // Sends `env.size` bytes to `world_peer` (env.source is filled in). `done` runs from the
+  // transport's progress; on failure state it runs from the loop with that failure.
+  void send(int world_peer, Envelope env, const void* buffer, Completion done);
+  // Posts a receive on the matching engine; status.source in `done` is a world rank.
+  void receive(std::uint32_t context, int world_source, int tag, void* buffer, std::size_t capacity,
+               Completion done);
+
+  // Fails every pending operation with `status` and every later one too (a peer failed).
+  void fail(const Status& status);
+  const std::optional<Status>& failure() const noexcept { return failure_; }
+
+  std::size_t sends_in_flight() const noexcept { return sends_in_flight_; }
+
+  // Context ids: every id this process used is below next_context(); a new communicator takes
+  // the maximum of its members' next_context() and everyone moves past it (see Communicator).
+  std::uint32_t next_context() const noexcept { return next_context_; }
+  void reserve_contexts_below(std::uint32_t bound);
+
+  // Expires when this object is destroyed; communicators check it before touching it.
+  std::weak_ptr<const void> lifetime() const noexcept { return lifetime_; }
+
+  int world_rank() const noexcept;
+  int world_size() const noexcept;
+  EventLoop& loop() noexcept { return loop_; }
+  MatchingEngine& matching() noexcept { return matching_; }
+  ActiveMessages& active_messages() noexcept { return active_messages_; }
+
+ private:
+  EventLoop& loop_;
+  Router& router_;
+  MatchingEngine matching_;
+  ActiveMessages active_messages_;
+  std::optional<Status> failure_;
+  std::size_t sends_in_flight_ = 0;
+  std::uint32_t next_context_ = 1;  // 0 is the world communicator's
+  std::shared_ptr<const void> lifetime_ = std::make_shared<int>(0);
+};
+
+}  // namespace halyard

@@ -1,0 +1,73 @@
+// Request: a cheap, shared handle to the state of one asynchronous operation (a send, a
+// receive, an active message, a whole collective).
+//
+// Producers create a pending request with Request::make_pending(loop) and finish it with
+// complete(status) from whatever callback learns the outcome; consumers test(), wait() or attach
+// on_complete() callbacks. Callbacks always run from the event loop's deferred phase, never
+// inside complete() or on_complete() themselves, so a callback can never re-enter the code that
+// posted the operation (ADAPT's rule: react to completions, never block inside one).
+//
+// Every pending request is known to its EventLoop, so when a peer fails the runtime can fail
+// all of them at once (kPeerFailed) instead of leaving anything to hang.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "runtime/error.hpp"
+#include "runtime/transport.hpp"
+
+namespace halyard {
+
+class EventLoop;
+struct RequestState;
+
+class Request {
+ public:
+  // A null request: valid() is false, it counts as done with an ok status (like
+  // MPI_REQUEST_NULL), so waiting on it returns at once.
+  Request() = default;
+
+  // A new pending request whose callbacks run on `loop`.
+  static Request make_pending(EventLoop& loop);
+  // A request that is already complete with `status` (its callbacks still run deferred).
+  static Request make_completed(EventLoop& loop, Status status);
+
+  bool valid() const noexcept { return state_ != nullptr; }
+  bool done() const noexcept;
+  // The outcome; meaningful once done() (an ok, empty Status before).
+  const Status& status() const noexcept;
+
+  // Runs `callback` with the status once the request completes. If it is already complete
+  // the callback is deferred to the loop's next pass. Callbacks run in the order attached.
+  void on_complete(Completion callback) const;
+
+  // One pass of the event loop (none when called from inside a callback), then done().
+  bool test() const;
+  // Runs the event loop until the request completes and returns its status. Must not be
+  // called from inside a completion callback (the loop refuses nested waits).
+  Status wait() const;
+  // Like wait(), but throws halyard::Error when the request failed.
+  Status wait_ok() const;
+
+  // Producer side: completes the request. The first completion wins; later calls are ignored
+  // and return false (a request failed by a peer failure may still hear from its transport).
+  bool complete(Status status) const;
+
+  // The loop the request belongs to; nullptr for a null request.
+  EventLoop* loop() const noexcept;
+
+ private:
+  explicit Request(std::shared_ptr<RequestState> state) : state_(std::move(state)) {}
+  std::shared_ptr<RequestState> state_;
+};
+
+// Waits for every request; returns the first failure, or ok.
+Status wait_all(std::span<const Request> requests);
+
+// A request on `loop` that completes once all `requests` have; its status is the first
+// failure among them (in completion order), or ok. An empty list completes at once.
+Request when_all(EventLoop& loop, std::span<const Request> requests);
+
+}  // namespace halyard

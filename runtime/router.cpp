@@ -1,0 +1,146 @@
+#include "runtime/router.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "runtime/config.hpp"
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+#include "runtime/self_transport.hpp"
+
+// The transports are written alongside the runtime; a build without one of them still builds
+// the router and reports the missing transport when a job needs it.
+#if __has_include("transports/ofi/ofi_transport.hpp")
+#include "transports/ofi/ofi_transport.hpp"
+#define HALYARD_HAVE_OFI_TRANSPORT 1
+#else
+#define HALYARD_HAVE_OFI_TRANSPORT 0
+#endif
+#if __has_include("transports/shm/shm_transport.hpp")
+#include "transports/shm/shm_transport.hpp"
+#define HALYARD_HAVE_SHM_TRANSPORT 1
+#else
+#define HALYARD_HAVE_SHM_TRANSPORT 0
+#endif
+
+namespace halyard {
+
+std::string_view transport_kind_name(TransportKind kind) {
+  switch (kind) {
+    case TransportKind::kSelf:
+      return "self";
+    case TransportKind::kShm:
+      return "shm";
+    case TransportKind::kOfi:
+      return "ofi";
+  }
+  return "unknown";
+}
+
+std::vector<TransportKind> plan_routes(int my_rank, const TopologyTable& topology, bool use_shm) {
+  std::vector<TransportKind> plan(static_cast<std::size_t>(topology.size()), TransportKind::kOfi);
+  for (int peer = 0; peer < topology.size(); ++peer) {
+    auto& kind = plan[static_cast<std::size_t>(peer)];
+    if (peer == my_rank)
+      kind = TransportKind::kSelf;
+    else if (use_shm && topology.same_node(my_rank, peer))
+      kind = TransportKind::kShm;
+  }
+  return plan;
+}
+
+bool shm_enabled() {
+  return HALYARD_HAVE_SHM_TRANSPORT && config::env_int("HALYARD_SHM", 1) != 0;
+}
+
+namespace {
+
+std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& info) {
+  switch (kind) {
+    case TransportKind::kSelf:
+      return std::make_unique<SelfTransport>(info.rank);
+    case TransportKind::kShm:
+#if HALYARD_HAVE_SHM_TRANSPORT
+      return make_shm_transport(info);
+#else
+      break;
+#endif
+    case TransportKind::kOfi:
+#if HALYARD_HAVE_OFI_TRANSPORT
+      return make_ofi_transport(info);
+#else
+      break;
+#endif
+  }
+  throw Error(ErrorCode::kUnsupported, "the " + std::string(transport_kind_name(kind)) +
+                                           " transport is not part of this build");
+}
+
+}  // namespace
+
+Router::Router(int world_rank, int world_size)
+    : world_rank_(world_rank), routes_(static_cast<std::size_t>(world_size), nullptr) {
+  if (world_size <= 0 || world_rank < 0 || world_rank >= world_size) {
+    throw Error(ErrorCode::kInvalidArgument, "Router: world_rank " + std::to_string(world_rank) +
+                                                 " is not a rank of a job of " +
+                                                 std::to_string(world_size));
+  }
+}
+
+std::unique_ptr<Router> Router::for_job(const LaunchInfo& info, const TopologyTable& topology) {
+  if (topology.size() != info.size) {
+    throw Error(ErrorCode::kInternal, "topology table has " + std::to_string(topology.size()) +
+                                          " rows for a job of " + std::to_string(info.size));
+  }
+  auto router = std::make_unique<Router>(info.rank, info.size);
+  const bool use_shm = shm_enabled();
+  std::vector<TransportKind> plan = plan_routes(info.rank, topology, use_shm);
+  for (TransportKind kind : {TransportKind::kSelf, TransportKind::kShm, TransportKind::kOfi}) {
+    // shm takes part in the job-wide wiring on every rank (its segment is set up
+    // collectively), even on a rank alone on its node; the others only where a peer needs them.
+    bool needed = std::find(plan.begin(), plan.end(), kind) != plan.end() ||
+                  (kind == TransportKind::kShm && use_shm);
+    if (!needed) continue;
+    Transport& t = router->add(make_transport(kind, info));
+    for (int peer = 0; peer < info.size; ++peer) {
+      if (plan[static_cast<std::size_t>(peer)] == kind) router->set_route(peer, t);
+    }
+    log::debug("router: {} carries {} peer(s)", t.name(),
+               std::count(plan.begin(), plan.end(), kind));
+  }
+  return router;
+}
+
+Transport& Router::add(std::unique_ptr<Transport> transport) {
+  if (!transport) throw Error(ErrorCode::kInvalidArgument, "Router::add: transport is null");
+  transports_.push_back(std::move(transport));
+  return *transports_.back();
+}
+
+void Router::set_route(int world_peer, Transport& transport) {
+  if (world_peer < 0 || world_peer >= world_size()) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "Router::set_route: world_peer " + std::to_string(world_peer) + " out of range");
+  }
+  routes_[static_cast<std::size_t>(world_peer)] = &transport;
+}
+
+Transport& Router::route(int world_peer) const {
+  if (world_peer < 0 || world_peer >= world_size()) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "Router::route: world_peer " + std::to_string(world_peer) + " out of range");
+  }
+  Transport* t = routes_[static_cast<std::size_t>(world_peer)];
+  if (t == nullptr) {
+    throw Error(ErrorCode::kInternal,
+                "no transport routes to world rank " + std::to_string(world_peer));
+  }
+  return *t;
+}
+
+void Router::clear() {
+  std::fill(routes_.begin(), routes_.end(), nullptr);
+  transports_.clear();
+}
+
+}  // namespace halyard

@@ -1,0 +1,58 @@
+// Router: which transport carries the traffic to each world peer.
+//
+// Rules (DESIGN.md, "Transports"): oneself -> self; a peer with the same node_id -> shm when
+// this build has it and HALYARD_SHM is not 0, else ofi; a peer on another node -> ofi. The
+// rules depend only on the topology table and the job-wide environment, so both ends of every
+// pair pick the same transport.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "runtime/launch_info.hpp"
+#include "runtime/topology.hpp"
+#include "runtime/transport.hpp"
+
+namespace halyard {
+
+enum class TransportKind { kSelf, kShm, kOfi };
+
+std::string_view transport_kind_name(TransportKind kind);
+
+// The transport kind for each world rank, as seen from `my_rank`.
+std::vector<TransportKind> plan_routes(int my_rank, const TopologyTable& topology, bool use_shm);
+
+// Whether this build has the shm transport and HALYARD_SHM (default 1) allows it.
+bool shm_enabled();
+
+class Router {
+ public:
+  Router(int world_rank, int world_size);
+
+  // Builds the transports the job needs per plan_routes() (only the kinds some peer uses).
+  // Throws Error(kUnsupported) when a needed transport is not part of this build.
+  static std::unique_ptr<Router> for_job(const LaunchInfo& info, const TopologyTable& topology);
+
+  // Takes ownership; returns the transport for set_route().
+  Transport& add(std::unique_ptr<Transport> transport);
+  void set_route(int world_peer, Transport& transport);
+
+  // The transport for `world_peer`; throws Error(kInvalidArgument) for a rank outside the job.
+  Transport& route(int world_peer) const;
+
+  std::span<const std::unique_ptr<Transport>> transports() const { return transports_; }
+  int world_rank() const noexcept { return world_rank_; }
+  int world_size() const noexcept { return static_cast<int>(routes_.size()); }
+
+  // Destroys every transport (finalize).
+  void clear();
+
+ private:
+  int world_rank_;
+  std::vector<std::unique_ptr<Transport>> transports_;
+  std::vector<Transport*> routes_;
+};
+
+}  // namespace halyard

@@ -1,0 +1,183 @@
+#include "runtime/runtime.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <string>
+#include <thread>
+
+#include "runtime/log.hpp"
+#include "runtime/node_memory.hpp"
+#include "runtime/notice_inbox.hpp"
+#include "runtime/point_to_point.hpp"
+#include "runtime/router.hpp"
+#include "runtime/self_transport.hpp"
+
+namespace halyard {
+
+namespace {
+
+RuntimeParts singleton_parts() {
+  RuntimeParts parts;
+  parts.info.job_id = "singleton-" + std::to_string(::getpid());
+  parts.topology = TopologyTable({TopologyTable::probe_self(0)});
+  parts.router = std::make_unique<Router>(0, 1);
+  parts.router->set_route(0, parts.router->add(std::make_unique<SelfTransport>(0)));
+  return parts;
+}
+
+RuntimeParts job_parts(const LaunchInfo& info) {
+  RuntimeParts parts;
+  parts.info = info;
+  log::set_rank(info.rank, info.size);
+  parts.bootstrap = BootstrapClient::connect(info);
+  parts.topology = TopologyTable::exchange(*parts.bootstrap);
+  parts.router = Router::for_job(info, parts.topology);
+  return parts;
+}
+
+RuntimeParts parts_from_environment() {
+  std::optional<LaunchInfo> info = LaunchInfo::from_environment();
+  RuntimeParts parts = info ? job_parts(*info) : singleton_parts();
+  parts.wait_policy = wait_policy_from_environment();
+  return parts;
+}
+
+}  // namespace
+
+Runtime::Runtime() : Runtime(parts_from_environment()) {}
+
+Runtime::Runtime(RuntimeParts parts) {
+  build(std::move(parts));
+}
+
+Runtime::~Runtime() {
+  try {
+    finalize();
+  } catch (const std::exception& e) {
+    log::error("finalize during Runtime destruction failed: {}", e.what());
+    tear_down();
+  }
+}
+
+void Runtime::build(RuntimeParts parts) {
+  info_ = std::move(parts.info);
+  if (info_.size <= 0 || info_.rank < 0 || info_.rank >= info_.size) {
+    throw Error(ErrorCode::kInvalidArgument, "Runtime: rank " + std::to_string(info_.rank) +
+                                                 " is not a rank of a job of " +
+                                                 std::to_string(info_.size));
+  }
+  if (parts.topology.size() != info_.size) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "Runtime: the topology table has " + std::to_string(parts.topology.size()) +
+                    " rows for a job of " + std::to_string(info_.size));
+  }
+  if (!parts.router || parts.router->world_size() != info_.size ||
+      parts.router->world_rank() != info_.rank) {
+    throw Error(ErrorCode::kInvalidArgument, "Runtime: the router does not match rank " +
+                                                 std::to_string(info_.rank) + " of " +
+                                                 std::to_string(info_.size));
+  }
+  log::set_rank(info_.rank, info_.size);
+  loop_ = std::make_unique<EventLoop>(parts.wait_policy);
+  bootstrap_ = std::move(parts.bootstrap);
+  topology_ = std::make_shared<const TopologyTable>(std::move(parts.topology));
+  router_ = std::move(parts.router);
+  p2p_ = std::make_unique<PointToPoint>(*loop_, *router_);
+
+  notices_ = std::make_unique<NoticeInbox>([this](const ControlNotice& notice) {
+    std::string what =
+        notice.kind == ControlNotice::Kind::kJobAbort ? "job aborted" : "peer failed";
+    fail(Status::failure(
+        ErrorCode::kPeerFailed,
+        what + ": " +
+            (notice.message.empty() ? "rank " + std::to_string(notice.rank) : notice.message)));
+  });
+  sources_.push_back(loop_->add_source(*notices_));
+  if (bootstrap_) {
+    bootstrap_->on_notice([inbox = notices_.get()](const ControlNotice& n) { inbox->post(n); });
+  }
+  wire_transports();
+  world_ = Communicator::make_world(*p2p_, topology_);
+}
+
+void Runtime::wire_transports() {
+  for (const auto& t : router_->transports()) t->set_incoming_handler(p2p_->incoming_handler());
+  if (bootstrap_) {
+    for (const auto& t : router_->transports()) t->publish(*bootstrap_);
+    bootstrap_->fence();
+    for (const auto& t : router_->transports()) t->connect(*bootstrap_, *topology_);
+  }
+  for (const auto& t : router_->transports()) {
+    sources_.push_back(loop_->add_source(*t));
+    log::debug("runtime: transport {} wired", t->name());
+    if (auto* provider = dynamic_cast<NodeMemoryProvider*>(t.get())) {
+      node_memory_ = provider->node_memory();
+    }
+  }
+  if (node_memory_ != nullptr) register_node_memory(*loop_, node_memory_);
+}
+
+const Communicator& Runtime::world() const {
+  if (finalized_)
+    throw Error(ErrorCode::kInvalidArgument, "Runtime::world: the runtime was finalized");
+  return world_;
+}
+
+void Runtime::fail(const Status& status) {
+  if (p2p_) p2p_->fail(status);
+}
+
+std::optional<Status> Runtime::failure() const {
+  return p2p_ ? p2p_->failure() : std::nullopt;
+}
+
+void Runtime::finalize() {
+  if (finalized_) return;
+  if (loop_->in_pass()) {
+    throw Error(ErrorCode::kInvalidArgument, "Runtime::finalize: called from inside a callback");
+  }
+  finalized_ = true;
+  loop_->poll();  // take in notices that arrived since the last pass
+  // Sends still in flight are the application's last messages: let them complete.
+  loop_->run_until([this] { return p2p_->sends_in_flight() == 0 || p2p_->failure().has_value(); });
+  if (bootstrap_ && !p2p_->failure()) {
+    // Wait for every rank while still progressing our transports: a peer may need us to
+    // answer its rendezvous before it can reach the barrier.
+    auto barrier = std::async(std::launch::async, [this] { bootstrap_->barrier(); });
+    loop_->run_until(
+        [&] { return barrier.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
+    try {
+      barrier.get();
+    } catch (const Error& e) {
+      log::warn("finalize: the closing barrier failed: {}", e.what());
+    }
+  }
+  tear_down();
+}
+
+void Runtime::tear_down() {
+  world_ = Communicator();
+  if (loop_ && node_memory_ != nullptr) unregister_node_memory(*loop_);
+  node_memory_ = nullptr;
+  if (loop_) {
+    for (auto id : sources_) loop_->remove_source(id);
+    // Deferred work may hold the transports' messages: drop it before the transports go.
+    loop_->discard_pending_work();
+  }
+  sources_.clear();
+  p2p_.reset();
+  router_.reset();
+}
+
+void Runtime::abort(int code, std::string_view message) {
+  if (bootstrap_) bootstrap_->abort(code, message);
+  std::fprintf(stderr, "halyard: aborted with code %d: %.*s\n", code,
+               static_cast<int>(message.size()), message.data());
+  std::fflush(nullptr);
+  std::_Exit((code & 0xff) == 0 ? 1 : (code & 0xff));
+}
+
+}  // namespace halyard

@@ -1,0 +1,96 @@
+// Runtime: one per process; what MPI_Init/MPI_Finalize set up and tear down.
+//
+// Runtime() reads what hlaunch put in the environment, connects to the bootstrap server,
+// exchanges the topology table, builds and wires the transports (publish on every transport,
+// one bootstrap fence, connect on every transport) and makes the world communicator. Started
+// without hlaunch it runs as a singleton: rank 0 of 1, no bootstrap, the self transport only
+// (like MPI's singleton init).
+//
+// A peer-failure or abort notice from hlaunch fails every pending request with kPeerFailed,
+// and every later one too, so no rank waits forever on a dead peer.
+//
+// finalize() (also run by the destructor) drains sends in flight, waits at a bootstrap
+// barrier for every rank, then tears the transports down.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "runtime/bootstrap_client.hpp"
+#include "runtime/communicator.hpp"
+#include "runtime/event_loop.hpp"
+#include "runtime/launch_info.hpp"
+#include "runtime/topology.hpp"
+
+namespace halyard {
+
+class NodeMemory;
+class NoticeInbox;
+class PointToPoint;
+class Router;
+
+// The pieces of a Runtime, for embedding and in-process tests: with these given, the Runtime
+// does the wiring (incoming handlers, publish, fence, connect) but no discovery.
+struct RuntimeParts {
+  LaunchInfo info;
+  std::unique_ptr<BootstrapClient> bootstrap;  // null: no bootstrap (singleton-like)
+  TopologyTable topology;                      // one row per world rank
+  std::unique_ptr<Router> router;              // routes every world rank
+  WaitPolicy wait_policy = WaitPolicy::kBlock;
+};
+
+class Runtime {
+ public:
+  // From the hlaunch environment, or a singleton when there is none. Throws Error(kBootstrap)
+  // when the environment names a bootstrap server that cannot be reached.
+  Runtime();
+  explicit Runtime(RuntimeParts parts);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // Collective over the job; idempotent. Afterwards no communication is possible.
+  void finalize();
+  bool finalized() const noexcept { return finalized_; }
+
+  const Communicator& world() const;
+  int rank() const noexcept { return info_.rank; }
+  int size() const noexcept { return info_.size; }
+  bool singleton() const noexcept { return bootstrap_ == nullptr; }
+  const LaunchInfo& launch_info() const noexcept { return info_; }
+  const TopologyTable& topology() const noexcept { return *topology_; }
+  EventLoop& loop() noexcept { return *loop_; }
+  // Null in singleton mode.
+  BootstrapClient* bootstrap() noexcept { return bootstrap_.get(); }
+  // What the node-local transport offers intra-node collectives (runtime/node_memory.hpp); null
+  // when there is none (shm off or not built, singleton).
+  NodeMemory* node_memory() const noexcept { return node_memory_; }
+
+  // Fails every pending and later operation with `status` (what a peer-failure notice does).
+  void fail(const Status& status);
+  // The failure that ended communication (a peer failed), if any.
+  std::optional<Status> failure() const;
+
+  // Ends the whole job: through hlaunch when there is one, else by exiting with `code`.
+  [[noreturn]] void abort(int code, std::string_view message);
+
+ private:
+  void build(RuntimeParts parts);
+  void wire_transports();
+  void tear_down();
+
+  LaunchInfo info_;
+  std::unique_ptr<EventLoop> loop_;
+  std::unique_ptr<NoticeInbox> notices_;
+  std::unique_ptr<BootstrapClient> bootstrap_;
+  std::shared_ptr<const TopologyTable> topology_;
+  std::unique_ptr<Router> router_;
+  std::unique_ptr<PointToPoint> p2p_;
+  Communicator world_;
+  std::vector<EventLoop::SourceId> sources_;
+  NodeMemory* node_memory_ = nullptr;  // owned by its transport
+  bool finalized_ = false;
+};
+
+}  // namespace halyard

@@ -1,0 +1,131 @@
+#include "runtime/topology.hpp"
+
+#include <hwloc.h>
+#include <unistd.h>
+
+#include <climits>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "runtime/bootstrap_client.hpp"
+#include "runtime/error.hpp"
+
+namespace halyard {
+namespace {
+
+struct TopologyDeleter {
+  void operator()(hwloc_topology* t) const { hwloc_topology_destroy(t); }
+};
+struct BitmapDeleter {
+  void operator()(hwloc_bitmap_s* b) const { hwloc_bitmap_free(b); }
+};
+using TopologyPtr = std::unique_ptr<hwloc_topology, TopologyDeleter>;
+using BitmapPtr = std::unique_ptr<hwloc_bitmap_s, BitmapDeleter>;
+
+TopologyPtr load_topology() {
+  hwloc_topology_t raw = nullptr;
+  if (hwloc_topology_init(&raw) != 0) {
+    throw Error(ErrorCode::kInternal, "hwloc_topology_init failed");
+  }
+  TopologyPtr topo(raw);
+  if (hwloc_topology_load(raw) != 0)
+    throw Error(ErrorCode::kInternal, "hwloc_topology_load failed");
+  return topo;
+}
+
+std::string hostname() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (gethostname(name, sizeof name) != 0) return "unknown";
+  return name;
+}
+
+// Logical index of the object of `type` that covers all of `set`, or -1 when the set spans
+// several such objects.
+int covering_index(hwloc_topology_t topo, hwloc_const_cpuset_t set, hwloc_obj_type_t type) {
+  hwloc_obj_t obj = hwloc_get_obj_covering_cpuset(topo, set);
+  while (obj != nullptr && obj->type != type) obj = obj->parent;
+  return obj == nullptr ? -1 : static_cast<int>(obj->logical_index);
+}
+
+// NUMA nodes hang off the tree as memory children in hwloc 2, so they are found by cpuset.
+int numa_index(hwloc_topology_t topo, hwloc_const_cpuset_t set) {
+  int found = -1;
+  hwloc_obj_t node = nullptr;
+  while ((node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, node)) != nullptr) {
+    if (node->cpuset != nullptr && hwloc_bitmap_isincluded(set, node->cpuset)) {
+      found = static_cast<int>(node->logical_index);
+      break;
+    }
+  }
+  return found;
+}
+
+std::string encode_row(const TopologyRow& row) {
+  std::ostringstream out;
+  out << row.node_id << ' ' << row.package << ' ' << row.numa << ' ' << row.core << ' '
+      << row.hostname;
+  return out.str();
+}
+
+TopologyRow decode_row(const std::string& text, int rank) {
+  std::istringstream in(text);
+  TopologyRow row;
+  in >> row.node_id >> row.package >> row.numa >> row.core >> row.hostname;
+  if (in.fail()) {
+    throw Error(ErrorCode::kBootstrap,
+                "topology row of rank " + std::to_string(rank) + " is malformed: '" + text + "'");
+  }
+  return row;
+}
+
+}  // namespace
+
+TopologyRow TopologyTable::probe_self(int node_id) {
+  TopologyPtr topo = load_topology();
+  TopologyRow row;
+  row.hostname = hostname();
+  row.node_id = node_id;
+
+  BitmapPtr bound(hwloc_bitmap_alloc());
+  if (hwloc_get_cpubind(topo.get(), bound.get(), HWLOC_CPUBIND_PROCESS) != 0) {
+    hwloc_bitmap_copy(bound.get(), hwloc_topology_get_topology_cpuset(topo.get()));
+  }
+  hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo.get());
+  BitmapPtr usable(hwloc_bitmap_alloc());
+  hwloc_bitmap_and(usable.get(), bound.get(), allowed);
+  bool is_bound =
+      !hwloc_bitmap_iszero(usable.get()) && !hwloc_bitmap_isequal(usable.get(), allowed);
+
+  // Where the binding does not pin a single package or NUMA domain (an unbound rank), report
+  // the one the process runs on now: still the best hint for placing its memory.
+  BitmapPtr where(hwloc_bitmap_alloc());
+  if (!is_bound) {
+    if (hwloc_get_last_cpu_location(topo.get(), where.get(), HWLOC_CPUBIND_PROCESS) != 0 ||
+        hwloc_bitmap_iszero(where.get())) {
+      hwloc_bitmap_copy(where.get(), allowed);
+    }
+  } else {
+    hwloc_bitmap_copy(where.get(), usable.get());
+  }
+  row.package = covering_index(topo.get(), where.get(), HWLOC_OBJ_PACKAGE);
+  if (row.package < 0) row.package = 0;
+  row.numa = numa_index(topo.get(), where.get());
+  if (row.numa < 0) row.numa = 0;
+  row.core = is_bound ? covering_index(topo.get(), usable.get(), HWLOC_OBJ_CORE) : -1;
+  return row;
+}
+
+TopologyTable TopologyTable::exchange(BootstrapClient& client) {
+  const LaunchInfo& info = client.info();
+  client.put("topo/" + std::to_string(info.rank), encode_row(probe_self(info.node_id)));
+  client.fence();
+  std::vector<TopologyRow> rows;
+  rows.reserve(static_cast<std::size_t>(info.size));
+  for (int r = 0; r < info.size; ++r) {
+    rows.push_back(decode_row(client.get("topo/" + std::to_string(r)), r));
+  }
+  return TopologyTable(std::move(rows));
+}
+
+}  // namespace halyard

@@ -1,0 +1,253 @@
+// MPI collectives, forwarded to Halyard's collectives (collectives/collectives.hpp), which pick
+// the algorithm per call. Reductions keep their element type; collectives that only move data
+// travel as bytes, which lets the send and receive sides use different datatypes of equal
+// size, as MPI allows. MPI_IN_PLACE becomes halyard::kInPlace wherever Halyard has an in-place
+// form, so the shim adds no copies there.
+#include <mpi.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "collectives/collectives.hpp"
+#include "shim/argument_checks.hpp"
+#include "shim/call_guard.hpp"
+#include "shim/shim_state.hpp"
+
+using namespace halyard::mpi_shim;
+using halyard::Datatype;
+
+namespace {
+
+constexpr Datatype kBytes = Datatype::kUint8;
+
+const void* halyard_send(const void* sendbuf) {
+  return is_in_place(sendbuf) ? halyard::kInPlace : sendbuf;
+}
+
+// The bytes of one block, described by one side's (count, type).
+struct Block {
+  std::size_t bytes;
+  std::string description;  // "sendcount 4 x MPI_INT (16 bytes)"
+};
+
+Block block_of(int count, MPI_Datatype datatype, const char* side) {
+  std::string count_name = std::string(side) + "count";
+  std::string type_name = std::string(side) + "type";
+  std::size_t n = checked_count(count, count_name.c_str());
+  const DatatypeInfo& type = checked_datatype(datatype, type_name.c_str());
+  std::size_t bytes = bytes_of(n, type);
+  return {bytes, count_name + " " + std::to_string(count) + " x " + type.name + " (" +
+                     std::to_string(bytes) + " bytes)"};
+}
+
+// Halyard moves equal blocks on both sides; MPI requires matching type signatures anyway.
+std::size_t matching_block(const Block& send, const Block& recv) {
+  if (send.bytes != recv.bytes) {
+    fail(MPI_ERR_ARG, send.description + " does not match " + recv.description);
+  }
+  return send.bytes;
+}
+
+std::size_t blocks(std::size_t block, const halyard::Communicator& comm) {
+  return block * static_cast<std::size_t>(comm.size());
+}
+
+void post(MPI_Comm comm, MPI_Request* request, const halyard::Request& posted) {
+  *request = shim_state().add_request({posted, shim_state().comm(comm).errhandler});
+}
+
+void check_request_out(MPI_Request* request) {
+  if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
+}
+
+struct ReductionArgs {
+  std::size_t count;
+  Datatype type;
+  halyard::Op op;
+};
+
+ReductionArgs reduction_args(int count, MPI_Datatype datatype, MPI_Op op) {
+  std::size_t n = checked_count(count);
+  const DatatypeInfo& type = checked_datatype(datatype);
+  return {n, type.halyard, checked_op(op, type).halyard};
+}
+
+halyard::Request start_reduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
+                              int count, MPI_Datatype datatype, MPI_Op op, int root) {
+  ReductionArgs args = reduction_args(count, datatype, op);
+  check_root(root, comm);
+  bool is_root = comm.rank() == root;
+  check_buffer(sendbuf, args.count, "sendbuf", is_root);
+  if (is_root) check_buffer(recvbuf, args.count, "recvbuf");
+  return halyard::ireduce(comm, halyard_send(sendbuf), recvbuf, args.count, args.type, args.op,
+                          root);
+}
+
+halyard::Request start_allreduce(const halyard::Communicator& comm, const void* sendbuf,
+                                 void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  ReductionArgs args = reduction_args(count, datatype, op);
+  check_buffer(sendbuf, args.count, "sendbuf", true);
+  check_buffer(recvbuf, args.count, "recvbuf");
+  return halyard::iallreduce(comm, halyard_send(sendbuf), recvbuf, args.count, args.type, args.op);
+}
+
+halyard::Request start_bcast(const halyard::Communicator& comm, void* buffer, int count,
+                             MPI_Datatype datatype, int root) {
+  std::size_t n = checked_count(count);
+  const DatatypeInfo& type = checked_datatype(datatype);
+  check_root(root, comm);
+  check_buffer(buffer, n, "buffer");
+  return halyard::ibcast(comm, buffer, bytes_of(n, type), kBytes, root);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Barrier(MPI_Comm comm) {
+  return guarded("MPI_Barrier", comm, [&] { halyard::barrier(shim_state().comm(comm).comm); });
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  return guarded("MPI_Ibarrier", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request, halyard::ibarrier(c));
+  });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return guarded("MPI_Bcast", comm, [&] {
+    start_bcast(shim_state().comm(comm).comm, buffer, count, datatype, root).wait_ok();
+  });
+}
+
+int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request* request) {
+  return guarded("MPI_Ibcast", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request, start_bcast(c, buffer, count, datatype, root));
+  });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm) {
+  return guarded("MPI_Reduce", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    start_reduce(c, sendbuf, recvbuf, count, datatype, op, root).wait_ok();
+  });
+}
+
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request* request) {
+  return guarded("MPI_Ireduce", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request,
+         start_reduce(c, sendbuf, recvbuf, count, datatype, op, root));
+  });
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm) {
+  return guarded("MPI_Allreduce", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    start_allreduce(c, sendbuf, recvbuf, count, datatype, op).wait_ok();
+  });
+}
+
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return guarded("MPI_Iallreduce", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request,
+         start_allreduce(c, sendbuf, recvbuf, count, datatype, op));
+  });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return guarded("MPI_Allgather", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    Block recv = block_of(recvcount, recvtype, "recv");
+    std::size_t block = is_in_place(sendbuf)
+                            ? recv.bytes
+                            : matching_block(block_of(sendcount, sendtype, "send"), recv);
+    check_buffer(sendbuf, block, "sendbuf", true);
+    check_buffer(recvbuf, blocks(block, c), "recvbuf");
+    halyard::allgather(c, halyard_send(sendbuf), recvbuf, block, kBytes);
+  });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return guarded("MPI_Gather", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_root(root, c);
+    bool is_root = c.rank() == root;
+    std::size_t block = 0;
+    if (!is_root) {
+      block = block_of(sendcount, sendtype, "send").bytes;  // the receive side is not significant
+    } else {
+      Block recv = block_of(recvcount, recvtype, "recv");
+      block = is_in_place(sendbuf) ? recv.bytes
+                                   : matching_block(block_of(sendcount, sendtype, "send"), recv);
+      check_buffer(recvbuf, blocks(block, c), "recvbuf");
+    }
+    check_buffer(sendbuf, block, "sendbuf", is_root);
+    halyard::gather(c, halyard_send(sendbuf), recvbuf, block, kBytes, root);
+  });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return guarded("MPI_Scatter", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_root(root, c);
+    bool is_root = c.rank() == root;
+    std::size_t block = 0;
+    std::vector<std::byte> own_block;
+    if (!is_root) {
+      block = block_of(recvcount, recvtype, "recv").bytes;  // the send side is not significant
+    } else {
+      Block send = block_of(sendcount, sendtype, "send");
+      block = is_in_place(recvbuf) ? send.bytes
+                                   : matching_block(send, block_of(recvcount, recvtype, "recv"));
+      check_buffer(sendbuf, blocks(block, c), "sendbuf");
+      if (is_in_place(recvbuf)) {
+        // Halyard's scatter has no in-place form: the root's own block lands in a scratch
+        // buffer and is dropped (MPI leaves it where it is in sendbuf).
+        own_block.resize(block);
+        recvbuf = own_block.data();
+      }
+    }
+    check_buffer(recvbuf, block, "recvbuf");
+    halyard::scatter(c, sendbuf, recvbuf, block, kBytes, root);
+  });
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return guarded("MPI_Alltoall", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    Block recv = block_of(recvcount, recvtype, "recv");
+    std::size_t block = is_in_place(sendbuf)
+                            ? recv.bytes
+                            : matching_block(block_of(sendcount, sendtype, "send"), recv);
+    check_buffer(recvbuf, blocks(block, c), "recvbuf");
+    check_buffer(sendbuf, blocks(block, c), "sendbuf", true);
+    std::vector<std::byte> send_copy;
+    if (is_in_place(sendbuf)) {
+      // Halyard's alltoall has no in-place form: send from a copy of recvbuf.
+      send_copy.resize(blocks(block, c));
+      if (!send_copy.empty()) std::memcpy(send_copy.data(), recvbuf, send_copy.size());
+      sendbuf = send_copy.data();
+    }
+    halyard::alltoall(c, sendbuf, recvbuf, block, kBytes);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,91 @@
+#include "shim/argument_checks.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "shim/mpi_error.hpp"
+
+namespace halyard::mpi_shim {
+
+namespace {
+
+std::string hex(int handle) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", static_cast<unsigned>(handle));
+  return text;
+}
+
+std::string size_note(const Communicator& comm) {
+  return " (communicator size " + std::to_string(comm.size()) + ")";
+}
+
+}  // namespace
+
+std::size_t checked_count(int count, const char* name) {
+  if (count < 0) fail(MPI_ERR_COUNT, "invalid " + std::string(name) + " " + std::to_string(count));
+  return static_cast<std::size_t>(count);
+}
+
+const DatatypeInfo& checked_datatype(MPI_Datatype datatype, const char* name) {
+  if (const DatatypeInfo* info = find_datatype(datatype)) return *info;
+  if (datatype == MPI_DATATYPE_NULL) fail(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
+  fail(MPI_ERR_TYPE, "invalid " + std::string(name) + " " + hex(datatype));
+}
+
+const OpInfo& checked_op(MPI_Op op, const DatatypeInfo& type) {
+  const OpInfo* info = find_op(op);
+  if (info == nullptr) {
+    if (op == MPI_OP_NULL) fail(MPI_ERR_OP, "op is MPI_OP_NULL");
+    fail(MPI_ERR_OP, "invalid op " + hex(op));
+  }
+  if (!op_defined_for(*info, type)) {
+    fail(MPI_ERR_OP, std::string(info->name) + " is not defined for " + type.name);
+  }
+  return *info;
+}
+
+void check_root(int root, const Communicator& comm) {
+  if (root < 0 || root >= comm.size()) {
+    fail(MPI_ERR_ROOT, "invalid root " + std::to_string(root) + size_note(comm));
+  }
+}
+
+void check_buffer(const void* buffer, std::size_t count, const char* name, bool in_place_allowed) {
+  if (is_in_place(buffer) && !in_place_allowed) {
+    fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as " + std::string(name) + " here");
+  }
+  if (buffer == nullptr && count > 0) {
+    fail(MPI_ERR_BUFFER, std::string(name) + " is NULL with count " + std::to_string(count));
+  }
+}
+
+void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed) {
+  if (any_allowed && rank == MPI_ANY_SOURCE) return;
+  if (rank < 0 || rank >= comm.size()) {
+    fail(MPI_ERR_RANK,
+         "invalid " + std::string(role) + " rank " + std::to_string(rank) + size_note(comm));
+  }
+}
+
+void check_tag(int tag, bool any_allowed) {
+  if (any_allowed && tag == MPI_ANY_TAG) return;
+  if (tag < 0) fail(MPI_ERR_TAG, "invalid tag " + std::to_string(tag));
+}
+
+void fill_status(MPI_Status* status, const Status& completion, int error_class) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = completion.source;
+  status->MPI_TAG = completion.tag;
+  status->MPI_ERROR = error_class;
+  status->halyard_received_bytes = static_cast<long long>(completion.bytes);
+}
+
+void fill_empty_status(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  status->halyard_received_bytes = 0;
+}
+
+}  // namespace halyard::mpi_shim

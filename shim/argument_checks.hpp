@@ -1,0 +1,48 @@
+// Validation of MPI arguments, before anything reaches Halyard, so that every failure names
+// the MPI argument the application passed ("invalid root 7 (communicator size 4)") and carries
+// the MPI error class the standard gives it. Each check throws MpiError.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+#include "runtime/communicator.hpp"
+#include "runtime/error.hpp"
+#include "shim/handle_tables.hpp"
+
+namespace halyard::mpi_shim {
+
+// MPI_ERR_COUNT for count < 0; `name` is the argument ("count", "sendcount").
+std::size_t checked_count(int count, const char* name = "count");
+// MPI_ERR_TYPE for a null or unknown handle.
+const DatatypeInfo& checked_datatype(MPI_Datatype datatype, const char* name = "datatype");
+// MPI_ERR_OP for a null or unknown handle, or an op MPI does not define on `type`.
+const OpInfo& checked_op(MPI_Op op, const DatatypeInfo& type);
+// MPI_ERR_ROOT unless 0 <= root < size.
+void check_root(int root, const Communicator& comm);
+// MPI_ERR_BUFFER for a null buffer holding `count` > 0 elements, or MPI_IN_PLACE where the call
+// does not allow it.
+void check_buffer(const void* buffer, std::size_t count, const char* name,
+                  bool in_place_allowed = false);
+// MPI_ERR_RANK unless 0 <= rank < size (or MPI_ANY_SOURCE where allowed); `role` is
+// "destination" or "source".
+void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed);
+// MPI_ERR_TAG for a negative tag (MPI_ANY_TAG where allowed).
+void check_tag(int tag, bool any_allowed);
+
+inline bool is_in_place(const void* buffer) {
+  return buffer == MPI_IN_PLACE;
+}
+
+// The byte count of `count` elements of `type`.
+inline std::size_t bytes_of(std::size_t count, const DatatypeInfo& type) {
+  return count * static_cast<std::size_t>(type.size);
+}
+
+// Fills an MPI_Status (unless it is MPI_STATUS_IGNORE) from a Halyard completion.
+void fill_status(MPI_Status* status, const Status& completion, int error_class);
+// The status MPI gives an empty or null request.
+void fill_empty_status(MPI_Status* status);
+
+}  // namespace halyard::mpi_shim

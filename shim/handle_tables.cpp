@@ -1,0 +1,95 @@
+#include "shim/handle_tables.hpp"
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+
+namespace halyard::mpi_shim {
+
+namespace {
+
+// The shim maps C's long onto 64-bit integers and char onto 8 bits: true on every LP64 Linux
+// target Halyard builds for; anything else must fail to build rather than compute wrong sums.
+static_assert(sizeof(long) == 8 && sizeof(long long) == 8 && CHAR_BIT == 8);
+static_assert(sizeof(bool) == 1, "MPI_C_BOOL is carried as one byte");
+
+constexpr Datatype kCharType = CHAR_MIN < 0 ? Datatype::kInt8 : Datatype::kUint8;
+
+// Indexed by the handle's low bits; entry 0 stands for MPI_DATATYPE_NULL and is never returned.
+constexpr DatatypeInfo kDatatypes[] = {
+    {"MPI_DATATYPE_NULL", Datatype::kUint8, 0, TypeCategory::kInteger},
+    {"MPI_CHAR", kCharType, 1, TypeCategory::kInteger},
+    {"MPI_SIGNED_CHAR", Datatype::kInt8, 1, TypeCategory::kInteger},
+    {"MPI_UNSIGNED_CHAR", Datatype::kUint8, 1, TypeCategory::kInteger},
+    {"MPI_BYTE", Datatype::kUint8, 1, TypeCategory::kInteger},
+    {"MPI_SHORT", Datatype::kInt16, 2, TypeCategory::kInteger},
+    {"MPI_UNSIGNED_SHORT", Datatype::kUint16, 2, TypeCategory::kInteger},
+    {"MPI_INT", Datatype::kInt32, 4, TypeCategory::kInteger},
+    {"MPI_UNSIGNED", Datatype::kUint32, 4, TypeCategory::kInteger},
+    {"MPI_LONG", Datatype::kInt64, 8, TypeCategory::kInteger},
+    {"MPI_UNSIGNED_LONG", Datatype::kUint64, 8, TypeCategory::kInteger},
+    {"MPI_LONG_LONG", Datatype::kInt64, 8, TypeCategory::kInteger},
+    {"MPI_UNSIGNED_LONG_LONG", Datatype::kUint64, 8, TypeCategory::kInteger},
+    {"MPI_FLOAT", Datatype::kFloat32, 4, TypeCategory::kFloating},
+    {"MPI_DOUBLE", Datatype::kFloat64, 8, TypeCategory::kFloating},
+    {"MPI_INT8_T", Datatype::kInt8, 1, TypeCategory::kInteger},
+    {"MPI_INT16_T", Datatype::kInt16, 2, TypeCategory::kInteger},
+    {"MPI_INT32_T", Datatype::kInt32, 4, TypeCategory::kInteger},
+    {"MPI_INT64_T", Datatype::kInt64, 8, TypeCategory::kInteger},
+    {"MPI_UINT8_T", Datatype::kUint8, 1, TypeCategory::kInteger},
+    {"MPI_UINT16_T", Datatype::kUint16, 2, TypeCategory::kInteger},
+    {"MPI_UINT32_T", Datatype::kUint32, 4, TypeCategory::kInteger},
+    {"MPI_UINT64_T", Datatype::kUint64, 8, TypeCategory::kInteger},
+    {"MPI_C_BOOL", Datatype::kUint8, 1, TypeCategory::kLogical},
+};
+
+constexpr OpInfo kOps[] = {
+    {"MPI_OP_NULL", Op::kSum, OpCategory::kArithmetic},
+    {"MPI_SUM", Op::kSum, OpCategory::kArithmetic},
+    {"MPI_PROD", Op::kProd, OpCategory::kArithmetic},
+    {"MPI_MIN", Op::kMin, OpCategory::kArithmetic},
+    {"MPI_MAX", Op::kMax, OpCategory::kArithmetic},
+    {"MPI_LAND", Op::kLand, OpCategory::kLogical},
+    {"MPI_LOR", Op::kLor, OpCategory::kLogical},
+    {"MPI_LXOR", Op::kLxor, OpCategory::kLogical},
+    {"MPI_BAND", Op::kBand, OpCategory::kBitwise},
+    {"MPI_BOR", Op::kBor, OpCategory::kBitwise},
+    {"MPI_BXOR", Op::kBxor, OpCategory::kBitwise},
+};
+
+constexpr std::uint32_t kKindMask = 0xff000000u;
+
+// The table index of `handle` when it is of `kind` and names a non-null entry, else 0.
+std::size_t index_of(int handle, int kind, std::size_t table_size) {
+  auto bits = static_cast<std::uint32_t>(handle);
+  if ((bits & kKindMask) != static_cast<std::uint32_t>(kind)) return 0;
+  std::size_t index = bits & ~kKindMask;
+  return index < table_size ? index : 0;
+}
+
+}  // namespace
+
+const DatatypeInfo* find_datatype(MPI_Datatype datatype) {
+  std::size_t index = index_of(datatype, HALYARD_MPI_KIND_DATATYPE, std::size(kDatatypes));
+  return index == 0 ? nullptr : &kDatatypes[index];
+}
+
+const OpInfo* find_op(MPI_Op op) {
+  std::size_t index = index_of(op, HALYARD_MPI_KIND_OP, std::size(kOps));
+  return index == 0 ? nullptr : &kOps[index];
+}
+
+bool op_defined_for(const OpInfo& op, const DatatypeInfo& type) {
+  switch (op.category) {
+    case OpCategory::kArithmetic:
+      return type.category != TypeCategory::kLogical;
+    case OpCategory::kLogical:
+      return type.category != TypeCategory::kFloating;
+    case OpCategory::kBitwise:
+      return type.category == TypeCategory::kInteger;
+  }
+  return false;
+}
+
+}  // namespace halyard::mpi_shim

@@ -1,0 +1,39 @@
+// The predefined datatypes and ops of the shim: what each MPI handle means in Halyard's terms.
+#pragma once
+
+#include <mpi.h>
+
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"
+
+namespace halyard::mpi_shim {
+
+// Which reduction ops an MPI datatype accepts (MPI's type categories, simplified: every
+// integer type, characters and bytes included, takes every op).
+enum class TypeCategory { kInteger, kFloating, kLogical };
+
+struct DatatypeInfo {
+  const char* name;   // "MPI_INT"
+  Datatype halyard;   // the element type reductions compute in
+  int size;           // bytes of one element
+  TypeCategory category;
+};
+
+enum class OpCategory { kArithmetic, kLogical, kBitwise };
+
+struct OpInfo {
+  const char* name;  // "MPI_SUM"
+  Op halyard;
+  OpCategory category;
+};
+
+// Null for MPI_DATATYPE_NULL, a handle of another kind, or an index beyond the table.
+const DatatypeInfo* find_datatype(MPI_Datatype datatype);
+// Null for MPI_OP_NULL, a handle of another kind, or an index beyond the table.
+const OpInfo* find_op(MPI_Op op);
+
+// Whether MPI defines `op` on `type`: arithmetic ops on numbers, logical ops on integers and
+// MPI_C_BOOL, bitwise ops on integers only.
+bool op_defined_for(const OpInfo& op, const DatatypeInfo& type);
+
+}  // namespace halyard::mpi_shim

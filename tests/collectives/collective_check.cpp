@@ -1,0 +1,103 @@
+// Multi-rank checks of the public collectives against serial references, run through hlaunch:
+//   hlaunch -n N [--vnodes K] collective_check SUITE [ALGORITHM] [VAR=VALUE ...]
+// SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier, inflight,
+// errors or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as HALYARD_<SUITE>_ALG
+// and VAR=VALUE pairs are exported as given, both before the runtime starts (the selection
+// layer reads them once). Any mismatch prints rank, case, index, expected and got, and exits 1.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "halyard/halyard.hpp"
+#include "tests/collectives/suites.hpp"
+
+namespace {
+
+using halyard::testing::SuiteContext;
+
+struct Suite {
+  const char* algorithm_variable;  // nullptr: the suite takes no ALGORITHM
+  void (*run)(const SuiteContext&);
+};
+
+const std::map<std::string, Suite>& suites() {
+  using namespace halyard::testing;
+  static const std::map<std::string, Suite> table = {
+      {"bcast", {"HALYARD_BCAST_ALG", bcast_suite}},
+      {"reduce", {"HALYARD_REDUCE_ALG", reduce_suite}},
+      {"allreduce", {"HALYARD_ALLREDUCE_ALG", allreduce_suite}},
+      {"allgather", {"HALYARD_ALLGATHER_ALG", allgather_suite}},
+      {"gather", {"HALYARD_GATHER_ALG", gather_suite}},
+      {"scatter", {"HALYARD_SCATTER_ALG", scatter_suite}},
+      {"alltoall", {"HALYARD_ALLTOALL_ALG", alltoall_suite}},
+      {"barrier", {"HALYARD_BARRIER_ALG", barrier_suite}},
+      {"inflight", {nullptr, inflight_suite}},
+      {"errors", {nullptr, errors_suite}},
+      {"huge", {nullptr, huge_suite}},
+  };
+  return table;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: collective_check SUITE [ALGORITHM] [VAR=VALUE ...]; suites:");
+  for (const auto& [name, suite] : suites()) std::fprintf(stderr, " %s", name.c_str());
+  std::fprintf(stderr, "\n");
+  return 2;
+}
+
+}  // namespace
+
+namespace halyard::testing {
+
+void expect_ok(const Request& request, const std::string& what) {
+  Status status = request.wait();
+  if (!status.ok()) {
+    fail(what + ": " + std::string(error_code_name(status.code)) + ": " + status.message);
+  }
+}
+
+}  // namespace halyard::testing
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  auto found = suites().find(argv[1]);
+  if (found == suites().end()) return usage();
+  const Suite& suite = found->second;
+  std::string program = std::string("collective_check ") + argv[1];
+  for (int i = 2; i < argc; ++i) {
+    const char* equals = std::strchr(argv[i], '=');
+    if (equals != nullptr) {
+      setenv(std::string(argv[i], static_cast<std::size_t>(equals - argv[i])).c_str(), equals + 1,
+             1);
+    } else if (suite.algorithm_variable != nullptr) {
+      setenv(suite.algorithm_variable, argv[i], 1);
+    } else {
+      return usage();
+    }
+    program += std::string(" ") + argv[i];
+  }
+  if (std::string(argv[1]) == "errors") {
+    setenv("HALYARD_GATHER_ALG", "base:nope", 1);
+    setenv("HALYARD_BARRIER_ALG", "han", 1);
+    setenv("HALYARD_BCAST_ALG", "adapt:binary", 1);
+    setenv("HALYARD_ADAPT_RECVS_IN_FLIGHT", "1", 1);
+  }
+  try {
+    halyard::Runtime runtime;
+    halyard::testing::set_failure_context(runtime.rank(), program);
+    SuiteContext ctx;
+    ctx.world = runtime.world();
+    // 40001 is odd and not a multiple of any power-of-two segment size.
+    ctx.small_counts = {0, 1, 7, 40001};
+    ctx.large_count = std::size_t{1} << 20;  // 4 MiB of int32
+    suite.run(ctx);
+    runtime.finalize();
+    if (runtime.rank() == 0) std::printf("%s: ok on %d ranks\n", program.c_str(), runtime.size());
+  } catch (const std::exception& error) {
+    halyard::testing::fail(std::string("exception: ") + error.what());
+  }
+  return 0;
+}

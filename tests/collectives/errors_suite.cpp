@@ -1,0 +1,73 @@
+// Invalid arguments and algorithm names: each must throw the documented Error on the calling
+// rank without consuming a collective tag, so that collectives afterwards still match.
+// collective_check sets HALYARD_GATHER_ALG=base:nope, HALYARD_BARRIER_ALG=han and
+// HALYARD_ADAPT_RECVS_IN_FLIGHT=1 with HALYARD_BCAST_ALG=adapt:binary before the runtime starts.
+#include <functional>
+#include <string>
+
+#include "collectives/collectives.hpp"
+#include "runtime/error.hpp"
+#include "tests/collectives/suites.hpp"
+
+namespace halyard::testing {
+
+namespace {
+
+void expect_error(const std::string& what, ErrorCode code, const std::string& needle,
+                  const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const Error& error) {
+    std::string message = error.what();
+    if (error.code() != code) {
+      fail(what + ": expected error " + std::string(error_code_name(code)) + ", got " +
+           std::string(error_code_name(error.code())) + ": " + message);
+    }
+    if (message.find(needle) == std::string::npos) {
+      fail(what + ": message \"" + message + "\" does not mention \"" + needle + "\"");
+    }
+    return;
+  }
+  fail(what + ": no error thrown");
+}
+
+}  // namespace
+
+void errors_suite(const SuiteContext& ctx) {
+  const Communicator& w = ctx.world;
+  std::vector<int> data(8 * static_cast<std::size_t>(w.size()), 1);
+  std::vector<int> out(data.size());
+  const ErrorCode kInvalid = ErrorCode::kInvalidArgument;
+  expect_error("bad root", kInvalid, "root",
+               [&] { ibcast(w, data.data(), 4, Datatype::kInt32, w.size()); });
+  expect_error("negative root", kInvalid, "root",
+               [&] { ireduce(w, data.data(), out.data(), 4, Datatype::kInt32, Op::kSum, -1); });
+  expect_error("null buffer", kInvalid, "buffer",
+               [&] { ibcast(w, nullptr, 4, Datatype::kInt32, 0); });
+  expect_error("op not for type", kInvalid, "band",
+               [&] { iallreduce(w, data.data(), out.data(), 4, Datatype::kFloat32, Op::kBand); });
+  expect_error("invalid communicator", kInvalid, "comm", [&] {
+    iallreduce(Communicator{}, data.data(), out.data(), 4, Datatype::kInt32, Op::kSum);
+  });
+  expect_error("in place alltoall", kInvalid, "kInPlace",
+               [&] { ialltoall(w, kInPlace, out.data(), 4, Datatype::kInt32); });
+  expect_error("unknown algorithm", kInvalid, "base:linear",
+               [&] { igather(w, data.data(), out.data(), 4, Datatype::kInt32, 0); });
+  expect_error("han reserved", ErrorCode::kUnsupported, "han", [&] { ibarrier(w); });
+  expect_error("adapt parameter", kInvalid, "HALYARD_ADAPT_RECVS_IN_FLIGHT",
+               [&] { ibcast(w, data.data(), 4, Datatype::kInt32, 0); });
+  // Nothing above consumed a tag: a real collective still matches across ranks.
+  std::vector<int> mine(4, w.rank() + 1);
+  std::vector<int> sum(4, -1);
+  expect_ok(iallreduce(w, mine.data(), sum.data(), 4, Datatype::kInt32, Op::kSum),
+            "allreduce after errors");
+  int expected = w.size() * (w.size() + 1) / 2;
+  for (std::size_t i = 0; i < sum.size(); ++i) {
+    if (sum[i] != expected) {
+      fail("allreduce after errors: index " + std::to_string(i) + ": expected " +
+           std::to_string(expected) + ", got " + std::to_string(sum[i]));
+    }
+  }
+}
+
+}  // namespace halyard::testing

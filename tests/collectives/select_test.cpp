@@ -1,0 +1,83 @@
+// Unit tests of the selection layer: names, built-in rules, and the decision-table hook.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "collectives/select/adapt_dispatch.hpp"
+#include "collectives/select/selection.hpp"
+#include "runtime/error.hpp"
+
+namespace halyard::select {
+namespace {
+
+TEST(SelectNames, EveryValidNameParsesBackToItself) {
+  for (Collective c :
+       {Collective::kBcast, Collective::kReduce, Collective::kAllreduce, Collective::kAllgather,
+        Collective::kBarrier, Collective::kGather, Collective::kScatter, Collective::kAlltoall}) {
+    for (const std::string& name : valid_algorithm_names(c)) {
+      EXPECT_EQ(algorithm_name(parse_algorithm(c, name, "test")), name);
+    }
+  }
+}
+
+TEST(SelectNames, ParsesBaseAndAdaptNamesCaseInsensitively) {
+  SelectedAlgorithm ring = parse_algorithm(Collective::kAllreduce, "BASE:Ring", "test");
+  EXPECT_EQ(ring.algorithm, Algorithm::kRing);
+  SelectedAlgorithm knomial = parse_algorithm(Collective::kBcast, "adapt:knomial", "test");
+  EXPECT_EQ(knomial.algorithm, Algorithm::kAdapt);
+  EXPECT_EQ(knomial.tree, adapt::TreeShape::kKnomial);
+  EXPECT_EQ(parse_algorithm(Collective::kReduce, "han", "test").algorithm, Algorithm::kHan);
+}
+
+TEST(SelectNames, UnknownNameListsTheValidOnes) {
+  try {
+    parse_algorithm(Collective::kAllreduce, "base:bruck", "HALYARD_ALLREDUCE_ALG");
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), ErrorCode::kInvalidArgument);
+    std::string message = error.what();
+    EXPECT_NE(message.find("HALYARD_ALLREDUCE_ALG=base:bruck"), std::string::npos) << message;
+    for (const char* valid : {"base:ring", "base:recursive_doubling", "base:rabenseifner", "han"}) {
+      EXPECT_NE(message.find(valid), std::string::npos) << message;
+    }
+  }
+  // Algorithms of other collectives are not valid here.
+  EXPECT_THROW(parse_algorithm(Collective::kAllreduce, "adapt:binary", "x"), Error);
+  EXPECT_THROW(parse_algorithm(Collective::kGather, "han", "x"), Error);
+  EXPECT_THROW(parse_algorithm(Collective::kBcast, "adapt:", "x"), Error);
+}
+
+TEST(SelectRules, SmallAndLargeMessages) {
+  EXPECT_EQ(builtin_rule(Collective::kBcast, 8, 1024).algorithm, Algorithm::kBinomial);
+  SelectedAlgorithm large = builtin_rule(Collective::kBcast, 8, 4u << 20);
+  EXPECT_EQ(large.algorithm, Algorithm::kAdapt);
+  EXPECT_EQ(large.tree, adapt::TreeShape::kBinary);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, 8, 1024).algorithm, Algorithm::kRecursiveDoubling);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, 8, 4u << 20).algorithm, Algorithm::kRabenseifner);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, 6, 4u << 20).algorithm, Algorithm::kRing);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, 8, 16).algorithm, Algorithm::kBruck);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, 8, 1u << 20).algorithm, Algorithm::kRing);
+  EXPECT_EQ(builtin_rule(Collective::kBarrier, 8, 0).algorithm, Algorithm::kDissemination);
+}
+
+TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
+  set_decision_table([](Collective c, int, std::size_t bytes) -> std::optional<SelectedAlgorithm> {
+    if (c == Collective::kAllreduce && bytes > 100) return SelectedAlgorithm{Algorithm::kRing};
+    return std::nullopt;
+  });
+  EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kRing);
+  EXPECT_EQ(choose(Collective::kAllreduce, 8, 10).algorithm, Algorithm::kRecursiveDoubling);
+  set_decision_table({});
+  EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kRecursiveDoubling);
+}
+
+TEST(SelectAdaptParams, TreeAndSegmentFromTheSelection) {
+  SelectedAlgorithm selected{Algorithm::kAdapt, adapt::TreeShape::kChain, 12345};
+  adapt::Params params = adapt_params(Collective::kBcast, selected);
+  EXPECT_EQ(params.tree, adapt::TreeShape::kChain);
+  EXPECT_EQ(params.segment_bytes, 12345u);
+  EXPECT_GT(params.recvs_in_flight, params.sends_in_flight);
+}
+
+}  // namespace
+}  // namespace halyard::select

@@ -1,0 +1,242 @@
+// Communicators across ranks that are threads of this process (InProcessFabric): p2p between
+// ranks, any-source, split/dup/node/leader communicators, active messages, peer failure.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "tests/core/thread_job.hpp"
+
+namespace halyard {
+namespace {
+
+using testing::run_thread_job;
+using testing::ThreadJob;
+
+TEST(Communicator, RingExchangeSmallAndLarge) {
+  ThreadJob job({0, 0, 1, 1});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    int n = w.size(), me = w.rank();
+    for (std::size_t count : {std::size_t{1}, std::size_t{100000}}) {
+      std::vector<int> out(count), in(count, -1);
+      std::iota(out.begin(), out.end(), me * 1000);
+      Request r = w.irecv((me + n - 1) % n, 1, in.data(), count * sizeof(int));
+      Request s = w.isend((me + 1) % n, 1, out.data(), count * sizeof(int));
+      EXPECT_TRUE(r.wait().ok());
+      EXPECT_TRUE(s.wait().ok());
+      EXPECT_EQ(r.status().source, (me + n - 1) % n);
+      std::vector<int> expected(count);
+      std::iota(expected.begin(), expected.end(), ((me + n - 1) % n) * 1000);
+      EXPECT_EQ(in, expected);
+    }
+  });
+  EXPECT_GT(job.fabric.rendezvous_deliveries(), 0);
+}
+
+TEST(Communicator, AnySourceGathersEveryRank) {
+  ThreadJob job({0, 0, 0});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    if (w.rank() == 0) {
+      std::vector<int> seen;
+      for (int i = 1; i < w.size(); ++i) {
+        int v = -1;
+        Status s = w.recv(kAnySource, 9, &v, sizeof(v));
+        EXPECT_EQ(v, s.source * 11);
+        seen.push_back(s.source);
+      }
+      std::sort(seen.begin(), seen.end());
+      EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+    } else {
+      int v = w.rank() * 11;
+      w.send(0, 9, &v, sizeof(v));
+    }
+  });
+}
+
+TEST(Communicator, SplitOrdersByKeyAndTranslatesRanks) {
+  ThreadJob job({0, 0, 0, 0});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    // Even and odd ranks, reversed by key.
+    Communicator half = w.split(w.rank() % 2, -w.rank());
+    ASSERT_TRUE(half.valid());
+    EXPECT_EQ(half.size(), 2);
+    int expected_rank = w.rank() < 2 ? 1 : 0;
+    EXPECT_EQ(half.rank(), expected_rank);
+    EXPECT_EQ(half.world_rank(half.rank()), w.rank());
+    EXPECT_NE(half.context(), w.context());
+    // Exchange within the half; status.source is the half's rank.
+    int mine = w.rank(), theirs = -1;
+    int peer = 1 - half.rank();
+    Request r = half.irecv(peer, 0, &theirs, sizeof(theirs));
+    half.send(peer, 0, &mine, sizeof(mine));
+    EXPECT_EQ(r.wait().source, peer);
+    EXPECT_EQ(theirs, half.world_rank(peer));
+    // Negative color: not a member.
+    Communicator some = w.split(w.rank() == 3 ? -1 : 0, 0);
+    EXPECT_EQ(some.valid(), w.rank() != 3);
+    if (some.valid()) {
+      EXPECT_EQ(some.size(), 3);
+    }
+  });
+}
+
+TEST(Communicator, CollidingTagsOnDifferentCommunicatorsDoNotMix) {
+  ThreadJob job({0, 0});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    Communicator d = w.dup();
+    Communicator s = w.split(0, w.rank());
+    std::vector<std::uint32_t> contexts{w.context(), d.context(), s.context()};
+    std::sort(contexts.begin(), contexts.end());
+    EXPECT_EQ(std::unique(contexts.begin(), contexts.end()), contexts.end());
+    if (w.rank() == 0) {
+      int a = 100, b = 200, c = 300;
+      s.send(1, 7, &c, sizeof(c));
+      d.send(1, 7, &b, sizeof(b));
+      w.send(1, 7, &a, sizeof(a));
+    } else {
+      int a = 0, b = 0, c = 0;
+      w.recv(0, 7, &a, sizeof(a));
+      d.recv(0, 7, &b, sizeof(b));
+      s.recv(0, 7, &c, sizeof(c));
+      EXPECT_EQ(a, 100);
+      EXPECT_EQ(b, 200);
+      EXPECT_EQ(c, 300);
+    }
+  });
+}
+
+TEST(Communicator, NodeAndLeaderCommunicators) {
+  ThreadJob job({0, 1, 0, 1, 2});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    Communicator node = w.node_comm();
+    Communicator leaders = w.leader_comm();
+    int my_node = w.topology_of(w.rank()).node_id;
+    std::vector<int> expected_members;
+    for (int r = 0; r < w.size(); ++r) {
+      if (w.topology_of(r).node_id == my_node) expected_members.push_back(r);
+    }
+    ASSERT_EQ(node.size(), static_cast<int>(expected_members.size()));
+    for (int r = 0; r < node.size(); ++r)
+      EXPECT_EQ(node.world_rank(r), expected_members[static_cast<std::size_t>(r)]);
+    bool leader = expected_members.front() == w.rank();
+    EXPECT_EQ(leaders.valid(), leader);
+    if (leader) {
+      EXPECT_EQ(leaders.size(), 3);
+      EXPECT_EQ(leaders.world_rank(0), 0);
+      EXPECT_EQ(leaders.world_rank(1), 1);
+      EXPECT_EQ(leaders.world_rank(2), 4);
+    }
+    // The node communicator carries traffic too (a ring within the node).
+    int v = w.rank(), got = -1;
+    Request r = node.irecv((node.rank() + node.size() - 1) % node.size(), 0, &got, sizeof(got));
+    node.send((node.rank() + 1) % node.size(), 0, &v, sizeof(v));
+    r.wait_ok();
+    EXPECT_EQ(got, node.world_rank((node.rank() + node.size() - 1) % node.size()));
+  });
+}
+
+TEST(Communicator, ActiveMessagesAcrossRanksEagerAndRendezvous) {
+  ThreadJob job({0, 1});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    Communicator c = w.dup();
+    std::vector<std::size_t> received;
+    std::vector<std::byte> landing(300000);
+    c.register_am_handler(
+        1,
+        [&](int source, std::span<const std::byte> header, std::span<const std::byte> payload) {
+          EXPECT_EQ(source, 1 - c.rank());
+          std::uint64_t size = 0;
+          std::memcpy(&size, header.data(), sizeof(size));
+          EXPECT_EQ(payload.size(), size);
+          bool ok = true;
+          for (std::size_t i = 0; i < payload.size(); ++i)
+            ok = ok && payload[i] == std::byte(i % 253);
+          EXPECT_TRUE(ok);
+          received.push_back(payload.size());
+        },
+        [&](int, std::span<const std::byte>, std::size_t bytes) -> void* {
+          return bytes <= landing.size() ? landing.data() : nullptr;
+        });
+    std::vector<Request> sends;
+    std::vector<std::vector<std::byte>> payloads;
+    for (std::uint64_t size : {std::uint64_t{0}, std::uint64_t{64}, std::uint64_t{300000}}) {
+      std::vector<std::byte> p(size);
+      for (std::size_t i = 0; i < size; ++i) p[i] = std::byte(i % 253);
+      payloads.push_back(std::move(p));
+    }
+    std::vector<std::uint64_t> headers{0, 64, 300000};
+    for (std::size_t i = 0; i < payloads.size(); ++i) {
+      sends.push_back(
+          c.am_send(1 - c.rank(), 1, std::as_bytes(std::span(&headers[i], 1)), payloads[i]));
+    }
+    EXPECT_TRUE(wait_all(sends).ok());
+    rt.loop().run_until([&] { return received.size() == 3; });
+    std::sort(received.begin(), received.end());
+    EXPECT_EQ(received, (std::vector<std::size_t>{0, 64, 300000}));
+    // Keep this rank's handler alive until the peer is done too.
+    rt.bootstrap()->barrier();
+  });
+}
+
+TEST(Communicator, CallbacksCountManyMessagesInFlight) {
+  ThreadJob job({0, 0});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    constexpr int kCount = 1000;
+    std::vector<int> values(kCount);
+    int completed = 0;
+    std::vector<Request> requests;
+    for (int i = 0; i < kCount; ++i) {
+      if (w.rank() == 0) {
+        values[static_cast<std::size_t>(i)] = i * 3;
+        requests.push_back(w.isend(1, i % 10, &values[static_cast<std::size_t>(i)], sizeof(int),
+                                   [&](const Status& s) { completed += s.ok(); }));
+      } else {
+        requests.push_back(w.irecv(0, i % 10, &values[static_cast<std::size_t>(i)], sizeof(int),
+                                   [&](const Status& s) { completed += s.ok(); }));
+      }
+    }
+    rt.loop().run_until([&] { return completed == kCount; });
+    if (w.rank() == 1) {
+      for (int i = 0; i < kCount; ++i) EXPECT_EQ(values[static_cast<std::size_t>(i)], i * 3);
+    }
+  });
+}
+
+TEST(Communicator, PeerFailureNoticeFailsPendingAndLaterRequests) {
+  ThreadJob job({0, 0});
+  std::atomic<bool> posted{false};
+  run_thread_job(job, [&](Runtime& rt) {
+    const Communicator& w = rt.world();
+    if (w.rank() == 0) {
+      int v = 0;
+      Request r = w.irecv(1, 0, &v, sizeof(v));  // rank 1 never sends
+      posted = true;
+      Status s = r.wait();
+      EXPECT_EQ(s.code, ErrorCode::kPeerFailed);
+      EXPECT_EQ(s.message, "peer failed: rank 1 exited with status 3");
+      Status later = w.isend(1, 0, &v, sizeof(v)).wait();
+      EXPECT_EQ(later.code, ErrorCode::kPeerFailed);
+    } else {
+      while (!posted) std::this_thread::yield();
+      // hlaunch tells every rank; the thread standing in for the dead rank hears it too, so
+      // that no thread waits for it at finalize's barrier.
+      ControlNotice notice{ControlNotice::Kind::kPeerFailed, 1, 3, "rank 1 exited with status 3"};
+      job.notify(0, notice);
+      job.notify(1, notice);
+      rt.loop().run_until([&] { return rt.failure().has_value(); });
+      EXPECT_EQ(rt.failure()->code, ErrorCode::kPeerFailed);
+    }
+  });
+}
+
+}  // namespace
+}  // namespace halyard

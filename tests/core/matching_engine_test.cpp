@@ -1,0 +1,185 @@
+// MatchingEngine: MPI matching rules with hand-made arrivals.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "runtime/event_loop.hpp"
+#include "runtime/matching_engine.hpp"
+#include "tests/core/fake_message.hpp"
+
+namespace halyard {
+namespace {
+
+using testing::fake_message;
+
+// A posted receive and what it got.
+struct Slot {
+  std::string buffer = std::string(16, '.');
+  bool done = false;
+  Status status;
+  Completion completion() {
+    return [this](const Status& s) {
+      done = true;
+      status = s;
+    };
+  }
+  std::string text() const { return buffer.substr(0, status.bytes); }
+};
+
+class MatchingTest : public ::testing::Test {
+ protected:
+  void post(Slot& slot, int source, int tag, std::uint32_t context = 7) {
+    engine.post(context, source, tag, slot.buffer.data(), slot.buffer.size(), slot.completion());
+  }
+  void settle() {
+    for (int i = 0; i < 4; ++i) loop.poll();
+  }
+  EventLoop loop{WaitPolicy::kSpin};
+  MatchingEngine engine{loop};
+};
+
+TEST_F(MatchingTest, PostedReceiveTakesAMatchingArrival) {
+  Slot a;
+  post(a, 3, 5);
+  engine.arrive(fake_message(7, 3, 5, "hello"));
+  EXPECT_FALSE(a.done) << "delivery must wait for the loop, outside the transport's progress";
+  settle();
+  ASSERT_TRUE(a.done);
+  EXPECT_TRUE(a.status.ok());
+  EXPECT_EQ(a.text(), "hello");
+  EXPECT_EQ(a.status.source, 3);
+  EXPECT_EQ(a.status.tag, 5);
+  EXPECT_EQ(engine.posted_count(), 0u);
+}
+
+TEST_F(MatchingTest, UnexpectedArrivalsWaitForTheirReceive) {
+  engine.arrive(fake_message(7, 1, 9, "early"));
+  EXPECT_EQ(engine.unexpected_count(7), 1u);
+  Slot a;
+  post(a, 1, 9);
+  settle();
+  ASSERT_TRUE(a.done);
+  EXPECT_EQ(a.text(), "early");
+  EXPECT_EQ(engine.unexpected_count(), 0u);
+}
+
+TEST_F(MatchingTest, SamePairSameTagMatchesInSendOrder) {
+  engine.arrive(fake_message(7, 2, 1, "first"));
+  engine.arrive(fake_message(7, 2, 1, "second"));
+  Slot a, b, c;
+  post(a, 2, 1);
+  post(b, 2, 1);
+  post(c, 2, 1);
+  engine.arrive(fake_message(7, 2, 1, "third"));
+  settle();
+  EXPECT_EQ(a.text(), "first");
+  EXPECT_EQ(b.text(), "second");
+  EXPECT_EQ(c.text(), "third");
+}
+
+TEST_F(MatchingTest, PostedReceivesMatchInPostOrder) {
+  Slot any, exact;
+  post(any, kAnySource, kAnyTag);
+  post(exact, 4, 2);
+  engine.arrive(fake_message(7, 4, 2, "one"));
+  engine.arrive(fake_message(7, 4, 2, "two"));
+  settle();
+  EXPECT_EQ(any.text(), "one");
+  EXPECT_EQ(exact.text(), "two");
+}
+
+TEST_F(MatchingTest, AnySourceAndAnyTagReportWhatMatched) {
+  Slot a, b;
+  post(a, kAnySource, 3);
+  post(b, 6, kAnyTag);
+  engine.arrive(fake_message(7, 6, 8, "tag8"));
+  engine.arrive(fake_message(7, 5, 3, "from5"));
+  settle();
+  EXPECT_EQ(b.text(), "tag8");
+  EXPECT_EQ(b.status.tag, 8);
+  EXPECT_EQ(a.text(), "from5");
+  EXPECT_EQ(a.status.source, 5);
+}
+
+TEST_F(MatchingTest, AnyTagNeverMatchesLibraryTags) {
+  Slot user, library;
+  post(user, kAnySource, kAnyTag);
+  engine.arrive(fake_message(7, 1, kCommCreateTag, "internal"));
+  settle();
+  EXPECT_FALSE(user.done);
+  EXPECT_EQ(engine.unexpected_count(7), 1u);
+  post(library, 1, kCommCreateTag);
+  settle();
+  EXPECT_EQ(library.text(), "internal");
+}
+
+TEST_F(MatchingTest, ContextsDoNotMix) {
+  Slot a;
+  post(a, 1, 1, /*context=*/3);
+  engine.arrive(fake_message(4, 1, 1, "other comm"));
+  settle();
+  EXPECT_FALSE(a.done);
+  EXPECT_EQ(engine.unexpected_count(4), 1u);
+  engine.arrive(fake_message(3, 1, 1, "this comm"));
+  settle();
+  EXPECT_EQ(a.text(), "this comm");
+}
+
+TEST_F(MatchingTest, TruncationCompletesWithKTruncatedAndPartialData) {
+  std::string small(4, '.');
+  bool done = false;
+  Status status;
+  engine.post(7, 0, 0, small.data(), small.size(), [&](const Status& s) {
+    done = true;
+    status = s;
+  });
+  engine.arrive(fake_message(7, 0, 0, "0123456789"));
+  settle();
+  ASSERT_TRUE(done);
+  EXPECT_EQ(status.code, ErrorCode::kTruncated);
+  EXPECT_EQ(status.message,
+            "message of 10 bytes (tag 0) truncated to the receive buffer of 4 bytes");
+  EXPECT_EQ(status.bytes, 4u);
+  EXPECT_EQ(small, "0123");
+}
+
+TEST_F(MatchingTest, ZeroByteMessagesMatchWithNullBuffers) {
+  bool done = false;
+  Status status;
+  engine.post(7, 2, 0, nullptr, 0, [&](const Status& s) {
+    done = true;
+    status = s;
+  });
+  engine.arrive(fake_message(7, 2, 0, ""));
+  settle();
+  ASSERT_TRUE(done);
+  EXPECT_TRUE(status.ok());
+  EXPECT_EQ(status.bytes, 0u);
+  EXPECT_EQ(status.source, 2);
+}
+
+TEST_F(MatchingTest, CancelRemovesAnUnmatchedReceive) {
+  Slot a;
+  auto id = engine.post(7, 1, 1, a.buffer.data(), a.buffer.size(), a.completion());
+  EXPECT_TRUE(engine.cancel(id));
+  EXPECT_FALSE(engine.cancel(id));
+  engine.arrive(fake_message(7, 1, 1, "x"));
+  settle();
+  EXPECT_FALSE(a.done);
+  EXPECT_EQ(engine.unexpected_count(7), 1u);
+}
+
+TEST_F(MatchingTest, FailAllCompletesEveryPostedReceive) {
+  Slot a, b;
+  post(a, 1, 1);
+  post(b, kAnySource, kAnyTag, 9);
+  engine.fail_all(Status::failure(ErrorCode::kPeerFailed, "rank 1 exited with status 3"));
+  EXPECT_TRUE(a.done);
+  EXPECT_TRUE(b.done);
+  EXPECT_EQ(a.status.code, ErrorCode::kPeerFailed);
+  EXPECT_EQ(engine.posted_count(), 0u);
+}
+
+}  // namespace
+}  // namespace halyard

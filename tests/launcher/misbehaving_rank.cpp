@@ -1,0 +1,184 @@
+// A job-test rank that fails on purpose, so the tests can watch hlaunch deal with it.
+//   misbehaving_rank exit R CODE     rank R exits with CODE, the others wait forever
+//   misbehaving_rank kill R          rank R kills itself with SIGKILL, the others wait forever
+//   misbehaving_rank hang R          rank R exits 0, the others wait forever (--timeout test)
+//   misbehaving_rank abort R CODE M  rank R calls abort(CODE, M), the others sit in a barrier
+//   misbehaving_rank notice R CODE   rank R exits with CODE; the others ignore SIGTERM and
+//                                    print the notice hlaunch sends them, then exit 0
+//   misbehaving_rank wait            every rank prints "rank r ready" and waits forever
+//   misbehaving_rank wrong-token     connects with a wrong token and a bad rank, expects both
+//                                    refused, then connects properly
+//   misbehaving_rank output LINES    prints LINES lines in torn writes plus an unterminated one
+//   misbehaving_rank early-exit R    rank R exits 0 at once; the others enter a fence that can
+//                                    never complete, print how it failed and exit 0
+//   misbehaving_rank get-timeout     gets a key nobody puts; prints how the get failed
+// With HALYARD_TEST_PID_DIR set, each rank writes its pid to that folder first, so the test
+// can check afterwards that no rank outlived hlaunch.
+#include <unistd.h>
+
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "runtime/bootstrap_client.hpp"
+#include "runtime/error.hpp"
+#include "runtime/launch_info.hpp"
+
+namespace {
+
+using namespace halyard;
+
+[[noreturn]] void wait_forever() {
+  while (true) ::pause();
+}
+
+void record_pid(int rank) {
+  const char* dir = std::getenv("HALYARD_TEST_PID_DIR");
+  if (dir == nullptr) return;
+  std::ofstream(std::string(dir) + "/" + std::to_string(rank) + ".pid") << ::getpid() << "\n";
+}
+
+void write_raw(const std::string& s) {
+  ssize_t ignored = ::write(STDOUT_FILENO, s.data(), s.size());
+  (void)ignored;
+}
+
+int notice_mode(const LaunchInfo& info, int failing, int code) {
+  // Survive hlaunch's SIGTERM long enough to report the notice (SIGKILL still ends us).
+  std::signal(SIGTERM, SIG_IGN);
+  auto client = BootstrapClient::connect(info);
+  std::mutex m;
+  std::condition_variable cv;
+  std::optional<ControlNotice> notice;
+  client->on_notice([&](const ControlNotice& n) {
+    std::lock_guard lock(m);
+    notice = n;
+    cv.notify_all();
+  });
+  client->barrier();  // every rank ignores SIGTERM before the failure happens
+  if (info.rank == failing) std::exit(code);
+  try {
+    client->barrier();
+    std::printf("rank %d: barrier completed although rank %d failed\n", info.rank, failing);
+    return 1;
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kPeerFailed) {
+      std::printf("rank %d: barrier failed with %s\n", info.rank,
+                  std::string(error_code_name(e.code())).c_str());
+      return 1;
+    }
+  }
+  std::unique_lock lock(m);
+  cv.wait(lock, [&] { return notice.has_value(); });
+  std::printf("rank %d notified: %s rank %d code %d: %s\n", info.rank,
+              notice->kind == ControlNotice::Kind::kPeerFailed ? "peer-failed" : "job-abort",
+              notice->rank, notice->code, notice->message.c_str());
+  return 0;
+}
+
+int wrong_token_mode(LaunchInfo info) {
+  int failures = 0;
+  auto expect_refused = [&](const LaunchInfo& bad, const std::string& what) {
+    try {
+      BootstrapClient::connect(bad);
+      std::printf("%s: accepted\n", what.c_str());
+      ++failures;
+    } catch (const Error& e) {
+      std::string want = "the bootstrap server at " + bad.server + " refused rank " +
+                         std::to_string(bad.rank) + " (wrong job token or rank)";
+      bool ok = e.code() == ErrorCode::kBootstrap && want == e.what();
+      std::printf("%s: %s\n", what.c_str(), ok ? "refused" : e.what());
+      if (!ok) ++failures;
+    }
+  };
+  LaunchInfo bad_token = info;
+  bad_token.token[0] = bad_token.token[0] == '0' ? '1' : '0';
+  expect_refused(bad_token, "wrong token");
+  LaunchInfo no_token = info;
+  no_token.token.clear();
+  expect_refused(no_token, "empty token");
+  LaunchInfo bad_rank = info;
+  bad_rank.rank = info.size;
+  expect_refused(bad_rank, "rank out of range");
+
+  auto client = BootstrapClient::connect(info);
+  client->put("proof", "accepted");
+  std::printf("right token: %s\n", client->get("proof").c_str());
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto info = LaunchInfo::from_environment();
+  if (!info || argc < 2) {
+    std::fprintf(stderr, "misbehaving_rank: run under hlaunch with a mode\n");
+    return 2;
+  }
+  record_pid(info->rank);
+  std::string mode = argv[1];
+  int target = argc > 2 ? std::atoi(argv[2]) : -1;
+  int code = argc > 3 ? std::atoi(argv[3]) : 0;
+  try {
+    if (mode == "exit") {
+      if (info->rank == target) return code;
+      wait_forever();
+    } else if (mode == "kill") {
+      if (info->rank == target) ::raise(SIGKILL);
+      wait_forever();
+    } else if (mode == "hang") {
+      if (info->rank == target) return 0;
+      wait_forever();
+    } else if (mode == "abort") {
+      auto client = BootstrapClient::connect(*info);
+      if (info->rank == target) client->abort(code, argc > 4 ? argv[4] : "");
+      client->barrier();
+      wait_forever();
+    } else if (mode == "notice") {
+      return notice_mode(*info, target, code);
+    } else if (mode == "wait") {
+      std::printf("rank %d ready\n", info->rank);
+      std::fflush(stdout);
+      wait_forever();
+    } else if (mode == "wrong-token") {
+      return wrong_token_mode(*info);
+    } else if (mode == "early-exit" || mode == "get-timeout") {
+      if (mode == "early-exit" && info->rank == target) return 0;
+      auto client = BootstrapClient::connect(*info);
+      try {
+        if (mode == "early-exit") {
+          client->fence();
+        } else {
+          client->get("never-put");
+        }
+        std::printf("rank %d: %s succeeded\n", info->rank, mode.c_str());
+        return 1;
+      } catch (const Error& e) {
+        std::printf("rank %d: %s: %s\n", info->rank, std::string(error_code_name(e.code())).c_str(),
+                    e.what());
+        return 0;
+      }
+    } else if (mode == "output") {
+      // Each line leaves in two writes, cut mid-line, to tempt a launcher into mixing ranks.
+      for (int i = 0; i < target; ++i) {
+        std::string line = "rank " + std::to_string(info->rank) + " line " + std::to_string(i) +
+                           " " + std::string(40, static_cast<char>('a' + info->rank % 26)) + "\n";
+        write_raw(line.substr(0, line.size() / 2));
+        write_raw(line.substr(line.size() / 2));
+      }
+      write_raw("rank " + std::to_string(info->rank) + " unterminated");
+      return 0;
+    }
+  } catch (const Error& e) {
+    std::fprintf(stderr, "rank %d: %s\n", info->rank, e.what());
+    return 1;
+  }
+  std::fprintf(stderr, "misbehaving_rank: unknown mode '%s'\n", mode.c_str());
+  return 2;
+}

@@ -1,0 +1,221 @@
+// The ofi transport's internals, shared by its source files (not part of the public API).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <rdma/fi_errno.h>
+
+#include "runtime/launch_info.hpp"
+#include "runtime/transport.hpp"
+#include "transports/ofi/ofi_fabric.hpp"
+#include "transports/ofi/ofi_wire.hpp"
+
+namespace halyard::ofi {
+
+// The status of a receive whose buffer was too small: kTruncated, `capacity` bytes written.
+Status truncation_status(std::size_t message_size, std::size_t capacity);
+
+// HALYARD_OFI_* settings, read once when the transport opens.
+struct Settings {
+  std::optional<std::string> provider;  // HALYARD_OFI_PROVIDER
+  RmaPolicy rma = RmaPolicy::kAuto;     // HALYARD_OFI_RMA=auto|on|off
+  std::size_t eager_limit = 0;          // HALYARD_OFI_EAGER_LIMIT: largest eager payload
+  std::size_t chunk_size = 0;           // HALYARD_OFI_CHUNK_SIZE: largest rendezvous data op
+  int frame_buffers = 0;                // HALYARD_OFI_RECV_BUFFERS: pre-posted frame receives
+  bool wait_fd = true;  // false under HALYARD_WAIT=spin: that loop never sleeps on our fd
+  static Settings from_environment();
+};
+
+// Sets provider variables (FI_OFI_RXM_EAGER_LIMIT) that suit `settings`, where the user set
+// none; must run before libfabric initializes (the first fi_getinfo of the process).
+void tune_provider_environment(const Settings& settings);
+
+class OfiTransport;
+class Operation;
+
+// The context of one posted libfabric operation. The fi_context2 comes first: in FI_CONTEXT
+// mode the provider uses it as scratch until the operation completes, and the completion's
+// op_context points at it, which leads back to the owning Operation.
+struct OpContext {
+  fi_context2 scratch{};
+  Operation* owner = nullptr;
+};
+static_assert(std::is_standard_layout_v<OpContext>);
+
+// Something with libfabric operations in flight: a frame buffer, a send, a rendezvous.
+class Operation {
+ public:
+  virtual ~Operation() = default;
+  // One of its posted operations finished; `status` says whether it failed.
+  virtual void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
+                             const Status& status) = 0;
+};
+
+// A pre-posted receive buffer for frames (eager messages and rendezvous control).
+struct FrameSlot final : Operation {
+  OpContext context;
+  std::vector<std::byte> bytes;
+  void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
+                     const Status& status) override;
+};
+
+// One frame on its way out; `payload` (eager data) is sent from the caller's buffer.
+struct FrameSend final : Operation {
+  OpContext context;
+  alignas(8) std::byte frame[kMaxControlFrame];
+  std::vector<std::byte> flattened;  // frame + payload when the provider takes only one iovec
+  Completion done;                   // may be empty (control frames)
+  std::size_t payload_bytes = 0;     // reported to `done` on success
+  void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
+                     const Status& status) override;
+};
+
+// A large send waiting for the receiver to pull it (RMA) or to clear it (tagged sends).
+struct RendezvousSend final : Operation {
+  std::uint64_t id = 0;
+  int peer = 0;
+  const std::byte* buffer = nullptr;
+  std::size_t size = 0;
+  Completion done;
+  fid_mr* region = nullptr;  // registered for FI_REMOTE_READ when RMA is used
+  std::vector<OpContext> chunks;
+  std::size_t outstanding = 0;
+  Status status;
+  ~RendezvousSend() override;
+  void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
+                     const Status& status) override;
+};
+
+// The receiving side of a rendezvous after deliver(): reads or tagged receives in flight.
+struct RendezvousReceive final : Operation {
+  std::uint64_t id = 0;
+  int peer = 0;
+  std::uint64_t send_id = 0;
+  bool by_read = false;
+  std::vector<OpContext> chunks;
+  std::size_t outstanding = 0;
+  Status status;
+  Completion done;
+  void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
+                     const Status& status) override;
+};
+
+class OfiTransport final : public Transport {
+ public:
+  OfiTransport(const LaunchInfo& info, Settings settings);
+  ~OfiTransport() override;
+
+  std::string_view name() const override { return "ofi"; }
+  void publish(BootstrapClient& bootstrap) override;
+  void connect(BootstrapClient& bootstrap, const TopologyTable& topology) override;
+  void set_incoming_handler(IncomingHandler handler) override { handler_ = std::move(handler); }
+  void send(int peer, const Envelope& env, const void* buf, Completion done) override;
+  int progress() override;
+  int wait_fd() override { return fabric_.wait_fd(); }
+  bool prepare_to_block() override;
+
+  // --- used by the operations, incoming messages and the rendezvous code ---
+  const Settings& settings() const { return settings_; }
+  int rank() const { return info_.rank; }
+
+  // Runs `done(status)` from the next progress(), never from the caller's stack.
+  void complete_later(Completion done, Status status);
+  // Sends `frame` (`frame_size` bytes, at most kMaxControlFrame) followed by `payload` to `peer`.
+  void send_frame(int peer, const void* frame, std::size_t frame_size, const void* payload,
+                  std::size_t payload_size, Completion done);
+
+  void on_frame(FrameSlot& slot, std::size_t length, const Status& status);
+  // A frame buffer an EagerIncoming adopted, handed back once its payload was delivered.
+  void recycle_frame_buffer(std::vector<std::byte> buffer);
+  void on_frame_sent(FrameSend& send, const Status& status);
+
+  // Rendezvous (ofi_rendezvous.cpp).
+  void start_rendezvous(int peer, const Envelope& env, const void* buf, Completion done);
+  void deliver_rendezvous(const RendezvousRequest& request, void* dst, std::size_t capacity,
+                          Completion done);
+  void finish_rendezvous_send(std::uint64_t send_id, Status status);
+  void on_clear_to_send(const ClearToSend& frame);
+  void on_finish(const Finish& frame);
+  void on_sender_chunk_done(RendezvousSend& send, const Status& status);
+  void on_receiver_chunk_done(RendezvousReceive& receive, const Status& status);
+
+  // Posts a libfabric operation now, or queues it behind earlier ones that met -FI_EAGAIN (so
+  // frames to a peer still leave in order). `attempt` returns the libfabric result; `fail`
+  // gets any other error code. Neither runs a user completion directly.
+  template <typename Attempt, typename Fail>
+  void post(Attempt&& attempt, Fail&& fail) {
+    if (backlog_.empty()) {
+      ssize_t rc = attempt();
+      if (rc == 0) return;
+      if (rc != -FI_EAGAIN) {
+        fail(rc);
+        return;
+      }
+    }
+    backlog_.push_back(Backlogged{std::forward<Attempt>(attempt), std::forward<Fail>(fail)});
+  }
+
+  fid_ep* endpoint() const { return fabric_.endpoint(); }
+  fi_addr_t address_of(int peer) const { return addresses_.at(static_cast<std::size_t>(peer)); }
+  // Largest data operation for a rendezvous: the setting, capped by the provider's limit.
+  std::size_t chunk_size() const;
+
+ private:
+  struct Backlogged {
+    std::function<ssize_t()> attempt;
+    std::function<void(ssize_t)> fail;
+  };
+
+  void post_frame_receive(FrameSlot& slot);
+  // `slot` is the frame buffer the data lies in, or null for a frame held back out of order.
+  void dispatch_in_order(int sender, const std::byte* data, std::size_t length, FrameSlot* slot);
+  void announce(const std::byte* data, std::size_t length, FrameSlot* slot);
+  int read_completions();
+  int retry_backlog();
+  FrameSend* acquire_frame_send();
+
+  LaunchInfo info_;
+  Settings settings_;
+  Fabric fabric_;
+  std::size_t iov_limit_ = 1;
+  IncomingHandler handler_;
+  std::vector<fi_addr_t> addresses_;  // world rank -> AV address
+
+  std::vector<std::unique_ptr<FrameSlot>> slots_;
+  std::vector<std::unique_ptr<FrameSend>> frame_sends_;
+  std::vector<FrameSend*> free_frame_sends_;
+
+  // Per peer: sequence numbers of ordered frames, and frames that overtook an earlier one.
+  std::vector<std::uint64_t> next_sequence_out_;
+  std::vector<std::uint64_t> next_sequence_in_;
+  std::vector<std::map<std::uint64_t, std::vector<std::byte>>> early_frames_;
+
+  std::unordered_map<std::uint64_t, std::unique_ptr<RendezvousSend>> rendezvous_sends_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<RendezvousReceive>> rendezvous_receives_;
+  std::uint64_t next_send_id_ = 1;
+  std::uint64_t next_rendezvous_id_ = 1;
+
+  std::deque<Backlogged> backlog_;
+  // The eager message being announced, while it still points into its frame buffer.
+  class EagerIncoming* lending_ = nullptr;
+  // Frame buffers given to kept eager messages come back here for reuse (see announce()).
+  std::vector<std::vector<std::byte>> spare_buffers_;
+  std::size_t frame_capacity_ = 0;
+  std::vector<std::pair<Completion, Status>> deferred_;
+  bool skipped_completion_read_ = false;
+
+  friend struct RendezvousSend;
+  friend struct RendezvousReceive;
+};
+
+}  // namespace halyard::ofi

@@ -1,0 +1,20 @@
+// Cross-Memory Attach: copying straight out of another process's memory (process_vm_readv),
+// the single copy of the shm rendezvous.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace halyard::shm {
+
+// Copies `bytes` from `remote_address` in process `pid` to `local`. Returns 0 on success,
+// else the errno of the failing call.
+int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes);
+
+// True for the errors that mean "this kernel or policy does not let us use CMA here" (as
+// opposed to a bad address): the transport then falls back to the staged copy.
+bool cma_refused(int error_number);
+
+}  // namespace halyard::shm

@@ -1,0 +1,39 @@
+// The HALYARD_SHM_* knobs, read once when a transport is made.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace halyard::shm {
+
+// How a rendezvous payload moves (HALYARD_SHM_SINGLE_COPY).
+enum class SingleCopyMode {
+  kAuto,  // CMA, and the staged copy where the kernel refuses CMA
+  kCma,   // CMA only: a refusal fails the transfer instead of falling back
+  kNone,  // always the staged copy-in/copy-out through the segment
+};
+
+struct ShmConfig {
+  // Payloads up to this size travel inline in ring cells; larger ones use the rendezvous.
+  // Defaults come from ping-pong measurements: a CMA rendezvous beats the two eager copies from
+  // about 8 KiB up, while the staged copy only catches up with eager near 64 KiB.
+  std::size_t eager_limit = kEagerLimitWithCma;
+  static constexpr std::size_t kEagerLimitWithCma = 8 * 1024;
+  static constexpr std::size_t kEagerLimitStaged = 32 * 1024;
+  // Ring geometry of the segment (the creating rank's values win; the others read them back
+  // from the segment header). Cells are multiples of a cache line.
+  std::uint32_t cell_size = 4096;
+  std::uint32_t ring_cells = 64;
+  // Staging area of the copy-in/copy-out fallback, per ordered pair of ranks.
+  std::uint32_t staging_chunk = 64 * 1024;
+  std::uint32_t staging_slots = 8;
+  // Bytes one CMA pull copies per progress() pass, so that a huge transfer does not hold the
+  // event loop for its whole duration.
+  std::size_t cma_chunk = 4 * 1024 * 1024;
+  SingleCopyMode single_copy = SingleCopyMode::kAuto;
+
+  // Reads the environment; throws Error(kInvalidArgument) naming a malformed variable.
+  static ShmConfig from_environment();
+};
+
+}  // namespace halyard::shm

@@ -1,0 +1,293 @@
+// The receive side of the shm transport: polling the rings of every local sender, announcing
+// arrivals to the runtime, and the two ways a rendezvous payload is pulled (CMA single copy,
+// or the staged copy-in/copy-out fallback).
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+#include "transports/shm/cma_copy.hpp"
+#include "transports/shm/shm_transport_impl.hpp"
+
+namespace halyard::shm {
+
+// An eager arrival. While the runtime's handler runs, the payload is still in the ring, so a
+// receive that is already posted gets it with one copy; if the handler keeps the message for
+// later (unexpected), detach() copies the payload out so that the ring cells can be reused.
+class EagerIncoming final : public IncomingMessage {
+ public:
+  EagerIncoming(ShmTransport* owner, const SpscCellRing* ring, std::uint64_t first,
+                const Envelope& env)
+      : IncomingMessage(env), owner_(owner), ring_(ring), first_(first) {}
+  ~EagerIncoming() override {
+    if (ring_ != nullptr) owner_->forget_announcing(this);
+  }
+
+  void deliver(void* dst, std::size_t capacity, Completion done) override {
+    if (delivered_) throw Error(ErrorCode::kInvalidArgument, "shm: deliver() called twice");
+    std::size_t size = envelope().size;
+    std::size_t n = std::min(capacity, size);
+    if (n > 0 && dst == nullptr) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  "shm: deliver() dst is null with capacity " + std::to_string(capacity));
+    }
+    delivered_ = true;
+    if (n > 0) {
+      if (ring_ != nullptr) {
+        ring_->read(first_, sizeof(CellHeader), dst, n);
+      } else {
+        std::memcpy(dst, copy_.data(), n);
+      }
+    }
+    copy_ = {};
+    owner_->defer(std::move(done), ShmTransport::receive_status(n, size));
+  }
+
+  // The handler returned: from now on the payload must not be read from the ring.
+  void detach() {
+    if (!delivered_) {
+      copy_.resize(envelope().size);
+      if (!copy_.empty()) ring_->read(first_, sizeof(CellHeader), copy_.data(), copy_.size());
+    }
+    ring_ = nullptr;
+  }
+
+ private:
+  ShmTransport* owner_;
+  const SpscCellRing* ring_;  // non-null only while announced and not detached
+  std::uint64_t first_;
+  bool delivered_ = false;
+  std::vector<std::byte> copy_;
+};
+
+// A rendezvous announcement: the payload is still in the sender's buffer.
+class RendezvousIncoming final : public IncomingMessage {
+ public:
+  RendezvousIncoming(ShmTransport* owner, int peer_local, const Envelope& env,
+                     const RendezvousRequest& request)
+      : IncomingMessage(env), owner_(owner), peer_local_(peer_local), request_(request) {}
+
+  void deliver(void* dst, std::size_t capacity, Completion done) override {
+    if (delivered_) throw Error(ErrorCode::kInvalidArgument, "shm: deliver() called twice");
+    delivered_ = true;
+    owner_->start_pull(peer_local_, envelope(), request_, static_cast<std::byte*>(dst), capacity,
+                       std::move(done));
+  }
+
+ private:
+  ShmTransport* owner_;
+  int peer_local_;
+  RendezvousRequest request_;
+  bool delivered_ = false;
+};
+
+Status ShmTransport::receive_status(std::size_t bytes, std::size_t size) {
+  if (bytes < size) {
+    Status s =
+        Status::failure(ErrorCode::kTruncated, "shm: message of " + std::to_string(size) +
+                                                   " bytes truncated to the " +
+                                                   std::to_string(bytes) + "-byte receive buffer");
+    s.bytes = bytes;
+    return s;
+  }
+  Status ok;
+  ok.bytes = size;
+  return ok;
+}
+
+void ShmTransport::forget_announcing(const EagerIncoming* message) {
+  if (announcing_ == message) announcing_ = nullptr;
+}
+
+int ShmTransport::poll_rings() {
+  if (!handler_) return 0;  // nothing may be announced before the runtime listens
+  int events = 0;
+  for (std::size_t q = 0; q < peers_.size(); ++q) {
+    Peer& p = peers_[q];
+    // A bounded batch per sender per pass keeps one busy sender from starving the others.
+    int handled = 0;
+    while (handled < static_cast<int>(p.in.cell_count()) &&
+           handle_message(static_cast<int>(q), p)) {
+      ++handled;
+    }
+    if (handled > 0) poke(p);  // its sender may be waiting for the room we just freed
+    events += handled;
+  }
+  return events;
+}
+
+bool ShmTransport::handle_message(int peer_local, Peer& peer) {
+  if (!peer.in.message_ready()) return false;
+  std::uint64_t first = peer.in.read_position();
+  CellHeader header;
+  peer.in.read(first, 0, &header, sizeof header);
+  switch (header.kind) {
+    case CellKind::kEager: {
+      std::uint32_t cells = cells_for_payload(header.envelope.size, peer.in.cell_size());
+      auto message = std::make_unique<EagerIncoming>(this, &peer.in, first, header.envelope);
+      EagerIncoming* raw = message.get();
+      announcing_ = raw;
+      handler_(std::move(message));
+      if (announcing_ == raw) raw->detach();
+      announcing_ = nullptr;
+      peer.in.release_message(cells);
+      return true;
+    }
+    case CellKind::kRendezvousRequest: {
+      RendezvousRequest request;
+      peer.in.read(first, sizeof(CellHeader), &request, sizeof request);
+      peer.in.release_message(1);
+      handler_(std::make_unique<RendezvousIncoming>(this, peer_local, header.envelope, request));
+      return true;
+    }
+    case CellKind::kPullDone: {
+      PullDone fin;
+      peer.in.read(first, sizeof(CellHeader), &fin, sizeof fin);
+      peer.in.release_message(1);
+      Status status;
+      if (fin.failed != 0) {
+        status = Status::failure(ErrorCode::kTransport,
+                                 "shm: rank " + std::to_string(peer.world_rank) +
+                                     " could not read the message with process_vm_readv: " +
+                                     std::strerror(static_cast<int>(fin.error_number)));
+      } else {
+        status.bytes = outstanding_.count(fin.id) ? outstanding_.at(fin.id).size : 0;
+      }
+      finish_outstanding(fin.id, std::move(status));
+      return true;
+    }
+    case CellKind::kClearToSend: {
+      ClearToSend cts;
+      peer.in.read(first, sizeof(CellHeader), &cts, sizeof cts);
+      peer.in.release_message(1);
+      if (!outstanding_.count(cts.id)) {
+        throw Error(ErrorCode::kInternal,
+                    "shm: clear-to-send for unknown rendezvous " + std::to_string(cts.id));
+      }
+      StagedTransfer t;
+      t.id = cts.id;
+      t.bytes = static_cast<std::size_t>(cts.bytes);
+      peer.pushes.push_back(std::move(t));
+      ++queued_pushes_;
+      return true;
+    }
+  }
+  throw Error(ErrorCode::kInternal, "shm: corrupt cell (kind " +
+                                        std::to_string(static_cast<std::uint32_t>(header.kind)) +
+                                        ") from rank " + std::to_string(peer.world_rank));
+}
+
+void ShmTransport::start_pull(int peer_local, const Envelope& env, const RendezvousRequest& request,
+                              std::byte* dst, std::size_t capacity, Completion done) {
+  std::size_t size = static_cast<std::size_t>(env.size);
+  std::size_t bytes = std::min(capacity, size);
+  if (bytes > 0 && dst == nullptr) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "shm: deliver() dst is null with capacity " + std::to_string(capacity));
+  }
+  CmaPull pull;
+  pull.peer_local = peer_local;
+  pull.pid = request.pid;
+  pull.address = request.address;
+  pull.id = request.id;
+  pull.dst = dst;
+  pull.bytes = bytes;
+  pull.size = size;
+  pull.done = std::move(done);
+  if (cma_enabled_) {
+    cma_pulls_.push_back(std::move(pull));
+  } else {
+    switch_to_staged(pull);
+  }
+}
+
+void ShmTransport::switch_to_staged(CmaPull& pull) {
+  ClearToSend cts{pull.id, pull.bytes};
+  send_control(pull.peer_local, CellKind::kClearToSend, &cts, sizeof cts);
+  StagedTransfer t;
+  t.dst = pull.dst;
+  t.bytes = pull.bytes;
+  t.size = pull.size;
+  t.done = std::move(pull.done);
+  ++stats_.staged_pulls;
+  peers_[static_cast<std::size_t>(pull.peer_local)].pulls.push_back(std::move(t));
+  ++queued_pulls_;
+}
+
+int ShmTransport::advance_cma_pulls() {
+  int events = 0;
+  for (auto it = cma_pulls_.begin(); it != cma_pulls_.end();) {
+    CmaPull& pull = *it;
+    if (!cma_enabled_) {  // an earlier pull found CMA refused: this one goes staged too
+      switch_to_staged(pull);
+      it = cma_pulls_.erase(it);
+      ++events;
+      continue;
+    }
+    std::size_t chunk = std::min(config_.cma_chunk, pull.bytes - pull.copied);
+    int error_number =
+        chunk == 0 ? 0
+                   : cma_read(pull.pid, pull.address + pull.copied, pull.dst + pull.copied, chunk);
+    if (error_number != 0 && cma_refused(error_number) &&
+        config_.single_copy == SingleCopyMode::kAuto) {
+      log::debug("shm: process_vm_readv refused ({}); large messages now use the staged copy",
+                 std::strerror(error_number));
+      cma_enabled_ = false;
+      continue;  // the same pull goes staged at the top of the loop
+    }
+    ++events;
+    if (error_number != 0) {
+      const Peer& p = peers_[static_cast<std::size_t>(pull.peer_local)];
+      PullDone fin{pull.id, 1, static_cast<std::uint32_t>(error_number)};
+      send_control(pull.peer_local, CellKind::kPullDone, &fin, sizeof fin);
+      Status failed = Status::failure(
+          ErrorCode::kTransport, "shm: process_vm_readv from rank " + std::to_string(p.world_rank) +
+                                     " (pid " + std::to_string(pull.pid) +
+                                     ") failed: " + std::strerror(error_number));
+      defer(std::move(pull.done), std::move(failed));
+      it = cma_pulls_.erase(it);
+      continue;
+    }
+    pull.copied += chunk;
+    if (pull.copied < pull.bytes) {
+      ++it;
+      continue;
+    }
+    ++stats_.cma_pulls;
+    PullDone fin{pull.id, 0, 0};
+    send_control(pull.peer_local, CellKind::kPullDone, &fin, sizeof fin);
+    defer(std::move(pull.done), receive_status(pull.bytes, pull.size));
+    it = cma_pulls_.erase(it);
+  }
+  return events;
+}
+
+int ShmTransport::pull_staged() {
+  int events = 0;
+  if (queued_pulls_ == 0) return 0;
+  for (Peer& p : peers_) {
+    bool released = false;
+    while (!p.pulls.empty()) {
+      StagedTransfer& t = p.pulls.front();
+      while (t.moved < t.bytes && p.staging_in.readable() > 0) {
+        std::size_t n = std::min<std::size_t>(p.staging_in.cell_size(), t.bytes - t.moved);
+        std::memcpy(t.dst + t.moved, p.staging_in.cell(p.staging_in.read_position()), n);
+        p.staging_in.release(1);
+        t.moved += n;
+        released = true;
+        ++events;
+      }
+      if (t.moved < t.bytes) break;
+      defer(std::move(t.done), receive_status(t.bytes, t.size));
+      p.pulls.pop_front();
+      --queued_pulls_;
+      ++events;
+    }
+    if (released) poke(p);
+  }
+  return events;
+}
+
+}  // namespace halyard::shm

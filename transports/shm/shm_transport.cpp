@@ -1,0 +1,356 @@
+// Wiring, the send side and the progress loop of the shm transport. The receive side (rings
+// polled, arrivals announced, rendezvous pulls) is in shm_receive.cpp.
+#include "transports/shm/shm_transport.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "runtime/bootstrap_client.hpp"
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+#include "runtime/topology.hpp"
+#include "transports/shm/shm_transport_impl.hpp"
+
+namespace halyard {
+
+std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info) {
+  return std::make_unique<shm::ShmTransport>(info, shm::ShmConfig::from_environment());
+}
+
+namespace shm {
+namespace {
+
+std::string segment_key(const LaunchInfo& info) {
+  return "shm/" + info.job_id + "/" + std::to_string(info.node_id);
+}
+
+std::atomic_ref<std::uint32_t> sleeping_flag(ProcessBlock* block) {
+  return std::atomic_ref<std::uint32_t>(block->sleeping);
+}
+
+}  // namespace
+
+ShmTransport::ShmTransport(const LaunchInfo& info, const ShmConfig& config)
+    : info_(info), config_(config), wake_(info.job_id, info.rank) {
+  if (info.local_size < 1 || info.local_rank < 0 || info.local_rank >= info.local_size) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "shm: local_rank " + std::to_string(info.local_rank) + " / local_size " +
+                    std::to_string(info.local_size) + " is not a valid placement");
+  }
+  cma_enabled_ = config.single_copy != SingleCopyMode::kNone;
+}
+
+ShmTransport::~ShmTransport() {
+  if (!outstanding_.empty() || !cma_pulls_.empty()) {
+    log::debug("shm: transport destroyed with {} sends and {} pulls unfinished",
+               outstanding_.size(), cma_pulls_.size());
+  }
+}
+
+void ShmTransport::publish(BootstrapClient& bootstrap) {
+  if (info_.local_rank != 0) return;
+  SegmentGeometry g;
+  g.local_size = static_cast<std::uint32_t>(info_.local_size);
+  g.cell_size = config_.cell_size;
+  g.ring_cells = config_.ring_cells;
+  g.staging_chunk = config_.staging_chunk;
+  g.staging_slots = config_.staging_slots;
+  SegmentLayout layout(g);
+  segment_ = SharedSegment::create(
+      "halyard-" + info_.job_id + "-node" + std::to_string(info_.node_id), layout.total_bytes());
+  auto* header = reinterpret_cast<SegmentHeader*>(segment_.base());
+  header->geometry = g;
+  header->total_bytes = layout.total_bytes();
+  header->version = kSegmentVersion;
+  header->magic = kSegmentMagic;
+  // The segment stays open here for the transport's life, so that a peer that connects late
+  // (the in-process tests have no real barrier) can still open it through /proc.
+  bootstrap.put(segment_key(info_), segment_.locator());
+}
+
+void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topology) {
+  if (info_.rank < 0 || info_.rank >= topology.size() ||
+      topology[info_.rank].node_id != info_.node_id) {
+    throw Error(ErrorCode::kInternal, "shm: the topology table does not place rank " +
+                                          std::to_string(info_.rank) + " on node " +
+                                          std::to_string(info_.node_id));
+  }
+  // Local index = order of the world rank among the ranks of this node.
+  local_of_world_.assign(static_cast<std::size_t>(topology.size()), -1);
+  std::vector<int> local_ranks;
+  for (int r = 0; r < topology.size(); ++r) {
+    if (topology[r].node_id != info_.node_id) continue;
+    local_of_world_[static_cast<std::size_t>(r)] = static_cast<int>(local_ranks.size());
+    local_ranks.push_back(r);
+  }
+  if (static_cast<int>(local_ranks.size()) != info_.local_size) {
+    throw Error(ErrorCode::kInternal, "shm: the topology table has " +
+                                          std::to_string(local_ranks.size()) + " ranks on node " +
+                                          std::to_string(info_.node_id) + " but local_size is " +
+                                          std::to_string(info_.local_size));
+  }
+  my_local_ = local_of_world_[static_cast<std::size_t>(info_.rank)];
+
+  if (info_.local_rank != 0) {
+    segment_ = SharedSegment::open(bootstrap.get(segment_key(info_)));
+  } else if (segment_.base() == nullptr) {
+    throw Error(ErrorCode::kInternal, "shm: connect() before publish() on the node's first rank");
+  }
+  const auto* header = reinterpret_cast<const SegmentHeader*>(segment_.base());
+  if (header->magic != kSegmentMagic || header->version != kSegmentVersion ||
+      header->geometry.local_size != static_cast<std::uint32_t>(info_.local_size) ||
+      header->total_bytes != segment_.size()) {
+    throw Error(ErrorCode::kTransport, "shm: the node's segment is not a Halyard segment of " +
+                                           std::to_string(info_.local_size) + " ranks");
+  }
+  layout_.emplace(header->geometry);
+  const SegmentGeometry& g = header->geometry;
+  // An eager message must fit in half a ring, so a full-size one can always make progress.
+  eager_limit_ = config_.eager_limit;
+  std::size_t ring_half_payload = std::size_t{g.ring_cells / 2} * g.cell_size - sizeof(CellHeader);
+  if (eager_limit_ > ring_half_payload) {
+    log::debug("shm: HALYARD_SHM_EAGER_LIMIT={} exceeds half a ring; using {}", eager_limit_,
+               ring_half_payload);
+    eager_limit_ = ring_half_payload;
+  }
+
+  peers_.clear();
+  peers_.resize(local_ranks.size());
+  auto at = [&](std::size_t offset) { return segment_.base() + offset; };
+  auto me = static_cast<std::uint32_t>(my_local_);
+  for (std::uint32_t q = 0; q < peers_.size(); ++q) {
+    Peer& p = peers_[q];
+    p.world_rank = local_ranks[q];
+    p.block = reinterpret_cast<ProcessBlock*>(at(layout_->process_block(q)));
+    p.out = SpscCellRing(at(layout_->ring(me, q)), g.ring_cells, g.cell_size);
+    p.in = SpscCellRing(at(layout_->ring(q, me)), g.ring_cells, g.cell_size);
+    p.staging_out = SpscCellRing(at(layout_->staging(me, q)), g.staging_slots, g.staging_chunk);
+    p.staging_in = SpscCellRing(at(layout_->staging(q, me)), g.staging_slots, g.staging_chunk);
+  }
+  my_block_ = peers_[me].block;
+  std::atomic_ref<std::int32_t>(my_block_->pid).store(::getpid(), std::memory_order_release);
+  std::vector<ProcessBlock*> blocks;
+  for (const Peer& p : peers_) blocks.push_back(p.block);
+  node_memory_ = std::make_unique<ShmNodeMemory>(segment_.base(), *layout_, local_of_world_,
+                                                 my_local_, std::move(blocks), config_.single_copy);
+  // Once every rank is past this point all of them have mapped the segment, so the creator may
+  // end at any time without stranding a peer that had not opened it yet.
+  bootstrap.barrier();
+  log::debug("shm: rank {} is local {} of {} on node {}, eager limit {} B, single copy {}",
+             info_.rank, my_local_, peers_.size(), info_.node_id, eager_limit_,
+             config_.single_copy == SingleCopyMode::kNone ? "off" : "cma");
+}
+
+void ShmTransport::set_incoming_handler(IncomingHandler handler) {
+  handler_ = std::move(handler);
+}
+
+ShmTransport::Peer& ShmTransport::peer_of_world(int world_rank, const char* what) {
+  if (!layout_) throw Error(ErrorCode::kInvalidArgument, "shm: send() before connect()");
+  if (world_rank < 0 || static_cast<std::size_t>(world_rank) >= local_of_world_.size() ||
+      local_of_world_[static_cast<std::size_t>(world_rank)] < 0) {
+    throw Error(ErrorCode::kInvalidArgument, std::string("shm: ") + what + " " +
+                                                 std::to_string(world_rank) +
+                                                 " is not a rank on this node");
+  }
+  return peers_[static_cast<std::size_t>(local_of_world_[static_cast<std::size_t>(world_rank)])];
+}
+
+void ShmTransport::send(int peer, const Envelope& env, const void* buf, Completion done) {
+  Peer& p = peer_of_world(peer, "peer");
+  if (env.size > 0 && buf == nullptr) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "shm: buf is null for a message of " + std::to_string(env.size) + " bytes");
+  }
+  int q = static_cast<int>(&p - peers_.data());
+  OutboundCell cell;
+  cell.header.envelope = env;
+  if (env.size <= eager_limit_) {
+    cell.header.kind = CellKind::kEager;
+    cell.payload = buf;
+    ++stats_.eager_sent;
+    cell.done = std::move(done);
+  } else {
+    std::uint64_t id = next_id_++;
+    outstanding_.emplace(id, Outstanding{q, static_cast<const std::byte*>(buf),
+                                         static_cast<std::size_t>(env.size), std::move(done)});
+    RendezvousRequest request{static_cast<std::int32_t>(::getpid()), 0,
+                              reinterpret_cast<std::uintptr_t>(buf), id};
+    cell.header.kind = CellKind::kRendezvousRequest;
+    ++stats_.rendezvous_sent;
+    std::memcpy(cell.control.data(), &request, sizeof request);
+    cell.control_bytes = sizeof request;
+  }
+  enqueue(q, std::move(cell));
+}
+
+void ShmTransport::send_control(int peer_local, CellKind kind, const void* body,
+                                std::size_t bytes) {
+  OutboundCell cell;
+  cell.header.kind = kind;
+  std::memcpy(cell.control.data(), body, bytes);
+  cell.control_bytes = bytes;
+  enqueue(peer_local, std::move(cell));
+}
+
+void ShmTransport::enqueue(int peer_local, OutboundCell cell) {
+  Peer& p = peers_[static_cast<std::size_t>(peer_local)];
+  // Behind a backlog, a message waits its turn even if it would fit: order is per pair.
+  if (p.backlog.empty() && try_write(p, cell)) return;
+  p.backlog.push_back(std::move(cell));
+  ++queued_backlog_;
+  stats_.backlog_high_water = std::max(stats_.backlog_high_water, p.backlog.size());
+}
+
+bool ShmTransport::try_write(Peer& peer, OutboundCell& cell) {
+  bool eager = cell.header.kind == CellKind::kEager;
+  std::size_t bytes = eager ? cell.header.envelope.size : cell.control_bytes;
+  std::uint32_t cells = cells_for_payload(bytes, peer.out.cell_size());
+  if (!peer.out.can_write(cells)) return false;
+  std::uint64_t first = peer.out.write_position();
+  peer.out.write(first, kStampBytes, reinterpret_cast<const std::byte*>(&cell.header) + kStampBytes,
+                 sizeof cell.header - kStampBytes);
+  if (bytes > 0) {
+    peer.out.write(first, sizeof(CellHeader), eager ? cell.payload : cell.control.data(), bytes);
+  }
+  peer.out.publish_message(cells);
+  poke(peer);
+  if (cell.done) {
+    Status ok;
+    ok.bytes = bytes;
+    defer(std::move(cell.done), std::move(ok));
+  }
+  return true;
+}
+
+void ShmTransport::poke(const Peer& peer) {
+  if (peer.block == my_block_) return;
+  // Pairs with the fence in prepare_to_block(): either the peer sees what we just published,
+  // or we see its flag and wake it. Only the poker that clears the flag sends a wake-up.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  auto flag = sleeping_flag(peer.block);
+  if (flag.load(std::memory_order_relaxed) == 0) return;
+  std::uint32_t expected = 1;
+  if (flag.compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
+    wake_.poke(peer.world_rank);
+}
+
+void ShmTransport::defer(Completion done, Status status) {
+  if (done) ready_.emplace_back(std::move(done), std::move(status));
+}
+
+int ShmTransport::flush_backlogs() {
+  int events = 0;
+  if (queued_backlog_ == 0) return 0;
+  for (Peer& p : peers_) {
+    while (!p.backlog.empty() && try_write(p, p.backlog.front())) {
+      p.backlog.pop_front();
+      --queued_backlog_;
+      ++events;
+    }
+  }
+  return events;
+}
+
+int ShmTransport::push_staged() {
+  int events = 0;
+  if (queued_pushes_ == 0) return 0;
+  for (Peer& p : peers_) {
+    bool published = false;
+    while (!p.pushes.empty()) {
+      StagedTransfer& t = p.pushes.front();
+      auto it = outstanding_.find(t.id);
+      const std::byte* src = it->second.buf;
+      while (t.moved < t.bytes && p.staging_out.can_write(1)) {
+        std::size_t n = std::min<std::size_t>(p.staging_out.cell_size(), t.bytes - t.moved);
+        std::memcpy(p.staging_out.cell(p.staging_out.write_position()), src + t.moved, n);
+        p.staging_out.publish(1);
+        t.moved += n;
+        published = true;
+        ++events;
+      }
+      if (t.moved < t.bytes) break;
+      // Everything is in the staging area: the sender's buffer is free.
+      Status ok;
+      ok.bytes = it->second.size;
+      finish_outstanding(t.id, std::move(ok));
+      p.pushes.pop_front();
+      --queued_pushes_;
+      ++events;
+    }
+    if (published) poke(p);
+  }
+  return events;
+}
+
+void ShmTransport::finish_outstanding(std::uint64_t id, Status status) {
+  auto it = outstanding_.find(id);
+  if (it == outstanding_.end()) {
+    throw Error(ErrorCode::kInternal,
+                "shm: completion for unknown rendezvous " + std::to_string(id));
+  }
+  defer(std::move(it->second.done), std::move(status));
+  outstanding_.erase(it);
+}
+
+int ShmTransport::progress() {
+  if (!layout_) return 0;
+  if (armed_) {
+    armed_ = false;
+    sleeping_flag(my_block_).store(0, std::memory_order_relaxed);
+    wake_.drain();
+  }
+  int events = flush_backlogs();
+  events += poll_rings();
+  events += advance_cma_pulls();
+  events += pull_staged();
+  events += push_staged();
+  // Completions queued so far run now; ones they cause wait for the next pass, so a callback
+  // that sends again cannot keep this call busy forever.
+  auto ready = std::move(ready_);
+  ready_.clear();
+  for (auto& [done, status] : ready) {
+    done(status);
+    ++events;
+  }
+  return events;
+}
+
+bool ShmTransport::has_local_work() {
+  if (!ready_.empty() || !cma_pulls_.empty()) return true;
+  for (Peer& p : peers_) {
+    if (p.in.message_ready()) return true;
+    // What waits on a peer counts only if it could move now; otherwise the peer pokes us once it
+    // frees room or publishes.
+    if (!p.backlog.empty()) {
+      const OutboundCell& c = p.backlog.front();
+      std::size_t bytes =
+          c.header.kind == CellKind::kEager ? c.header.envelope.size : c.control_bytes;
+      if (p.out.can_write(cells_for_payload(bytes, p.out.cell_size()))) return true;
+    }
+    if (!p.pushes.empty() && p.staging_out.can_write(1)) return true;
+    if (!p.pulls.empty() && p.staging_in.readable_fresh() > 0) return true;
+  }
+  return false;
+}
+
+bool ShmTransport::prepare_to_block() {
+  if (wake_.fd() < 0 || !layout_) return false;
+  sleeping_flag(my_block_).store(1, std::memory_order_relaxed);
+  // Pairs with the fence in poke(): a peer that published before our flag was up is seen by
+  // the checks below.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (has_local_work()) {
+    sleeping_flag(my_block_).store(0, std::memory_order_relaxed);
+    return false;
+  }
+  armed_ = true;
+  return true;
+}
+
+}  // namespace shm
+}  // namespace halyard

@@ -1,0 +1,18 @@
+// The shared-memory transport: ranks of one (emulated) node exchange messages through one
+// shared segment (eager rings) and move large payloads with one copy (Cross-Memory Attach),
+// falling back to copy-in/copy-out through the segment where CMA is refused.
+// docs/transport-shm.md describes the design and its HALYARD_SHM_* variables.
+#pragma once
+
+#include <memory>
+
+#include "runtime/launch_info.hpp"
+#include "runtime/transport.hpp"
+
+namespace halyard {
+
+// Every rank of the job makes one and takes part in publish()/connect(); the router then sends
+// it only peers with the same node_id. Reads its configuration from the environment here.
+std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info);
+
+}  // namespace halyard

@@ -1,0 +1,160 @@
+// The shm transport's internals, shared by its source files (wiring and sending in
+// shm_transport.cpp, receiving and rendezvous pulls in shm_receive.cpp).
+#pragma once
+
+#include <sys/types.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "runtime/launch_info.hpp"
+#include "runtime/node_memory.hpp"
+#include "runtime/transport.hpp"
+#include "transports/shm/shm_config.hpp"
+#include "transports/shm/shm_node_memory.hpp"
+#include "transports/shm/shm_segment.hpp"
+#include "transports/shm/shm_wire.hpp"
+#include "transports/shm/spsc_cell_ring.hpp"
+#include "transports/shm/wake_channel.hpp"
+
+namespace halyard::shm {
+
+class EagerIncoming;
+
+// Counters for tests and benchmarks: which paths the traffic took.
+struct ShmStats {
+  std::uint64_t eager_sent = 0;        // eager messages written into rings
+  std::uint64_t rendezvous_sent = 0;   // rendezvous announcements sent
+  std::uint64_t cma_pulls = 0;         // rendezvous payloads received by CMA
+  std::uint64_t staged_pulls = 0;      // rendezvous payloads received through staging
+  std::size_t backlog_high_water = 0;  // most sends ever queued for one peer's full ring
+};
+
+class ShmTransport final : public Transport, public NodeMemoryProvider {
+ public:
+  ShmTransport(const LaunchInfo& info, const ShmConfig& config);
+  ~ShmTransport() override;
+
+  std::string_view name() const override { return "shm"; }
+  void publish(BootstrapClient& bootstrap) override;
+  void connect(BootstrapClient& bootstrap, const TopologyTable& topology) override;
+  void set_incoming_handler(IncomingHandler handler) override;
+  void send(int peer, const Envelope& env, const void* buf, Completion done) override;
+  int progress() override;
+  int wait_fd() override { return wake_.fd(); }
+  bool prepare_to_block() override;
+
+  const ShmStats& stats() const { return stats_; }
+  // Scratch slots and CMA reads for intra-node collectives; null before connect().
+  NodeMemory* node_memory() override { return node_memory_.get(); }
+  // The eager limit in force (HALYARD_SHM_EAGER_LIMIT, clamped to half a ring); after connect().
+  std::size_t eager_limit() const { return eager_limit_; }
+
+  // Receiver side of a rendezvous, called by RendezvousIncoming::deliver().
+  void start_pull(int peer_local, const Envelope& env, const RendezvousRequest& request,
+                  std::byte* dst, std::size_t capacity, Completion done);
+  // Runs `done(status)` from the next progress() (never from the caller's stack).
+  void defer(Completion done, Status status);
+  // A receive's status: ok with `size` bytes, or kTruncated when only `bytes` fit.
+  static Status receive_status(std::size_t bytes, std::size_t size);
+  // Called by an EagerIncoming whose payload still sits in a ring when it is destroyed.
+  void forget_announcing(const EagerIncoming* message);
+
+ private:
+  // A message waiting for room in a peer's ring (or written at once when there is room).
+  struct OutboundCell {
+    CellHeader header{};
+    const void* payload = nullptr;  // eager payload, or nullptr for a control message
+    std::array<std::byte, 24> control{};
+    std::size_t control_bytes = 0;
+    Completion done;  // eager only: runs once the payload is in the ring
+  };
+  // Fallback: one transfer streamed through a staging area, in ClearToSend order.
+  struct StagedTransfer {
+    std::uint64_t id = 0;      // sender side: the rendezvous id
+    std::byte* dst = nullptr;  // receiver side: the destination
+    std::size_t bytes = 0;     // bytes that move (the receiver's capacity, at most the size)
+    std::size_t size = 0;      // full message size (receiver side, for truncation)
+    std::size_t moved = 0;
+    Completion done;  // receiver side
+  };
+  struct Peer {
+    int world_rank = -1;
+    ProcessBlock* block = nullptr;
+    SpscCellRing out, in;                  // rings me -> peer and peer -> me
+    SpscCellRing staging_out, staging_in;  // staging areas me -> peer and peer -> me
+    std::deque<OutboundCell> backlog;      // sends waiting for room, in order
+    std::deque<StagedTransfer> pushes;     // transfers this rank streams to the peer
+    std::deque<StagedTransfer> pulls;      // transfers this rank receives from the peer
+  };
+  // Sender side of a rendezvous: the buffer stays here until the peer says it is done.
+  struct Outstanding {
+    int peer_local = -1;
+    const std::byte* buf = nullptr;
+    std::size_t size = 0;
+    Completion done;
+  };
+  // Receiver side of a CMA rendezvous, advanced a chunk per progress() pass.
+  struct CmaPull {
+    int peer_local = -1;
+    pid_t pid = 0;
+    std::uint64_t address = 0;
+    std::uint64_t id = 0;
+    std::byte* dst = nullptr;
+    std::size_t bytes = 0;  // min(capacity, size)
+    std::size_t size = 0;
+    std::size_t copied = 0;
+    Completion done;
+  };
+
+  Peer& peer_of_world(int world_rank, const char* what);
+  void map_rings();
+  bool try_write(Peer& peer, OutboundCell& cell);
+  void enqueue(int peer_local, OutboundCell cell);
+  void send_control(int peer_local, CellKind kind, const void* body, std::size_t bytes);
+  void poke(const Peer& peer);
+  int flush_backlogs();
+  int push_staged();
+  // shm_receive.cpp
+  int poll_rings();
+  bool handle_message(int peer_local, Peer& peer);
+  int advance_cma_pulls();
+  int pull_staged();
+  void switch_to_staged(CmaPull& pull);
+  void finish_outstanding(std::uint64_t id, Status status);
+  // True when progress() would find something to do right now.
+  bool has_local_work();
+
+  LaunchInfo info_;
+  ShmConfig config_;
+  SharedSegment segment_;
+  std::optional<SegmentLayout> layout_;
+  std::size_t eager_limit_ = 0;
+  int my_local_ = -1;
+  std::vector<int> local_of_world_;  // -1 for ranks on other nodes
+  std::vector<Peer> peers_;          // by local index
+  IncomingHandler handler_;
+  WakeChannel wake_;
+  ProcessBlock* my_block_ = nullptr;
+  std::vector<std::pair<Completion, Status>> ready_;
+  std::unordered_map<std::uint64_t, Outstanding> outstanding_;
+  std::list<CmaPull> cma_pulls_;
+  std::uint64_t next_id_ = 1;
+  bool cma_enabled_ = true;
+  EagerIncoming* announcing_ = nullptr;  // the eager arrival whose handler is running
+  // Items queued over all peers, so that progress() skips the per-peer loops when idle.
+  std::size_t queued_backlog_ = 0, queued_pushes_ = 0, queued_pulls_ = 0;
+  ShmStats stats_;
+  bool armed_ = false;  // prepare_to_block() said we may sleep
+  std::unique_ptr<ShmNodeMemory> node_memory_;
+};
+
+}  // namespace halyard::shm

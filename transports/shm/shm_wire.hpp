@@ -1,0 +1,55 @@
+// What the shm transport writes into ring cells. Every message starts a new cell with a
+// CellHeader; eager payload bytes follow the header and run on through as many consecutive
+// cells as they need (continuation cells carry no header), so a message is one contiguous
+// byte range of the ring, modulo wrap-around.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/transport.hpp"
+
+namespace halyard::shm {
+
+enum class CellKind : std::uint32_t {
+  kEager = 1,              // envelope + payload
+  kRendezvousRequest = 2,  // envelope + RendezvousRequest: "pull it from my memory"
+  kPullDone = 3,           // PullDone: the receiver has finished reading (FIN)
+  kClearToSend = 4,        // ClearToSend: fallback path, "stream it through the staging area"
+};
+
+struct CellHeader {
+  std::uint32_t stamp;  // owned by SpscCellRing (message mode); the transport never writes it
+  CellKind kind;
+  Envelope envelope;  // the user's envelope (eager, rendezvous request); unused otherwise
+};
+static_assert(sizeof(CellHeader) == 32);
+
+// Announces a payload the receiver should read from the sender's address space.
+struct RendezvousRequest {
+  std::int32_t pid;  // sender's process, for process_vm_readv
+  std::uint32_t reserved;
+  std::uint64_t address;  // sender's buffer
+  std::uint64_t id;       // sender's handle of this transfer, echoed by PullDone/ClearToSend
+};
+
+// The receiver has read what it wanted: the sender's buffer is free again.
+struct PullDone {
+  std::uint64_t id;
+  std::uint32_t failed;  // non-zero when the receiver could not read (CMA forced and refused)
+  std::uint32_t error_number;
+};
+
+// Fallback path: the receiver asks the sender to stream `bytes` bytes of transfer `id` through
+// the pair's staging area. Transfers stream in the order their ClearToSend arrived.
+struct ClearToSend {
+  std::uint64_t id;
+  std::uint64_t bytes;
+};
+
+// Cells one message occupies: the header plus the payload, at least one cell.
+inline std::uint32_t cells_for_payload(std::size_t payload, std::uint32_t cell_size) {
+  return static_cast<std::uint32_t>((sizeof(CellHeader) + payload + cell_size - 1) / cell_size);
+}
+
+}  // namespace halyard::shm
