@@ -12,6 +12,7 @@
 // - random: `--noise-max-ms X --noise-hz F` on every rank: a SIGALRM every 1/F s busy-waits a
 //   uniform 0..X ms, whatever the process is doing (like OS noise).
 // Rank 0 prints every rank's average, min and max time per iteration (ms).
+#include <pthread.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <time.h>
@@ -196,7 +197,14 @@ void barrier(const Communicator& comm) {
 
 int main(int argc, char** argv) {
   Options o = parse(argc, argv);
+  // The runtime's helper threads (the bootstrap reader) inherit a mask with SIGALRM blocked,
+  // so the random noise always lands on the main thread, the one that drives the collectives.
+  sigset_t alarm_only;
+  sigemptyset(&alarm_only);
+  sigaddset(&alarm_only, SIGALRM);
+  pthread_sigmask(SIG_BLOCK, &alarm_only, nullptr);
   halyard::Runtime runtime;
+  pthread_sigmask(SIG_UNBLOCK, &alarm_only, nullptr);
   const Communicator& world = runtime.world();
   const int rank = world.rank();
   if (o.root < 0 || o.root >= world.size()) usage("--root is outside the job");

@@ -57,10 +57,12 @@ Options parse(int argc, char** argv) {
       o.trials = std::max(1, std::atoi(value.c_str()));
     } else if (arg == "--scale") {
       o.scale = std::atof(value.c_str());
-      if (!(o.scale > 0)) throw halyard::Error(halyard::ErrorCode::kInvalidArgument, "--scale must be > 0");
+      if (!(o.scale > 0))
+        throw halyard::Error(halyard::ErrorCode::kInvalidArgument, "--scale must be > 0");
     } else {
-      throw halyard::Error(halyard::ErrorCode::kInvalidArgument,
-                           "unknown argument '" + arg + "' (expected --max-size, --trials, --scale)");
+      throw halyard::Error(
+          halyard::ErrorCode::kInvalidArgument,
+          "unknown argument '" + arg + "' (expected --max-size, --trials, --scale)");
     }
   }
   return o;
@@ -124,7 +126,8 @@ int run_p2p(const Communicator& w, const Options& o) {
       best = std::min(best, took.count() / rounds / 2);
     }
     if (w.rank() == 0) {
-      std::printf("%12zu %14.2f %16.2f\n", size, best * 1e6, static_cast<double>(size) / best / 1e6);
+      std::printf("%12zu %14.2f %16.2f\n", size, best * 1e6,
+                  static_cast<double>(size) / best / 1e6);
       std::fflush(stdout);
     }
   }
@@ -158,8 +161,9 @@ int run_primitives(const Communicator& world, const Options& o) {
   std::vector<double> send(max_size / 8 + 1, 1.0), recv((max_size / 8 + 1) * n, 0.0);
   bool cma = halyard::intranode::effective_flavour(node, Flavour::kCma) == Flavour::kCma;
   if (world.rank() == 0) {
-    std::printf("# halyard intra-node primitives, node of %zu ranks, best of %d trials, us per call%s\n",
-                n, o.trials, cma ? "" : " (CMA unusable: cma runs as sm)");
+    std::printf(
+        "# halyard intra-node primitives, node of %zu ranks, best of %d trials, us per call%s\n", n,
+        o.trials, cma ? "" : " (CMA unusable: cma runs as sm)");
     std::printf("%12s %10s %12s %12s\n", "# size(B)", "primitive", "sm(us)", "cma(us)");
   }
   const auto f64 = halyard::Datatype::kFloat64;
@@ -168,11 +172,28 @@ int run_primitives(const Communicator& world, const Options& o) {
     std::size_t count = size / 8;
     using Call = std::function<void(Flavour)>;
     std::vector<std::pair<const char*, Call>> primitives{
-        {"bcast", [&](Flavour f) { halyard::intranode::ibcast(node, send.data(), count, f64, 0, f).wait_ok(); }},
-        {"reduce", [&](Flavour f) { halyard::intranode::ireduce(node, send.data(), recv.data(), count, f64, sum, 0, f).wait_ok(); }},
-        {"allreduce", [&](Flavour f) { halyard::intranode::iallreduce(node, send.data(), recv.data(), count, f64, sum, f).wait_ok(); }},
-        {"gather", [&](Flavour f) { halyard::intranode::igather(node, send.data(), recv.data(), count, f64, 0, f).wait_ok(); }},
-        {"allgather", [&](Flavour f) { halyard::intranode::iallgather(node, send.data(), recv.data(), count, f64, f).wait_ok(); }},
+        {"bcast",
+         [&](Flavour f) {
+           halyard::intranode::ibcast(node, send.data(), count, f64, 0, f).wait_ok();
+         }},
+        {"reduce",
+         [&](Flavour f) {
+           halyard::intranode::ireduce(node, send.data(), recv.data(), count, f64, sum, 0, f)
+               .wait_ok();
+         }},
+        {"allreduce",
+         [&](Flavour f) {
+           halyard::intranode::iallreduce(node, send.data(), recv.data(), count, f64, sum, f)
+               .wait_ok();
+         }},
+        {"gather",
+         [&](Flavour f) {
+           halyard::intranode::igather(node, send.data(), recv.data(), count, f64, 0, f).wait_ok();
+         }},
+        {"allgather",
+         [&](Flavour f) {
+           halyard::intranode::iallgather(node, send.data(), recv.data(), count, f64, f).wait_ok();
+         }},
     };
     for (auto& [name, call] : primitives) {
       double sm = time_calls(node, size, o, [&] { call(Flavour::kSm); });

@@ -79,7 +79,7 @@ void EventLoop::compact_sources() {
   sources_dirty_ = false;
 }
 
-void EventLoop::defer(std::function<void()> fn) {
+void EventLoop::defer(SmallTask fn) {
   deferred_.push_back(std::move(fn));
 }
 
@@ -128,7 +128,7 @@ int EventLoop::run_deferred() {
   std::size_t count = deferred_.size();
   int ran = 0;
   for (std::size_t i = 0; i < count && !deferred_.empty(); ++i) {
-    std::function<void()> fn = std::move(deferred_.front());
+    SmallTask fn = std::move(deferred_.front());
     deferred_.pop_front();
     fn();
     ++ran;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "runtime/error.hpp"
+#include "runtime/small_task.hpp"
 
 namespace halyard {
 
@@ -100,8 +101,9 @@ class EventLoop {
   void remove_source(SourceId id);
 
   // Runs `fn` on a later pass of the loop (the current one if called from a source's
-  // progress or a timer; the next one if called from a deferred callback).
-  void defer(std::function<void()> fn);
+  // progress or a timer; the next one if called from a deferred callback). Small captures are
+  // stored without allocating (SmallTask).
+  void defer(SmallTask fn);
 
   // Runs `fn` once, `delay` from now, from the loop. cancel_timer() returns false when the
   // timer already ran or never existed.
@@ -149,7 +151,7 @@ class EventLoop {
   bool sources_dirty_ = false;
   std::unordered_map<SourceId, std::unique_ptr<TransportSource>> transport_sources_;
   SourceId next_source_id_ = 1;
-  std::deque<std::function<void()>> deferred_;
+  std::deque<SmallTask> deferred_;
   std::map<std::pair<Clock::time_point, TimerId>, std::function<void()>> timers_;
   std::unordered_map<TimerId, Clock::time_point> timer_deadlines_;
   TimerId next_timer_id_ = 1;

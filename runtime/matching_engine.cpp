@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
-#include "runtime/delivery_guard.hpp"
 #include "runtime/event_loop.hpp"
 
 namespace halyard {
@@ -15,24 +15,43 @@ bool MatchingEngine::matches(const PostedReceive& r, const Envelope& e) {
   return r.tag == e.tag;
 }
 
-void MatchingEngine::deliver(IncomingMessage& message, PostedReceive receive) {
-  const Envelope env = message.envelope();
-  const std::size_t written = std::min<std::uint64_t>(env.size, receive.capacity);
-  message.deliver(receive.buffer, receive.capacity,
-                  [env, written, capacity = receive.capacity,
-                   done = std::move(receive.done)](const Status& transport_status) {
-                    Status s = transport_status;
-                    s.source = env.source;
-                    s.tag = env.tag;
-                    s.bytes = written;
-                    if (s.code == ErrorCode::kTruncated) {
-                      s.message = "message of " + std::to_string(env.size) + " bytes (tag " +
-                                  std::to_string(env.tag) +
-                                  ") truncated to the receive buffer of " +
-                                  std::to_string(capacity) + " bytes";
-                    }
-                    done(s);
-                  });
+// One matched message on its way into a receive buffer. A single allocation holds everything
+// the delivery needs, so the transport's completion captures one pointer and fits in
+// std::function's inline storage (no allocation for the completion, none for a shared_ptr).
+struct MatchingEngine::Delivery {
+  EventLoop* loop;
+  std::unique_ptr<IncomingMessage> message;
+  Envelope env;
+  std::size_t capacity;
+  Completion done;
+};
+
+void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive) {
+  auto* d = new Delivery{&loop_, std::move(message), {}, receive.capacity, std::move(receive.done)};
+  d->env = d->message->envelope();
+  auto completion = [d](const Status& transport_status) {
+    Status s = transport_status;
+    s.source = d->env.source;
+    s.tag = d->env.tag;
+    s.bytes = std::min<std::uint64_t>(d->env.size, d->capacity);
+    if (s.code == ErrorCode::kTruncated) {
+      s.message = "message of " + std::to_string(d->env.size) + " bytes (tag " +
+                  std::to_string(d->env.tag) + ") truncated to the receive buffer of " +
+                  std::to_string(d->capacity) + " bytes";
+    }
+    // The message stays alive until its completion has run, and is released from the loop,
+    // not here: the transport may be running a std::function stored in the message itself
+    // (see delivery_guard.hpp).
+    std::unique_ptr<Delivery> owned(d);
+    owned->done(s);
+    owned->loop->defer([released = std::move(owned)] {});
+  };
+  try {
+    d->message->deliver(receive.buffer, receive.capacity, completion);
+  } catch (...) {
+    delete d;  // the transport refused the delivery, so the completion will never run
+    throw;
+  }
 }
 
 MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source, int tag,
@@ -43,14 +62,13 @@ MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source
   ContextQueues& q = contexts_[context];
   for (auto it = q.unexpected.begin(); it != q.unexpected.end(); ++it) {
     if (!matches(receive, (*it)->envelope())) continue;
-    std::shared_ptr<IncomingMessage> message = std::move(*it);
+    std::unique_ptr<IncomingMessage> message = std::move(*it);
     q.unexpected.erase(it);
-    receive.done = keep_alive_until_done(loop_, message, std::move(receive.done));
-    deliver(*message, std::move(receive));
+    deliver(std::move(message), std::move(receive));
     return id;
   }
   q.posted.push_back(std::move(receive));
-  posted_context_.emplace(id, context);
+  ++posted_count_;
   return id;
 }
 
@@ -61,37 +79,41 @@ void MatchingEngine::arrive(std::unique_ptr<IncomingMessage> message) {
     if (!matches(*it, env)) continue;
     PostedReceive receive = std::move(*it);
     q.posted.erase(it);
-    posted_context_.erase(receive.id);
-    std::shared_ptr<IncomingMessage> shared = std::move(message);
-    receive.done = keep_alive_until_done(loop_, shared, std::move(receive.done));
+    --posted_count_;
     // We are inside the transport's progress(): deliver from the loop instead.
-    loop_.defer([shared, r = std::move(receive)]() mutable { deliver(*shared, std::move(r)); });
+    loop_.defer([this, m = std::move(message), r = std::move(receive)]() mutable {
+      deliver(std::move(m), std::move(r));
+    });
     return;
   }
   q.unexpected.push_back(std::move(message));
 }
 
 bool MatchingEngine::cancel(ReceiveId id) {
-  auto where = posted_context_.find(id);
-  if (where == posted_context_.end()) return false;
-  auto& posted = contexts_[where->second].posted;
-  posted_context_.erase(where);
-  auto it = std::find_if(posted.begin(), posted.end(),
-                         [id](const PostedReceive& r) { return r.id == id; });
-  if (it == posted.end()) return false;
-  posted.erase(it);
-  return true;
+  for (auto& [context, q] : contexts_) {
+    auto it = std::find_if(q.posted.begin(), q.posted.end(),
+                           [id](const PostedReceive& r) { return r.id == id; });
+    if (it == q.posted.end()) continue;
+    q.posted.erase(it);
+    --posted_count_;
+    return true;
+  }
+  return false;
 }
 
 void MatchingEngine::fail_all(const Status& status) {
-  std::list<PostedReceive> failed;
-  for (auto& [context, q] : contexts_) failed.splice(failed.end(), q.posted);
-  posted_context_.clear();
+  // Move them all out first: a failure callback may post new receives.
+  std::vector<PostedReceive> failed;
+  for (auto& [context, q] : contexts_) {
+    for (auto& r : q.posted) failed.push_back(std::move(r));
+    q.posted.clear();
+  }
+  posted_count_ = 0;
   for (auto& r : failed) r.done(status);
 }
 
 std::size_t MatchingEngine::posted_count() const {
-  return posted_context_.size();
+  return posted_count_;
 }
 
 std::size_t MatchingEngine::unexpected_count() const {

@@ -12,7 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <list>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 
@@ -60,17 +60,22 @@ class MatchingEngine {
     std::size_t capacity;
     Completion done;
   };
+  // Deques, not lists: the common match is at the front, and a deque reuses its blocks, so
+  // posting and matching cost no allocation per entry in the steady state.
   struct ContextQueues {
-    std::list<PostedReceive> posted;
-    std::list<std::unique_ptr<IncomingMessage>> unexpected;
+    std::deque<PostedReceive> posted;
+    std::deque<std::unique_ptr<IncomingMessage>> unexpected;
   };
+  struct Delivery;
 
   static bool matches(const PostedReceive& r, const Envelope& e);
-  static void deliver(IncomingMessage& message, PostedReceive receive);
+  void deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive);
 
   EventLoop& loop_;
   std::unordered_map<std::uint32_t, ContextQueues> contexts_;
-  std::unordered_map<ReceiveId, std::uint32_t> posted_context_;
+  // Kept as a count, not an id -> context map: cancel() is rare and may scan, while a map
+  // entry per posted receive cost an allocation on every receive.
+  std::size_t posted_count_ = 0;
   ReceiveId next_id_ = 1;
 };
 

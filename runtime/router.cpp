@@ -8,20 +8,8 @@
 #include "runtime/log.hpp"
 #include "runtime/self_transport.hpp"
 
-// The transports are written alongside the runtime; a build without one of them still builds
-// the router and reports the missing transport when a job needs it.
-#if __has_include("transports/ofi/ofi_transport.hpp")
 #include "transports/ofi/ofi_transport.hpp"
-#define HALYARD_HAVE_OFI_TRANSPORT 1
-#else
-#define HALYARD_HAVE_OFI_TRANSPORT 0
-#endif
-#if __has_include("transports/shm/shm_transport.hpp")
 #include "transports/shm/shm_transport.hpp"
-#define HALYARD_HAVE_SHM_TRANSPORT 1
-#else
-#define HALYARD_HAVE_SHM_TRANSPORT 0
-#endif
 
 namespace halyard {
 
@@ -50,7 +38,7 @@ std::vector<TransportKind> plan_routes(int my_rank, const TopologyTable& topolog
 }
 
 bool shm_enabled() {
-  return HALYARD_HAVE_SHM_TRANSPORT && config::env_int("HALYARD_SHM", 1) != 0;
+  return config::env_int("HALYARD_SHM", 1) != 0;
 }
 
 namespace {
@@ -60,20 +48,11 @@ std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& 
     case TransportKind::kSelf:
       return std::make_unique<SelfTransport>(info.rank);
     case TransportKind::kShm:
-#if HALYARD_HAVE_SHM_TRANSPORT
       return make_shm_transport(info);
-#else
-      break;
-#endif
     case TransportKind::kOfi:
-#if HALYARD_HAVE_OFI_TRANSPORT
       return make_ofi_transport(info);
-#else
-      break;
-#endif
   }
-  throw Error(ErrorCode::kUnsupported, "the " + std::string(transport_kind_name(kind)) +
-                                           " transport is not part of this build");
+  throw Error(ErrorCode::kInternal, "unknown transport kind");
 }
 
 }  // namespace

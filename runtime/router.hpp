@@ -24,15 +24,15 @@ std::string_view transport_kind_name(TransportKind kind);
 // The transport kind for each world rank, as seen from `my_rank`.
 std::vector<TransportKind> plan_routes(int my_rank, const TopologyTable& topology, bool use_shm);
 
-// Whether this build has the shm transport and HALYARD_SHM (default 1) allows it.
+// Whether HALYARD_SHM (default 1) allows the shm transport.
 bool shm_enabled();
 
 class Router {
  public:
   Router(int world_rank, int world_size);
 
-  // Builds the transports the job needs per plan_routes() (only the kinds some peer uses).
-  // Throws Error(kUnsupported) when a needed transport is not part of this build.
+  // Builds the transports the job needs per plan_routes(): self, shm on every rank when
+  // enabled (its wiring is job-wide), ofi when some peer needs it.
   static std::unique_ptr<Router> for_job(const LaunchInfo& info, const TopologyTable& topology);
 
   // Takes ownership; returns the transport for set_route().

@@ -145,8 +145,7 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
   return guarded("MPI_Ireduce", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     check_request_out(request);
-    post(comm, request,
-         start_reduce(c, sendbuf, recvbuf, count, datatype, op, root));
+    post(comm, request, start_reduce(c, sendbuf, recvbuf, count, datatype, op, root));
   });
 }
 
@@ -158,13 +157,12 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   });
 }
 
-int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request* request) {
   return guarded("MPI_Iallreduce", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     check_request_out(request);
-    post(comm, request,
-         start_allreduce(c, sendbuf, recvbuf, count, datatype, op));
+    post(comm, request, start_allreduce(c, sendbuf, recvbuf, count, datatype, op));
   });
 }
 

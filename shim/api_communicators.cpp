@@ -55,13 +55,13 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
     const CommEntry& entry = shim_state().comm(comm);
     check_out(newcomm, "newcomm");
     if (color < 0 && color != MPI_UNDEFINED) {
-      fail(MPI_ERR_ARG, "invalid color " + std::to_string(color) +
-                            " (colors are >= 0, or MPI_UNDEFINED)");
+      fail(MPI_ERR_ARG,
+           "invalid color " + std::to_string(color) + " (colors are >= 0, or MPI_UNDEFINED)");
     }
     // Halyard leaves ranks with a negative color out, as MPI does with MPI_UNDEFINED.
     halyard::Communicator split = entry.comm.split(color == MPI_UNDEFINED ? -1 : color, key);
-    *newcomm = split.valid() ? shim_state().add_comm(std::move(split), entry.errhandler)
-                             : MPI_COMM_NULL;
+    *newcomm =
+        split.valid() ? shim_state().add_comm(std::move(split), entry.errhandler) : MPI_COMM_NULL;
   });
 }
 

@@ -25,7 +25,8 @@ int initialize(const char* call) {
     return report_error(call, MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI is already initialized");
   }
   if (state.phase() == Phase::kFinalized) {
-    return report_error(call, MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
+    return report_error(call, MPI_COMM_WORLD, MPI_ERR_OTHER,
+                        "MPI cannot be initialized again after MPI_Finalize");
   }
   try {
     state.initialize();
@@ -47,12 +48,13 @@ void copy_text(const std::string& text, char* out, int* length, std::size_t capa
 
 extern "C" {
 
-int MPI_Init(int* /*argc*/, char*** /*argv*/) { return initialize("MPI_Init"); }
+int MPI_Init(int* /*argc*/, char*** /*argv*/) {
+  return initialize("MPI_Init");
+}
 
 int MPI_Init_thread(int* /*argc*/, char*** /*argv*/, int required, int* provided) {
   if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE) {
-    fatal_error("MPI_Init_thread", MPI_ERR_ARG,
-                "invalid thread level " + std::to_string(required));
+    fatal_error("MPI_Init_thread", MPI_ERR_ARG, "invalid thread level " + std::to_string(required));
   }
   int result = initialize("MPI_Init_thread");
   // Halyard's event loop belongs to one thread: the main one, which makes every MPI call.
@@ -132,8 +134,7 @@ int MPI_Error_class(int errorcode, int* errorclass) {
 }
 
 int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  return guarded("MPI_Type_size", MPI_COMM_WORLD,
-                 [&] { *size = checked_datatype(datatype).size; });
+  return guarded("MPI_Type_size", MPI_COMM_WORLD, [&] { *size = checked_datatype(datatype).size; });
 }
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {

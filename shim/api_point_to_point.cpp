@@ -35,7 +35,8 @@ halyard::Request start_send(const halyard::Communicator& comm, const void* buf, 
 
 halyard::Request start_recv(const halyard::Communicator& comm, void* buf, int count,
                             MPI_Datatype datatype, int source, int tag) {
-  return comm.irecv(source, tag, buf, checked_message(comm, buf, count, datatype, source, tag, true));
+  return comm.irecv(source, tag, buf,
+                    checked_message(comm, buf, count, datatype, source, tag, true));
 }
 
 // Waits for a receive and reports it; a truncated message still fills the status.

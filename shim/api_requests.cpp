@@ -50,7 +50,8 @@ std::vector<PendingRequest*> checked_requests(int count, const MPI_Request* requ
   if (count < 0) fail(MPI_ERR_COUNT, "invalid count " + std::to_string(count));
   if (count > 0 && requests == nullptr) fail(MPI_ERR_ARG, "requests is NULL");
   std::vector<PendingRequest*> pending(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) pending[static_cast<std::size_t>(i)] = checked_request(requests[i]);
+  for (int i = 0; i < count; ++i)
+    pending[static_cast<std::size_t>(i)] = checked_request(requests[i]);
   return pending;
 }
 

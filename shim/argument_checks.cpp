@@ -28,7 +28,8 @@ std::size_t checked_count(int count, const char* name) {
 
 const DatatypeInfo& checked_datatype(MPI_Datatype datatype, const char* name) {
   if (const DatatypeInfo* info = find_datatype(datatype)) return *info;
-  if (datatype == MPI_DATATYPE_NULL) fail(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
+  if (datatype == MPI_DATATYPE_NULL)
+    fail(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
   fail(MPI_ERR_TYPE, "invalid " + std::string(name) + " " + hex(datatype));
 }
 

@@ -13,9 +13,9 @@ namespace halyard::mpi_shim {
 enum class TypeCategory { kInteger, kFloating, kLogical };
 
 struct DatatypeInfo {
-  const char* name;   // "MPI_INT"
-  Datatype halyard;   // the element type reductions compute in
-  int size;           // bytes of one element
+  const char* name;  // "MPI_INT"
+  Datatype halyard;  // the element type reductions compute in
+  int size;          // bytes of one element
   TypeCategory category;
 };
 

@@ -92,8 +92,8 @@ MPI_Comm ShimState::add_comm(Communicator comm, MPI_Errhandler errhandler) {
 void ShimState::remove_comm(MPI_Comm handle) {
   std::size_t index = slot_of(handle, HALYARD_MPI_KIND_COMM, comms_);
   if (index == kWorldIndex || index == kSelfIndex) {
-    fail(MPI_ERR_COMM, std::string("cannot free ") +
-                           (index == kWorldIndex ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
+    fail(MPI_ERR_COMM,
+         std::string("cannot free ") + (index == kWorldIndex ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
   }
   if (index == 0) comm(handle);  // reports why the handle is invalid
   comms_[index].reset();

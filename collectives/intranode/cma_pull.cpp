@@ -79,8 +79,8 @@ class CmaPull final : public NoticeMachine {
 
 }  // namespace
 
-Request start_cma_pull(const Communicator& comm, NodeMemory& memory, PullPlan plan,
-                       int address_tag, int done_tag) {
+Request start_cma_pull(const Communicator& comm, NodeMemory& memory, PullPlan plan, int address_tag,
+                       int done_tag) {
   return NoticeMachine::launch(
       std::make_shared<CmaPull>(comm, memory, std::move(plan), address_tag, done_tag));
 }

@@ -21,8 +21,8 @@ struct PullPlan {
   std::vector<void*> destinations;
 };
 
-Request start_cma_pull(const Communicator& comm, NodeMemory& memory, PullPlan plan,
-                       int address_tag, int done_tag);
+Request start_cma_pull(const Communicator& comm, NodeMemory& memory, PullPlan plan, int address_tag,
+                       int done_tag);
 
 // Bytes one CMA read copies before the machine yields to the event loop.
 inline constexpr std::size_t kCmaChunkBytes = 1024 * 1024;

@@ -1,5 +1,6 @@
 # Sources of collectives/intranode: HAN's intra-node primitives over node memory.
 target_sources(halyard PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/buffer_pool.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cma_pull.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cma_slice_reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/intranode.cpp

@@ -63,16 +63,17 @@ Flavour choose_flavour(NodeMemory* memory, Flavour requested) {
 Call prepare(const Communicator& node, Flavour flavour, std::string_view operation) {
   check_node_communicator(node, operation);
   if (flavour != Flavour::kSm && flavour != Flavour::kCma) {
-    invalid(operation, "flavour " + std::to_string(static_cast<int>(flavour)) + " is not a Flavour");
+    invalid(operation,
+            "flavour " + std::to_string(static_cast<int>(flavour)) + " is not a Flavour");
   }
   Call call;
   call.rank = node.rank();
   call.size = node.size();
   call.memory = node_memory_of(node);
   if (call.size > 1 && call.memory == nullptr) {
-    throw Error(ErrorCode::kUnsupported,
-                std::string(operation) + ": this runtime has no node memory (the shm transport "
-                                         "is off or not built)");
+    throw Error(ErrorCode::kUnsupported, std::string(operation) +
+                                             ": this runtime has no node memory (the shm transport "
+                                             "is off or not built)");
   }
   call.flavour = choose_flavour(call.memory, flavour);
   for (int& tag : call.tags) tag = next_collective_tag(node);
@@ -137,8 +138,10 @@ Request start_reduction(const Communicator& node, const Call& call, const void* 
 
 std::string_view flavour_name(Flavour flavour) {
   switch (flavour) {
-    case Flavour::kSm: return "sm";
-    case Flavour::kCma: return "cma";
+    case Flavour::kSm:
+      return "sm";
+    case Flavour::kCma:
+      return "cma";
   }
   return "invalid";
 }

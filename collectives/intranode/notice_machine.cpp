@@ -48,18 +48,18 @@ void NoticeMachine::receive_next(int peer, int tag, std::shared_ptr<std::size_t>
         --self->outstanding_;
         if (!status.ok() || status.bytes != sizeof(Notice)) {
           self->p2p_broken_ = true;
-          self->record_failure(status.ok() ? Status::failure(ErrorCode::kInternal,
-                                                             "intra-node notice of " +
-                                                                 std::to_string(status.bytes) +
-                                                                 " bytes")
-                                           : status);
+          self->record_failure(status.ok()
+                                   ? Status::failure(ErrorCode::kInternal,
+                                                     "intra-node notice of " +
+                                                         std::to_string(status.bytes) + " bytes")
+                                   : status);
           self->step();
           return;
         }
         if (notice->failed != 0) {
           self->record_failure(Status::failure(
-              ErrorCode::kTransport, "intra-node collective: the part of rank " +
-                                         std::to_string(peer) + " failed"));
+              ErrorCode::kTransport,
+              "intra-node collective: the part of rank " + std::to_string(peer) + " failed"));
         }
         // Post the next receive before handling this one, so the stream never stalls.
         if (--*remaining > 0) self->receive_next(peer, tag, remaining, on_each);

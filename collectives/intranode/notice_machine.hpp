@@ -94,7 +94,7 @@ class NoticeMachine : public std::enable_shared_from_this<NoticeMachine> {
   bool scheduled_ = false;
   bool completed_ = false;
   bool stepping_ = false;
-  int outstanding_ = 0;       // posted p2p operations not yet completed
+  int outstanding_ = 0;        // posted p2p operations not yet completed
   std::deque<Notice> outbox_;  // notices being sent (stable addresses)
 };
 

@@ -32,7 +32,9 @@ class ScratchExchange final : public NoticeMachine {
 
  private:
   bool writer() const { return plan_.source != nullptr; }
-  std::size_t length(std::size_t k) const { return std::min(fragment_, plan_.bytes - k * fragment_); }
+  std::size_t length(std::size_t k) const {
+    return std::min(fragment_, plan_.bytes - k * fragment_);
+  }
   std::size_t half(std::size_t k) const { return (k % 2) * fragment_; }
 
   void start() override {

@@ -23,10 +23,10 @@
 namespace halyard::intranode {
 
 struct ScratchPlan {
-  std::size_t bytes = 0;     // of every flow
+  std::size_t bytes = 0;  // of every flow
   Datatype type = Datatype::kUint8;
-  bool combine = false;      // reduce the writers' fragments instead of copying them out
-  Op op = Op::kSum;          // for combine
+  bool combine = false;  // reduce the writers' fragments instead of copying them out
+  Op op = Op::kSum;      // for combine
   // This rank as a writer: its data (null: not a writer) and the readers of its flow (comm
   // ranks; this rank itself may be one in combine mode).
   const void* source = nullptr;

@@ -11,14 +11,17 @@ namespace halyard::testing {
 namespace {
 
 // A posted collective and the check to run once everything has completed.
+using Buffer = std::shared_ptr<std::vector<std::byte>>;
+
 struct Pending {
   std::string what;
   Request request;
   std::function<void()> verify;
+  // Buffers the transports may still read or write until the request completes (the verify
+  // closure only holds the ones it looks at).
+  std::vector<Buffer> in_use;
 };
 
-// Buffers live in the Pending closures (shared_ptr), so they outlive the requests.
-using Buffer = std::shared_ptr<std::vector<std::byte>>;
 Buffer buffer(std::vector<std::byte> bytes) {
   return std::make_shared<std::vector<std::byte>>(std::move(bytes));
 }
@@ -30,10 +33,13 @@ Pending post_allreduce(const Communicator& comm, const ElementCase& c, std::size
   std::string what = where + " allreduce " + case_name(c) + " count " + std::to_string(count);
   Request r = iallreduce(comm, send->data(), recv->data(), count, c.type, c.op);
   int size = comm.size();
-  return {what, r, [=] {
+  return {what,
+          r,
+          [=] {
             std::vector<std::byte> expected = reference_reduction(c, size, count, seed);
             expect_elements(what, c, recv->data(), expected.data(), count);
-          }};
+          },
+          {send, recv}};
 }
 
 Pending post_bcast(const Communicator& comm, const ElementCase& c, std::size_t count, int root,
@@ -43,7 +49,7 @@ Pending post_bcast(const Communicator& comm, const ElementCase& c, std::size_t c
   std::string what =
       where + " bcast count " + std::to_string(count) + " root " + std::to_string(root);
   Request r = ibcast(comm, data->data(), count, c.type, root);
-  return {what, r, [=] { expect_elements(what, c, data->data(), expected.data(), count); }};
+  return {what, r, [=] { expect_elements(what, c, data->data(), expected.data(), count); }, {data}};
 }
 
 Pending post_reduce(const Communicator& comm, const ElementCase& c, std::size_t count, int root,
@@ -55,11 +61,14 @@ Pending post_reduce(const Communicator& comm, const ElementCase& c, std::size_t 
   Request r = ireduce(comm, send->data(), recv->data(), count, c.type, c.op, root);
   bool is_root = comm.rank() == root;
   int size = comm.size();
-  return {what, r, [=] {
+  return {what,
+          r,
+          [=] {
             if (!is_root) return;
             std::vector<std::byte> expected = reference_reduction(c, size, count, seed);
             expect_elements(what, c, recv->data(), expected.data(), count);
-          }};
+          },
+          {send, recv}};
 }
 
 Pending post_allgather(const Communicator& comm, const ElementCase& c, std::size_t count,
@@ -69,18 +78,21 @@ Pending post_allgather(const Communicator& comm, const ElementCase& c, std::size
   std::string what = where + " allgather count " + std::to_string(count);
   Request r = iallgather(comm, send->data(), recv->data(), count, c.type);
   int size = comm.size();
-  return {what, r, [=] {
+  return {what,
+          r,
+          [=] {
             std::size_t block = count * datatype_size(c.type);
             for (int s = 0; s < size; ++s) {
               std::vector<std::byte> expected = make_input(c, s, count, seed);
               expect_elements(what, c, recv->data() + static_cast<std::size_t>(s) * block,
                               expected.data(), count);
             }
-          }};
+          },
+          {send, recv}};
 }
 
 Pending post_barrier(const Communicator& comm, const std::string& where) {
-  return {where + " barrier", ibarrier(comm), [] {}};
+  return {where + " barrier", ibarrier(comm), [] {}, {}};
 }
 
 }  // namespace

@@ -211,6 +211,44 @@ TEST(Communicator, CallbacksCountManyMessagesInFlight) {
   });
 }
 
+// ADAPT's building block: each completion callback posts the next operation; nothing waits
+// inside a callback.
+TEST(Communicator, CallbacksPostTheNextOperation) {
+  ThreadJob job({0, 1});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    constexpr int kSteps = 200;
+    int step = 0;
+    std::vector<int> received;
+    int value = 0;
+    std::function<void()> next;
+    next = [&] {
+      if (step == kSteps) return;
+      if (w.rank() == 0) {
+        value = step * 7;
+        w.isend(1, 3, &value, sizeof(value), [&](const Status& s) {
+          EXPECT_TRUE(s.ok());
+          ++step;
+          next();
+        });
+      } else {
+        w.irecv(0, 3, &value, sizeof(value), [&](const Status& s) {
+          EXPECT_TRUE(s.ok());
+          received.push_back(value);
+          ++step;
+          next();
+        });
+      }
+    };
+    next();
+    rt.loop().run_until([&] { return step == kSteps; });
+    if (w.rank() == 1) {
+      ASSERT_EQ(received.size(), static_cast<std::size_t>(kSteps));
+      for (int i = 0; i < kSteps; ++i) EXPECT_EQ(received[static_cast<std::size_t>(i)], i * 7);
+    }
+  });
+}
+
 TEST(Communicator, PeerFailureNoticeFailsPendingAndLaterRequests) {
   ThreadJob job({0, 0});
   std::atomic<bool> posted{false};

@@ -54,8 +54,8 @@ struct Checker {
 
   std::string label(const std::string& op, std::size_t count, int root = -1) const {
     return std::string(halyard::intranode::flavour_name(flavour)) + " " + op + " count " +
-           std::to_string(count) + (root >= 0 ? " root " + std::to_string(root) : "") +
-           " seed " + std::to_string(seed);
+           std::to_string(count) + (root >= 0 ? " root " + std::to_string(root) : "") + " seed " +
+           std::to_string(seed);
   }
 
   void bcast(const ElementCase& c, std::size_t count, int root) {
@@ -81,7 +81,8 @@ struct Checker {
     }
     // The contribution must come back untouched.
     auto original = make_input(c, node.rank(), count, seed);
-    if (!(node.rank() == root && in_place)) expect_elements(what + " (send)", c, send.data(), original.data(), count);
+    if (!(node.rank() == root && in_place))
+      expect_elements(what + " (send)", c, send.data(), original.data(), count);
   }
 
   void allreduce(const ElementCase& c, std::size_t count, bool in_place) {
@@ -113,12 +114,14 @@ struct Checker {
     auto recv = junk(expected.size());
     const void* s = send.data();
     if (node.rank() == root && in_place) {
-      std::memcpy(recv.data() + static_cast<std::size_t>(root) * send.size(), send.data(), send.size());
+      std::memcpy(recv.data() + static_cast<std::size_t>(root) * send.size(), send.data(),
+                  send.size());
       s = halyard::kInPlace;
     }
     wait_ok(halyard::intranode::igather(node, s, recv.data(), count, c.type, root, flavour), what);
     if (node.rank() == root) {
-      expect_elements(what, c, recv.data(), expected.data(), count * static_cast<std::size_t>(node.size()));
+      expect_elements(what, c, recv.data(), expected.data(),
+                      count * static_cast<std::size_t>(node.size()));
     }
   }
 
@@ -135,7 +138,8 @@ struct Checker {
       s = halyard::kInPlace;
     }
     wait_ok(halyard::intranode::iallgather(node, s, recv.data(), count, c.type, flavour), what);
-    expect_elements(what, c, recv.data(), expected.data(), count * static_cast<std::size_t>(node.size()));
+    expect_elements(what, c, recv.data(), expected.data(),
+                    count * static_cast<std::size_t>(node.size()));
   }
 
   // Several primitives in flight at once (they share the ranks' scratch slots in call order).
@@ -154,17 +158,24 @@ struct Checker {
     auto g_recv = junk(g_expected.size());
     std::vector<Request> requests{
         halyard::intranode::ibcast(node, bcast_buf.data(), count, sum.type, 0, flavour),
-        halyard::intranode::iallreduce(node, a_send.data(), a_recv.data(), count, sum.type, sum.op, flavour),
-        halyard::intranode::ireduce(node, r_send.data(), r_recv.data(), count, bxor.type, bxor.op, last, flavour),
-        halyard::intranode::iallgather(node, r_send.data(), g_recv.data(), count, bxor.type, flavour),
-        halyard::intranode::iallreduce(node, r_send.data(), r_recv.data() /* unused below */, 0, bxor.type, bxor.op, flavour)};
-    for (std::size_t i = 0; i < requests.size(); ++i) wait_ok(requests[i], label("in flight #" + std::to_string(i), count));
+        halyard::intranode::iallreduce(node, a_send.data(), a_recv.data(), count, sum.type, sum.op,
+                                       flavour),
+        halyard::intranode::ireduce(node, r_send.data(), r_recv.data(), count, bxor.type, bxor.op,
+                                    last, flavour),
+        halyard::intranode::iallgather(node, r_send.data(), g_recv.data(), count, bxor.type,
+                                       flavour),
+        halyard::intranode::iallreduce(node, r_send.data(), r_recv.data() /* unused below */, 0,
+                                       bxor.type, bxor.op, flavour)};
+    for (std::size_t i = 0; i < requests.size(); ++i)
+      wait_ok(requests[i], label("in flight #" + std::to_string(i), count));
     expect_elements(label("in flight bcast", count), sum, bcast_buf.data(), b0.data(), count);
     auto a_expected = reference_reduction(sum, node.size(), count, seed);
-    expect_elements(label("in flight allreduce", count), sum, a_recv.data(), a_expected.data(), count);
+    expect_elements(label("in flight allreduce", count), sum, a_recv.data(), a_expected.data(),
+                    count);
     if (node.rank() == last) {
       auto r_expected = reference_reduction(bxor, node.size(), count, seed);
-      expect_elements(label("in flight reduce", count), bxor, r_recv.data(), r_expected.data(), count);
+      expect_elements(label("in flight reduce", count), bxor, r_recv.data(), r_expected.data(),
+                      count);
     }
     expect_elements(label("in flight allgather", count), bxor, g_recv.data(), g_expected.data(),
                     count * static_cast<std::size_t>(node.size()));

@@ -61,7 +61,8 @@ void huge(const Communicator& w) {
   if (!w.same_node(0, 1)) fail("huge needs both ranks on one node (shm)");
   int peer = 1 - w.rank();
   std::vector<std::size_t> sizes{0, 1, 7, 4095, 8192, 8193, 65537};
-  for (std::size_t s = std::size_t{1} << 20; s <= (std::size_t{256} << 20); s *= 4) sizes.push_back(s);
+  for (std::size_t s = std::size_t{1} << 20; s <= (std::size_t{256} << 20); s *= 4)
+    sizes.push_back(s);
   sizes.push_back((std::size_t{256} << 20) - 13);
   std::vector<std::byte> buf(sizes.back() + 16);
   for (std::size_t size : sizes) {
@@ -93,8 +94,10 @@ void mixed(const Communicator& w) {
     (w.same_node(w.rank(), p) ? same : cross)++;
   }
   if (same == 0 || cross == 0) fail("mixed needs peers on this node and on another (--vnodes)");
-  for (std::size_t size : {std::size_t{24}, std::size_t{6000}, std::size_t{300000}, std::size_t{5} << 20}) {
-    std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(n)), in(static_cast<std::size_t>(n));
+  for (std::size_t size :
+       {std::size_t{24}, std::size_t{6000}, std::size_t{300000}, std::size_t{5} << 20}) {
+    std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(n)),
+        in(static_cast<std::size_t>(n));
     std::vector<Request> requests;
     // Every pair in both directions at once, several messages per pair on distinct tags.
     for (int p = 0; p < n; ++p) {
@@ -110,14 +113,16 @@ void mixed(const Communicator& w) {
         requests.push_back(w.isend(p, 20 + m, o.data() + static_cast<std::size_t>(m) * size, size));
       }
     }
-    for (const Request& r : requests) expect_ok(r, "mixed traffic of " + std::to_string(size) + " bytes");
+    for (const Request& r : requests)
+      expect_ok(r, "mixed traffic of " + std::to_string(size) + " bytes");
     for (int p = 0; p < n; ++p) {
       if (p == w.rank()) continue;
       for (int m = 0; m < 3; ++m) {
         auto seed = static_cast<std::uint32_t>(p * 1000 + w.rank() * 10 + m);
-        verify(in[static_cast<std::size_t>(p)].data() + static_cast<std::size_t>(m) * size, size, seed,
-               std::to_string(size) + " bytes from rank " + std::to_string(p) +
-                   (w.same_node(w.rank(), p) ? " (shm)" : " (ofi)") + " message " + std::to_string(m));
+        verify(
+            in[static_cast<std::size_t>(p)].data() + static_cast<std::size_t>(m) * size, size, seed,
+            std::to_string(size) + " bytes from rank " + std::to_string(p) +
+                (w.same_node(w.rank(), p) ? " (shm)" : " (ofi)") + " message " + std::to_string(m));
       }
     }
   }

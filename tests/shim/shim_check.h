@@ -18,28 +18,28 @@ static int check_rank(void) {
   return rank;
 }
 
-#define CHECK(condition)                                                                   \
-  do {                                                                                     \
-    if (!(condition)) {                                                                    \
+#define CHECK(condition)                                                                          \
+  do {                                                                                            \
+    if (!(condition)) {                                                                           \
       fprintf(stderr, "rank %d: FAIL %s:%d: %s\n", check_rank(), __FILE__, __LINE__, #condition); \
-      ++check_failures;                                                                    \
-    }                                                                                      \
+      ++check_failures;                                                                           \
+    }                                                                                             \
   } while (0)
 
 /* A call that must succeed. */
 #define CHECK_MPI(call) CHECK((call) == MPI_SUCCESS)
 
 /* Element-by-element comparison, reporting the first mismatch of the array. */
-#define CHECK_ARRAY(what, got, want, count)                                                \
-  do {                                                                                     \
-    for (long check_i_ = 0; check_i_ < (long)(count); ++check_i_) {                        \
-      if ((got)[check_i_] != (want)[check_i_]) {                                           \
+#define CHECK_ARRAY(what, got, want, count)                                                    \
+  do {                                                                                         \
+    for (long check_i_ = 0; check_i_ < (long)(count); ++check_i_) {                            \
+      if ((got)[check_i_] != (want)[check_i_]) {                                               \
         fprintf(stderr, "rank %d: FAIL %s:%d: %s: element %ld of %ld differs\n", check_rank(), \
-                __FILE__, __LINE__, what, check_i_, (long)(count));                        \
-        ++check_failures;                                                                  \
-        break;                                                                             \
-      }                                                                                    \
-    }                                                                                      \
+                __FILE__, __LINE__, what, check_i_, (long)(count));                            \
+        ++check_failures;                                                                      \
+        break;                                                                                 \
+      }                                                                                        \
+    }                                                                                          \
   } while (0)
 
 /* The exit status: 0 when every check passed. Call after MPI_Finalize. */

@@ -22,10 +22,12 @@ static void fill(int32_t* out, int r, int block, long count) {
 static void check_bcast(MPI_Comm comm, int rank, int size, long count) {
   int32_t* buffer = malloc((size_t)count * sizeof(int32_t) + 1);
   int32_t* want = malloc((size_t)count * sizeof(int32_t) + 1);
-  for (int root = 0; root < size; root += size > 2 ? size - 1 : 1) {
+  for (int root = 0; root<size; root += size> 2 ? size - 1 : 1) {
     fill(want, root, 0, count);
-    if (rank == root) fill(buffer, root, 0, count);
-    else memset(buffer, 0, (size_t)count * sizeof(int32_t));
+    if (rank == root)
+      fill(buffer, root, 0, count);
+    else
+      memset(buffer, 0, (size_t)count * sizeof(int32_t));
     CHECK_MPI(MPI_Bcast(buffer, (int)count, MPI_INT, root, comm));
     CHECK_ARRAY("MPI_Bcast", buffer, want, count);
 
@@ -81,7 +83,8 @@ static void check_gather_scatter(MPI_Comm comm, int rank, int size, long count) 
   if (rank == root) {
     /* In place: the root's own block stays where it is in sendbuf. */
     memcpy(all, want, block_bytes * (size_t)size);
-    CHECK_MPI(MPI_Scatter(all, (int)count, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root, comm));
+    CHECK_MPI(
+        MPI_Scatter(all, (int)count, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root, comm));
     CHECK_ARRAY("MPI_Scatter in place (sendbuf unchanged)", all, want, count * size);
   } else {
     CHECK_MPI(MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, got, (int)count, MPI_INT, root, comm));
@@ -138,8 +141,10 @@ static void check_nonblocking_mix(MPI_Comm comm, int rank, int size) {
   MPI_Request requests[6];
   for (int b = 0; b < 3; ++b) {
     fill(want[b], b % size, b, kCount);
-    if (rank == b % size) fill(buffers[b], rank, b, kCount);
-    else memset(buffers[b], 0, sizeof buffers[b]);
+    if (rank == b % size)
+      fill(buffers[b], rank, b, kCount);
+    else
+      memset(buffers[b], 0, sizeof buffers[b]);
     CHECK_MPI(MPI_Ibcast(buffers[b], kCount, MPI_INT, b % size, comm, &requests[b]));
   }
   CHECK_MPI(MPI_Ibarrier(comm, &requests[3]));

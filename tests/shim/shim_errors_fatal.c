@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rank %d: the faulty call returned\n", rank);
     return 3;
   }
-  if (strcmp(scenario, "truncate") == 0 && rank == 0) MPI_Send(data, 8, MPI_INT, at_fault, 5, MPI_COMM_WORLD);
+  if (strcmp(scenario, "truncate") == 0 && rank == 0)
+    MPI_Send(data, 8, MPI_INT, at_fault, 5, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
   fprintf(stderr, "rank %d: the job was not ended\n", rank);
   MPI_Finalize();

@@ -8,14 +8,14 @@
 #include "shim_check.h"
 
 /* A call that must fail with `error_class`. */
-#define CHECK_CLASS(call, error_class)                                                       \
-  do {                                                                                       \
-    int check_code_ = (call);                                                                \
-    if (check_code_ != (error_class)) {                                                      \
+#define CHECK_CLASS(call, error_class)                                                         \
+  do {                                                                                         \
+    int check_code_ = (call);                                                                  \
+    if (check_code_ != (error_class)) {                                                        \
       fprintf(stderr, "rank %d: FAIL %s:%d: %s returned %d, expected %s (%d)\n", check_rank(), \
-              __FILE__, __LINE__, #call, check_code_, #error_class, error_class);            \
-      ++check_failures;                                                                      \
-    }                                                                                        \
+              __FILE__, __LINE__, #call, check_code_, #error_class, error_class);              \
+      ++check_failures;                                                                        \
+    }                                                                                          \
   } while (0)
 
 static void check_string(int error_class, const char* expected) {
@@ -23,8 +23,8 @@ static void check_string(int error_class, const char* expected) {
   int length = -1;
   CHECK_MPI(MPI_Error_string(error_class, text, &length));
   if (strcmp(text, expected) != 0 || length != (int)strlen(expected)) {
-    fprintf(stderr, "MPI_Error_string(%d) = '%s' (%d), expected '%s'\n", error_class, text,
-            length, expected);
+    fprintf(stderr, "MPI_Error_string(%d) = '%s' (%d), expected '%s'\n", error_class, text, length,
+            expected);
     ++check_failures;
   }
   int cls = -1;

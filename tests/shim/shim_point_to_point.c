@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
   static const long kCounts[] = {0, 1, 1000, 1L << 19}; /* up to 4 MiB: rendezvous paths */
-  for (size_t c = 0; c < sizeof kCounts / sizeof kCounts[0]; ++c) check_ring(rank, size, kCounts[c]);
+  for (size_t c = 0; c < sizeof kCounts / sizeof kCounts[0]; ++c)
+    check_ring(rank, size, kCounts[c]);
   check_wildcards(rank, size);
   check_self_and_tags(rank);
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));

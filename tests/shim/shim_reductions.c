@@ -12,17 +12,19 @@
 #include "shim_check.h"
 
 enum op_kind { SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR, BXOR, OP_KINDS };
-static const MPI_Op kOps[OP_KINDS] = {MPI_SUM,  MPI_PROD, MPI_MIN,  MPI_MAX,  MPI_LAND,
-                                      MPI_LOR,  MPI_LXOR, MPI_BAND, MPI_BOR,  MPI_BXOR};
-static const char* const kOpNames[OP_KINDS] = {"SUM",  "PROD", "MIN", "MAX", "LAND",
-                                               "LOR",  "LXOR", "BAND", "BOR", "BXOR"};
+static const MPI_Op kOps[OP_KINDS] = {MPI_SUM, MPI_PROD, MPI_MIN,  MPI_MAX, MPI_LAND,
+                                      MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+static const char* const kOpNames[OP_KINDS] = {"SUM", "PROD", "MIN",  "MAX", "LAND",
+                                               "LOR", "LXOR", "BAND", "BOR", "BXOR"};
 
 enum category { INTEGER, FLOATING, LOGICAL };
 
 /* Stores a small integer into element i of a buffer of some C type. */
 typedef void (*store_fn)(void* buffer, long i, long value);
-#define DEFINE_STORE(NAME, T) \
-  static void store_##NAME(void* buffer, long i, long value) { ((T*)buffer)[i] = (T)value; }
+#define DEFINE_STORE(NAME, T)                                  \
+  static void store_##NAME(void* buffer, long i, long value) { \
+    ((T*)buffer)[i] = (T)value;                                \
+  }
 DEFINE_STORE(char, char)
 DEFINE_STORE(schar, signed char)
 DEFINE_STORE(uchar, unsigned char)
@@ -107,16 +109,26 @@ static long contribution(enum op_kind op, int r, long i) {
 
 static long combine(enum op_kind op, long a, long b) {
   switch (op) {
-    case SUM: return a + b;
-    case PROD: return a * b;
-    case MIN: return a < b ? a : b;
-    case MAX: return a > b ? a : b;
-    case LAND: return a && b;
-    case LOR: return a || b;
-    case LXOR: return !a != !b;
-    case BAND: return a & b;
-    case BOR: return a | b;
-    default: return a ^ b;
+    case SUM:
+      return a + b;
+    case PROD:
+      return a * b;
+    case MIN:
+      return a < b ? a : b;
+    case MAX:
+      return a > b ? a : b;
+    case LAND:
+      return a && b;
+    case LOR:
+      return a || b;
+    case LXOR:
+      return !a != !b;
+    case BAND:
+      return a & b;
+    case BOR:
+      return a | b;
+    default:
+      return a ^ b;
   }
 }
 

@@ -59,9 +59,10 @@ bool ShmNodeMemory::probe_peers() {
     std::uint64_t probe = 0;
     int error = cma_read(pid, address, &probe, sizeof probe);
     if (error != 0) {
-      log::debug("shm: CMA towards local rank {} (pid {}) failed ({}); intra-node collectives use "
-                 "the shared scratch instead",
-                 q, pid, std::strerror(error));
+      log::debug(
+          "shm: CMA towards local rank {} (pid {}) failed ({}); intra-node collectives use "
+          "the shared scratch instead",
+          q, pid, std::strerror(error));
       return false;
     }
   }
