@@ -6,6 +6,7 @@
 
 #include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
+#include "collectives/han/han.hpp"
 #include "collectives/select/adapt_dispatch.hpp"
 #include "collectives/select/selection.hpp"
 #include "runtime/error.hpp"
@@ -55,6 +56,8 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
     case Algorithm::kAdapt:
       return adapt::ibcast(comm, buffer, count, type, root,
                            select::adapt_params(Collective::kBcast, selected));
+    case Algorithm::kHan:
+      return han::ibcast(comm, buffer, count, type, root);
     default:
       cannot_run(Collective::kBcast, selected);
   }
@@ -96,6 +99,8 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
       return base::iallreduce_recursive_doubling(comm, send, recv, count, type, op);
     case Algorithm::kRabenseifner:
       return base::iallreduce_rabenseifner(comm, send, recv, count, type, op);
+    case Algorithm::kHan:
+      return han::iallreduce(comm, send, recv, count, type, op);
     default:
       cannot_run(Collective::kAllreduce, selected);
   }

@@ -80,6 +80,12 @@ void MatchingEngine::arrive(std::unique_ptr<IncomingMessage> message) {
     PostedReceive receive = std::move(*it);
     q.posted.erase(it);
     --posted_count_;
+    if (message->deliverable_while_announced()) {
+      // The transport allows it: copy straight into the posted buffer now instead of paying
+      // a deferred pass (and, for shm, a copy of the payload out of the ring).
+      deliver(std::move(message), std::move(receive));
+      return;
+    }
     // We are inside the transport's progress(): deliver from the loop instead.
     loop_.defer([this, m = std::move(message), r = std::move(receive)]() mutable {
       deliver(std::move(m), std::move(r));

@@ -38,7 +38,8 @@ class MatchingEngine {
                  Completion done);
 
   // A transport's arrival. A match is delivered from the loop's deferred phase, so deliver()
-  // never runs inside the transport's progress().
+  // never runs inside the transport's progress(), unless the message says that is safe
+  // (IncomingMessage::deliverable_while_announced), when it is delivered at once.
   void arrive(std::unique_ptr<IncomingMessage> message);
 
   // Removes a posted, still unmatched receive; false when it was matched already.

@@ -21,6 +21,10 @@ class SelfTransport::Message final : public IncomingMessage {
     }
   }
 
+  // deliver() only copies and queues completions for a later progress(), so it is safe
+  // inside the handler that announces the message.
+  bool deliverable_while_announced() const override { return true; }
+
   void deliver(void* dst, std::size_t capacity, Completion done) override {
     const std::size_t size = envelope().size;
     const std::size_t n = std::min(size, capacity);

@@ -51,6 +51,12 @@ class IncomingMessage {
   // Called exactly once per message, from the event loop; `done` runs from a later progress().
   virtual void deliver(void* dst, std::size_t capacity, Completion done) = 0;
 
+  // True when deliver() may also be called from inside the IncomingHandler call that announces
+  // the message (so from the transport's progress()). Then a receive that is already posted
+  // gets the payload at once, with no deferred pass and no intermediate copy; `done` still runs
+  // from a later point of progress(), never inside deliver().
+  virtual bool deliverable_while_announced() const { return false; }
+
  protected:
   explicit IncomingMessage(const Envelope& e) : envelope_(e) {}
 

@@ -13,3 +13,8 @@
 #include "runtime/runtime.hpp"
 #include "runtime/tags.hpp"
 #include "runtime/topology.hpp"
+
+// Datatypes, reduction ops and the collectives (bcast, reduce, allreduce, allgather, ...).
+#include "collectives/collectives.hpp"
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"

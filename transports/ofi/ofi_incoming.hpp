@@ -22,6 +22,8 @@ class EagerIncoming final : public IncomingMessage {
                 EagerIncoming** lender_slot);
   ~EagerIncoming() override;
   void deliver(void* dst, std::size_t capacity, Completion done) override;
+  // While announced it reads the lent frame buffer; `done` is queued for a later progress().
+  bool deliverable_while_announced() const override { return true; }
   // Copies the payload out of the frame buffer, which is about to be reused.
   void take_ownership();
   // Takes the frame buffer itself; the payload starts at `offset`.

@@ -324,10 +324,13 @@ int OfiTransport::progress() {
   int events = 0;
   if (!deferred_.empty()) {
     // Completions queued by send()/deliver() or earlier passes; new ones wait for the next pass.
-    auto due = std::move(deferred_);
-    deferred_.clear();
-    for (auto& [done, status] : due) done(status);
-    events += static_cast<int>(due.size());
+    running_.swap(deferred_);
+    struct Clear {
+      std::vector<std::pair<Completion, Status>>& v;
+      ~Clear() { v.clear(); }  // also when a completion throws: none may run twice
+    } clear{running_};
+    for (auto& [done, status] : running_) done(status);
+    events += static_cast<int>(running_.size());
     // Reading the completion queue costs system calls in most providers; a pass that already
     // did work returns at once (the loop calls again right away), but only every other time,
     // so a steady stream of deferred work cannot starve the queue.

@@ -212,6 +212,9 @@ class OfiTransport final : public Transport {
   std::vector<std::vector<std::byte>> spare_buffers_;
   std::size_t frame_capacity_ = 0;
   std::vector<std::pair<Completion, Status>> deferred_;
+  // What progress() is running now; swapped with deferred_ so both keep their capacity and a
+  // completion costs no allocation per pass.
+  std::vector<std::pair<Completion, Status>> running_;
   bool skipped_completion_read_ = false;
 
   friend struct RendezvousSend;

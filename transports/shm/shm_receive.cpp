@@ -45,6 +45,9 @@ class EagerIncoming final : public IncomingMessage {
     owner_->defer(std::move(done), ShmTransport::receive_status(n, size));
   }
 
+  // deliver() inside the handler reads the ring directly; after it, from the copy.
+  bool deliverable_while_announced() const override { return true; }
+
   // The handler returned: from now on the payload must not be read from the ring.
   void detach() {
     if (!delivered_) {

@@ -311,9 +311,12 @@ int ShmTransport::progress() {
   events += push_staged();
   // Completions queued so far run now; ones they cause wait for the next pass, so a callback
   // that sends again cannot keep this call busy forever.
-  auto ready = std::move(ready_);
-  ready_.clear();
-  for (auto& [done, status] : ready) {
+  running_.swap(ready_);
+  struct Clear {
+    std::vector<std::pair<Completion, Status>>& v;
+    ~Clear() { v.clear(); }  // also when a completion throws: none may run twice
+  } clear{running_};
+  for (auto& [done, status] : running_) {
     done(status);
     ++events;
   }

@@ -145,6 +145,9 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   WakeChannel wake_;
   ProcessBlock* my_block_ = nullptr;
   std::vector<std::pair<Completion, Status>> ready_;
+  // What progress() is running now; swapped with ready_ so both keep their capacity and a
+  // completion costs no allocation per pass.
+  std::vector<std::pair<Completion, Status>> running_;
   std::unordered_map<std::uint64_t, Outstanding> outstanding_;
   std::list<CmaPull> cma_pulls_;
   std::uint64_t next_id_ = 1;

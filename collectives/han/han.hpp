@@ -1,0 +1,23 @@
+// HAN: hierarchical collectives as task pipelines over two levels (dissertation chapter 5).
+//
+// The message is cut into segments of HALYARD_HAN_SEGSIZE bytes; per segment, sub-collectives
+// on the node communicator (intra) and among node leaders (inter) run as tasks that start when
+// their inputs complete, so the levels of successive segments overlap (Figures 5.6 and 5.14).
+// Semantics and argument rules are those of collectives/collectives.hpp; callers (the public
+// API) have validated the arguments. See docs/han.md for the task graphs and knobs.
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/communicator.hpp"
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"
+#include "runtime/request.hpp"
+
+namespace halyard::han {
+
+Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root);
+Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type, Op op);
+
+}  // namespace halyard::han

@@ -1,0 +1,62 @@
+// HAN's task pipelines (dissertation chapter 5): each HAN call is a small graph of sub-collective
+// tasks (one per segment and level) that start when their inputs complete.
+//
+// Sub-collectives take their tags from a per-communicator call counter, so every rank must start
+// the sub-collectives of one sub-communicator in the same order. Completion order differs
+// between ranks, so a task is never started straight from an input's callback: it waits in its
+// sub-communicator's OrderedQueue, which starts tasks strictly in the order they were added (the
+// same program order on every rank), each once its inputs are done. Nothing waits inside a
+// callback: an input's completion only decrements a counter and pumps the queue.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "runtime/request.hpp"
+
+namespace halyard::han {
+
+class OrderedQueue;
+struct PipelineState;
+
+struct Task {
+  std::function<Request()> start;
+  int inputs = 0;  // inputs not complete yet
+  std::vector<std::shared_ptr<Task>> dependents;
+  OrderedQueue* queue = nullptr;
+  std::shared_ptr<PipelineState> pipeline;
+};
+
+// The start order of the sub-collectives of one sub-communicator (node or leader), shared by
+// every HAN call on that communicator.
+class OrderedQueue {
+ public:
+  void push(std::shared_ptr<Task> task) { tasks_.push_back(std::move(task)); }
+  // Starts head tasks while their inputs are complete.
+  void pump();
+
+ private:
+  std::deque<std::shared_ptr<Task>> tasks_;
+};
+
+// One HAN call: build the tasks in program order, add edges, then launch().
+class Pipeline {
+ public:
+  explicit Pipeline(EventLoop& loop);
+
+  // A task on `queue`; queues keep the order of add() calls.
+  std::shared_ptr<Task> add(OrderedQueue& queue, std::function<Request()> start);
+  // `later` starts only after `earlier` completed; a null task on either side is no edge.
+  static void depend(const std::shared_ptr<Task>& later, const std::shared_ptr<Task>& earlier);
+  // The call's request: completes when every task has, with the first failure if any.
+  Request launch();
+
+ private:
+  std::shared_ptr<PipelineState> state_;
+  std::vector<OrderedQueue*> queues_;
+};
+
+}  // namespace halyard::han
