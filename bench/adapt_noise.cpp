@@ -183,16 +183,6 @@ void stop_random_noise() {
   setitimer(ITIMER_REAL, &off, nullptr);
 }
 
-// A barrier from ADAPT itself (1-element reduce to 0, then bcast from 0), so the benchmark
-// depends on nothing but this module and p2p.
-void barrier(const Communicator& comm) {
-  adapt::Params p;
-  p.tree = adapt::TreeShape::kBinomial;
-  std::int32_t one = 1, sum = 0;
-  adapt::ireduce(comm, &one, &sum, 1, halyard::Datatype::kInt32, halyard::Op::kSum, 0, p).wait_ok();
-  adapt::ibcast(comm, &sum, 1, halyard::Datatype::kInt32, 0, p).wait_ok();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -216,7 +206,7 @@ int main(int argc, char** argv) {
 
   std::vector<double> times;
   for (int it = 0; it < o.warmup + o.iterations; ++it) {
-    if (o.barrier) barrier(world);
+    if (o.barrier) halyard::barrier(world);
     const auto t0 = Clock::now();
     if (delayed && !o.delay_inside) spin_for(o.delay_ms);
     if (delayed && o.delay_inside) {

@@ -9,17 +9,13 @@
 # Open MPI's and "bw x" Open MPI's bandwidth divided by Halyard's: above 1 means Halyard is
 # slower (the goal is at most 1.2 at every size).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib_compare.sh"
 
 build=${1:-build}
 shift || true
 bin="$build/bin"
-for program in "$bin/hlaunch" "$bin/halyard_bench_p2p" "$bin/mpi_pingpong"; do
-  [[ -x "$program" ]] || { echo "compare_p2p.sh: $program not built" >&2; exit 2; }
-done
-
-halyard=$(mktemp)
-openmpi=$(mktemp)
-trap 'rm -f "$halyard" "$openmpi"' EXIT
+require_built compare_p2p.sh "$bin/hlaunch" "$bin/halyard_bench_p2p" "$bin/mpi_pingpong"
+make_result_files
 
 HALYARD_SHM=0 HALYARD_OFI_PROVIDER="${HALYARD_OFI_PROVIDER:-tcp;ofi_rxm}" \
   "$bin/hlaunch" -n 2 -- "$bin/halyard_bench_p2p" "$@" >"$halyard"
@@ -27,8 +23,7 @@ mpirun --allow-run-as-root --oversubscribe -n 2 --mca btl tcp,self --mca pml ob1
   "$bin/mpi_pingpong" "$@" >"$openmpi"
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores"
-echo "# halyard: $(head -n 1 "$halyard" | sed 's/^# //')"
-echo "# openmpi: $(head -n 1 "$openmpi" | sed 's/^# //')"
+print_sources
 awk '
   FNR == NR { if ($1 !~ /^#/) { lat[$1] = $2; bw[$1] = $3 } next }
   $1 !~ /^#/ && ($1 in lat) {

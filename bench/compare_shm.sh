@@ -7,17 +7,13 @@
 # "lat x" is Halyard's latency divided by Open MPI's, "bw x" Halyard's bandwidth divided by Open
 # MPI's. Goals (issue 4): lat x <= 1.0 at 8 B, bw x >= 1.0 from 1 MiB up.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib_compare.sh"
 
 build=${1:-build}
 shift || true
 bin="$build/bin"
-for program in "$bin/hlaunch" "$bin/halyard_bench_shm" "$bin/mpi_pingpong"; do
-  [[ -x "$program" ]] || { echo "compare_shm.sh: $program not built" >&2; exit 2; }
-done
-
-halyard=$(mktemp)
-openmpi=$(mktemp)
-trap 'rm -f "$halyard" "$openmpi"' EXIT
+require_built compare_shm.sh "$bin/hlaunch" "$bin/halyard_bench_shm" "$bin/mpi_pingpong"
+make_result_files
 
 # Both pin their two ranks to cores 0 and 1.
 "$bin/hlaunch" -n 2 --bind-to core -- "$bin/halyard_bench_shm" p2p "$@" >"$halyard"
@@ -25,8 +21,7 @@ mpirun --allow-run-as-root --oversubscribe -n 2 --bind-to core --mca btl vader,s
   "$bin/mpi_pingpong" "$@" >"$openmpi"
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores, $(uname -r)"
-echo "# halyard: $(head -n 1 "$halyard" | sed 's/^# //')"
-echo "# openmpi: $(head -n 1 "$openmpi" | sed 's/^# //')"
+print_sources
 awk '
   FNR == NR { if ($1 !~ /^#/) { lat[$1] = $2; bw[$1] = $3 } next }
   $1 !~ /^#/ && ($1 in lat) {

@@ -19,21 +19,21 @@ log "built in ${SECONDS}s"
 
 n=${RANKS:-16}
 log "MPI collectives, $n ranks, Halyard (hmpicc) vs Open MPI (vader)"
-timeout 200 bench/compare_mpi_collectives.sh --build "$build" --out "$out/collectives_$n" -n "$n" \
+timeout 180 bench/compare_mpi_collectives.sh --build "$build" --out "$out/collectives_$n" -n "$n" \
   --max-size 16M --scale 0.3 >"$out/collectives_$n.txt" 2>&1; log "rc=$?"
 
 log "ADAPT noise: 4 MiB binary-tree bcast, 1 ms on rank 6, $n ranks"
 for variant in event waitall; do
-  timeout 40 "$build/bin/hlaunch" -n "$n" -- "$build/bin/halyard_bench_adapt_noise" --coll bcast \
+  timeout 25 "$build/bin/hlaunch" -n "$n" -- "$build/bin/halyard_bench_adapt_noise" --coll bcast \
     --size 4M --tree binary --variant "$variant" --delay-ms 1 --delay-ranks 6 \
     >"$out/noise_bcast_$variant.txt" 2>&1; log "$variant rc=$?"
-  timeout 40 "$build/bin/hlaunch" -n "$n" -- "$build/bin/halyard_bench_adapt_noise" --coll bcast \
+  timeout 25 "$build/bin/hlaunch" -n "$n" -- "$build/bin/halyard_bench_adapt_noise" --coll bcast \
     --size 4M --tree binary --variant "$variant" \
     >"$out/quiet_bcast_$variant.txt" 2>&1; log "$variant (no delay) rc=$?"
 done
 
 log "p2p over shm vs vader"
-timeout 60 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
+timeout 45 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
 log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
-timeout 90 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
+timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
 log "done in ${SECONDS}s"

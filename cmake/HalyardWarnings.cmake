@@ -1,9 +1,13 @@
 # Warnings are errors for Halyard's own code only; third-party headers come in as SYSTEM.
+# -Wnull-dereference is left out: GCC 12 reports false positives with it once code is inlined at
+# -O2/-O3 (inside Boost.Asio, CLI11, and memcpy into freshly resized vectors), which would make
+# the Release build depend on the optimizer's mood. For the same reason -Wrestrict is turned
+# off: at -O3 GCC 12 flags std::string concatenation inside libstdc++ (GCC bug 105329).
 function(halyard_project_warnings target)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX,C>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
-      -Wold-style-cast -Wcast-align -Wunused -Woverloaded-virtual -Wnull-dereference
-      -Wdouble-promotion -Wformat=2 -Werror>)
+      -Wold-style-cast -Wcast-align -Wunused -Woverloaded-virtual
+      -Wdouble-promotion -Wformat=2 -Wno-restrict -Werror>)
   # -Wold-style-cast and -Wnon-virtual-dtor are C++-only.
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wno-old-style-cast>)
 endfunction()

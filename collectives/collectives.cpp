@@ -19,8 +19,8 @@ using select::Algorithm;
 using select::Collective;
 using select::SelectedAlgorithm;
 
-// An algorithm the selection produced but this collective cannot run: HAN (not built yet), or a
-// decision table naming an algorithm of another collective.
+// An algorithm the selection produced but this collective cannot run: HAN where it is not built
+// yet (barrier), or a decision table naming an algorithm of another collective.
 [[noreturn]] void cannot_run(Collective collective, const SelectedAlgorithm& selected) {
   std::string name = select::algorithm_name(selected);
   if (selected.algorithm == Algorithm::kHan) {
@@ -80,6 +80,8 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
     case Algorithm::kAdapt:
       return adapt::ireduce(comm, send, recv, count, type, op, root,
                             select::adapt_params(Collective::kReduce, selected));
+    case Algorithm::kHan:
+      return han::ireduce(comm, send, recv, count, type, op, root);
     default:
       cannot_run(Collective::kReduce, selected);
   }
@@ -116,6 +118,8 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
       return base::iallgather_ring(comm, send, recv, count, type);
     case Algorithm::kBruck:
       return base::iallgather_bruck(comm, send, recv, count, type);
+    case Algorithm::kHan:
+      return han::iallgather(comm, send, recv, count, type);
     default:
       cannot_run(Collective::kAllgather, selected);
   }

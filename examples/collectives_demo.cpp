@@ -61,8 +61,10 @@ int main(int argc, char** argv) {
     barrier(world);
     if (rank == 0) {
       std::string list;
-      for (int r = 0; r < size; ++r)
-        list += (r ? "," : "") + std::to_string(nodes[static_cast<std::size_t>(r)]);
+      for (int r = 0; r < size; ++r) {
+        if (r > 0) list += ',';
+        list += std::to_string(nodes[static_cast<std::size_t>(r)]);
+      }
       std::printf("all %d ranks agree; node of each rank: [%s]\n", size, list.c_str());
     }
     runtime.finalize();

@@ -18,6 +18,7 @@ bool MatchingEngine::matches(const PostedReceive& r, const Envelope& e) {
 // One matched message on its way into a receive buffer. A single allocation holds everything
 // the delivery needs, so the transport's completion captures one pointer and fits in
 // std::function's inline storage (no allocation for the completion, none for a shared_ptr).
+// The cost: a transport that drops a completion unrun (only at teardown) leaks its Delivery.
 struct MatchingEngine::Delivery {
   EventLoop* loop;
   std::unique_ptr<IncomingMessage> message;
@@ -41,10 +42,11 @@ void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedRec
     }
     // The message stays alive until its completion has run, and is released from the loop,
     // not here: the transport may be running a std::function stored in the message itself
-    // (see delivery_guard.hpp).
-    std::unique_ptr<Delivery> owned(d);
-    owned->done(s);
-    owned->loop->defer([released = std::move(owned)] {});
+    // (see delivery_guard.hpp). Handing it to the loop before running `done` also keeps that
+    // true when `done` throws.
+    Completion done = std::move(d->done);
+    d->loop->defer([released = std::unique_ptr<Delivery>(d)] {});
+    done(s);
   };
   try {
     d->message->deliver(receive.buffer, receive.capacity, completion);

@@ -1,6 +1,7 @@
 // HAN allreduce (dissertation Figure 5.14). Per segment i: sr(i) reduces the node's
-// contributions into the leader's recv, ir(i) combines the leaders' partial results (a reduce
-// to leader 0, then a bcast back: two inter tasks), sb(i) brings the result to the node.
+// contributions into the leader's recv, ir(i) combines the leaders' partial results (with
+// HALYARD_HAN_INTER=base one Rabenseifner allreduce; with adapt a reduce to leader 0, then a bcast
+// back: two inter tasks), sb(i) brings the result to the node.
 //
 // Tasks are queued per level in the order of the figure's steps, sr(t) before sb(t-1) on the
 // node and ir-reduce(t) before ir-bcast(t-1) among leaders, so that while segment t-1 is in the
@@ -31,6 +32,9 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
   const bool inter = leader && h.leader.size() > 1;
   const bool intra = h.node.size() > 1;
   const bool inter_root = inter && h.leader.rank() == 0;
+  // base has a flat allreduce (Rabenseifner) for the leaders; adapt has only trees, so its inter
+  // step is a reduce to leader 0 followed by a bcast.
+  const bool one_step_inter = c.inter == InterModule::kBase;
   const Communicator node = h.node;
   const Communicator leaders = h.leader;
   // Alone on the node there is no intra reduce to move the contribution into recv.
@@ -52,7 +56,12 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
           return intra_reduce(c, node, in, dst, n, type, op, 0);
         });
       }
-      if (inter) {
+      if (inter && one_step_inter) {
+        ir_reduce[t] = pipeline.add(h.leader_queue, [leaders, out, n, type, op] {
+          return inter_allreduce_in_place(leaders, out, n, type, op);
+        });
+        Pipeline::depend(ir_reduce[t], sr[t]);
+      } else if (inter) {
         const void* in = inter_root ? kInPlace : static_cast<const void*>(out);
         void* dst = inter_root ? out : nullptr;
         ir_reduce[t] = pipeline.add(h.leader_queue, [&c, leaders, in, dst, n, type, op] {
@@ -66,7 +75,9 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
       std::byte* out = base::byte_at(recv, segs.byte_offset(s));
       std::size_t n = segs.length(s);
       std::shared_ptr<Task> ready = sr[s];  // what the leader's result of segment s waits for
-      if (inter) {
+      if (inter && one_step_inter) {
+        ready = ir_reduce[s];
+      } else if (inter) {
         ready = pipeline.add(h.leader_queue, [&c, leaders, out, n, type] {
           return inter_bcast(c, leaders, out, n, type, 0);
         });

@@ -1,8 +1,10 @@
 # Sources of collectives/han: hierarchical task pipelines over node and leader communicators.
 target_sources(halyard PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/allgather.cpp
   ${CMAKE_CURRENT_LIST_DIR}/allreduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bcast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/han_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hierarchy.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/submodules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/task_graph.cpp)

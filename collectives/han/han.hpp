@@ -17,7 +17,11 @@
 namespace halyard::han {
 
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root);
+Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                Datatype type, Op op, int root);
 Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                    Datatype type, Op op);
+Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type);
 
 }  // namespace halyard::han

@@ -17,6 +17,9 @@ struct Hierarchy {
   Communicator leader;  // one rank per node (the lowest); empty on non-leaders
   OrderedQueue node_queue;
   OrderedQueue leader_queue;
+  // Point-to-point hand-overs between a node's leader and a root elsewhere on the node: they
+  // need no common order, but tasks need a queue to wait in.
+  OrderedQueue transfer_queue;
 
   bool is_leader() const { return leader.valid(); }
 };

@@ -2,6 +2,7 @@
 
 #include "collectives/adapt/adapt.hpp"
 #include "collectives/base/base.hpp"
+#include "collectives/collectives.hpp"
 #include "collectives/intranode/intranode.hpp"
 
 namespace halyard::han {
@@ -36,12 +37,24 @@ Request intra_reduce(const Config& c, const Communicator& node, const void* send
   return intranode::ireduce(node, send, recv, count, type, op, root, flavour(c));
 }
 
+Request intra_gather(const Config& c, const Communicator& node, const void* send, void* recv,
+                     std::size_t count, Datatype type, int root) {
+  if (c.intra == IntraModule::kBase)
+    return base::igather_linear(node, send, recv, count, type, root);
+  return intranode::igather(node, send, recv, count, type, root, flavour(c));
+}
+
 Request inter_bcast(const Config& c, const Communicator& leaders, void* buffer, std::size_t count,
                     Datatype type, int root) {
   if (c.inter == InterModule::kBase) {
     return base::ibcast_binomial(leaders, buffer, count, type, root);
   }
   return adapt::ibcast(leaders, buffer, count, type, root, adapt_params(c));
+}
+
+Request inter_allreduce_in_place(const Communicator& leaders, void* buffer, std::size_t count,
+                                 Datatype type, Op op) {
+  return base::iallreduce_rabenseifner(leaders, kInPlace, buffer, count, type, op);
 }
 
 Request inter_reduce(const Config& c, const Communicator& leaders, const void* send, void* recv,

@@ -16,8 +16,13 @@ Request intra_bcast(const Config& c, const Communicator& node, void* buffer, std
                     Datatype type, int root);
 Request intra_reduce(const Config& c, const Communicator& node, const void* send, void* recv,
                      std::size_t count, Datatype type, Op op, int root);
+Request intra_gather(const Config& c, const Communicator& node, const void* send, void* recv,
+                     std::size_t count, Datatype type, int root);
 Request inter_bcast(const Config& c, const Communicator& leaders, void* buffer, std::size_t count,
                     Datatype type, int root);
+// In place on `buffer`, on every leader (base Rabenseifner; adapt has no allreduce of its own).
+Request inter_allreduce_in_place(const Communicator& leaders, void* buffer, std::size_t count,
+                                 Datatype type, Op op);
 Request inter_reduce(const Config& c, const Communicator& leaders, const void* send, void* recv,
                      std::size_t count, Datatype type, Op op, int root);
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "halyard/halyard.hpp"
+#include "tests/support/scenario_checks.hpp"
 
 namespace {
 
@@ -22,39 +23,11 @@ using halyard::Communicator;
 using halyard::Request;
 using halyard::Status;
 
-int g_rank = -1;
-std::string g_scenario;
+using halyard::testing::expect_ok;
+using halyard::testing::fail;
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "shm_data_path %s: rank %d: FAILED: %s\n", g_scenario.c_str(), g_rank,
-               what.c_str());
-  std::fflush(stderr);
-  std::exit(1);
-}
-
-std::byte pattern(std::size_t i, std::uint32_t seed) {
-  return static_cast<std::byte>((i * 167u + seed * 11u + (i >> 12)) & 0xffu);
-}
-
-void fill(std::byte* buf, std::size_t n, std::uint32_t seed) {
-  for (std::size_t i = 0; i < n; ++i) buf[i] = pattern(i, seed);
-}
-
-void verify(const std::byte* buf, std::size_t n, std::uint32_t seed, const std::string& what) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (buf[i] != pattern(i, seed)) {
-      fail(what + ": byte " + std::to_string(i) + " of " + std::to_string(n) + " is " +
-           std::to_string(static_cast<int>(buf[i])) + ", expected " +
-           std::to_string(static_cast<int>(pattern(i, seed))));
-    }
-  }
-}
-
-Status expect_ok(const Request& r, const std::string& what) {
-  Status s = r.wait();
-  if (!s.ok()) fail(what + ": " + std::string(halyard::error_code_name(s.code)) + ": " + s.message);
-  return s;
-}
+// This program's byte pattern for every payload it sends and checks.
+constexpr halyard::testing::BytePattern kPattern{167, 11, 12};
 
 void huge(const Communicator& w) {
   if (w.size() != 2) fail("huge needs exactly 2 ranks");
@@ -69,18 +42,18 @@ void huge(const Communicator& w) {
     auto seed = static_cast<std::uint32_t>(size * 3 + 1);
     std::string what = std::to_string(size) + " bytes";
     if (w.rank() == 0) {
-      fill(buf.data(), size, seed);
+      kPattern.fill(buf.data(), size, seed);
       expect_ok(w.isend(peer, 3, buf.data(), size), what + " (send)");
       std::memset(buf.data(), 0, size);
       Status st = expect_ok(w.irecv(peer, 4, buf.data(), size), what + " (echo)");
       if (st.bytes != size) fail(what + ": echo of " + std::to_string(st.bytes) + " bytes");
-      verify(buf.data(), size, seed + 1, what + " echo");
+      kPattern.verify(buf.data(), size, seed + 1, what + " echo");
     } else {
       std::memset(buf.data(), 0, size);
       Status st = expect_ok(w.irecv(peer, 3, buf.data(), size), what + " (receive)");
       if (st.bytes != size) fail(what + ": received " + std::to_string(st.bytes) + " bytes");
-      verify(buf.data(), size, seed, what);
-      fill(buf.data(), size, seed + 1);
+      kPattern.verify(buf.data(), size, seed, what);
+      kPattern.fill(buf.data(), size, seed + 1);
       expect_ok(w.isend(peer, 4, buf.data(), size), what + " (echo send)");
     }
   }
@@ -108,7 +81,7 @@ void mixed(const Communicator& w) {
       i.assign(size * 3, std::byte{0});
       for (int m = 0; m < 3; ++m) {
         auto seed = static_cast<std::uint32_t>(w.rank() * 1000 + p * 10 + m);
-        fill(o.data() + static_cast<std::size_t>(m) * size, size, seed);
+        kPattern.fill(o.data() + static_cast<std::size_t>(m) * size, size, seed);
         requests.push_back(w.irecv(p, 20 + m, i.data() + static_cast<std::size_t>(m) * size, size));
         requests.push_back(w.isend(p, 20 + m, o.data() + static_cast<std::size_t>(m) * size, size));
       }
@@ -119,7 +92,7 @@ void mixed(const Communicator& w) {
       if (p == w.rank()) continue;
       for (int m = 0; m < 3; ++m) {
         auto seed = static_cast<std::uint32_t>(p * 1000 + w.rank() * 10 + m);
-        verify(
+        kPattern.verify(
             in[static_cast<std::size_t>(p)].data() + static_cast<std::size_t>(m) * size, size, seed,
             std::to_string(size) + " bytes from rank " + std::to_string(p) +
                 (w.same_node(w.rank(), p) ? " (shm)" : " (ofi)") + " message " + std::to_string(m));
@@ -138,13 +111,13 @@ void linger(halyard::Runtime& rt, int victim) {
   std::vector<std::byte> buf(std::size_t{1} << 20);
   int peer = w.rank() ^ 1;
   if (peer < w.size()) {
-    fill(buf.data(), buf.size(), 5);
+    kPattern.fill(buf.data(), buf.size(), 5);
     Request r = w.irecv(peer, 9, buf.data(), buf.size());
     std::vector<std::byte> out(buf.size());
-    fill(out.data(), out.size(), 5);
+    kPattern.fill(out.data(), out.size(), 5);
     expect_ok(w.isend(peer, 9, out.data(), out.size()), "linger send");
     expect_ok(r, "linger receive");
-    verify(buf.data(), buf.size(), 5, "linger");
+    kPattern.verify(buf.data(), buf.size(), 5, "linger");
   }
   if (w.rank() == victim) ::raise(SIGKILL);
 }
@@ -152,15 +125,17 @@ void linger(halyard::Runtime& rt, int victim) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  g_scenario = argc > 1 ? argv[1] : "";
+  halyard::testing::ScenarioContext& run = halyard::testing::scenario_context();
+  run.program = "shm_data_path";
+  run.scenario = argc > 1 ? argv[1] : "";
   halyard::Runtime rt;
-  g_rank = rt.rank();
+  run.rank = rt.rank();
   const Communicator& w = rt.world();
-  if (g_scenario == "huge") {
+  if (run.scenario == "huge") {
     huge(w);
-  } else if (g_scenario == "mixed") {
+  } else if (run.scenario == "mixed") {
     mixed(w);
-  } else if (g_scenario == "linger") {
+  } else if (run.scenario == "linger") {
     int victim = argc > 3 && std::string(argv[2]) == "kill" ? std::atoi(argv[3]) : -1;
     linger(rt, victim);
   } else {

@@ -5,58 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <deque>
 #include <memory>
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "runtime/topology.hpp"
 #include "tests/support/in_memory_bootstrap.hpp"
+#include "tests/support/in_process_cluster.hpp"
 #include "transports/ofi/ofi_transport.hpp"
 
 namespace halyard::testing {
-
-// Sets an environment variable for the lifetime of the object (the transport reads its settings
-// when it opens), restoring the previous value afterwards.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) previous_ = old;
-    if (value) {
-      ::setenv(name, value->c_str(), 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (previous_) {
-      ::setenv(name_, previous_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> previous_;
-};
-
-// A completion that records its status, so a test can wait for it and inspect it.
-struct CompletionRecord {
-  bool done = false;
-  Status status;
-  Completion callback() {
-    return [this](const Status& s) {
-      EXPECT_FALSE(done) << "completion ran twice";
-      done = true;
-      status = s;
-    };
-  }
-};
 
 class OfiCluster {
  public:
@@ -92,11 +50,7 @@ class OfiCluster {
   // failure; it is far above what any test needs.
   template <typename Predicate>
   bool progress_until(Predicate done, long max_passes = 50'000'000) {
-    for (long pass = 0; pass < max_passes; ++pass) {
-      if (done()) return true;
-      progress_all();
-    }
-    return done();
+    return testing::progress_until([this] { progress_all(); }, done, max_passes);
   }
 
   // Waits for `count` messages at `rank`.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "halyard/halyard.hpp"
+#include "tests/support/scenario_checks.hpp"
 
 namespace {
 
@@ -23,42 +24,14 @@ using halyard::Request;
 using halyard::Runtime;
 using halyard::Status;
 
-std::string g_scenario;
-int g_rank = -1;
+using halyard::testing::expect_ok;
+using halyard::testing::fail;
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "p2p_scenarios %s: rank %d: FAILED: %s\n", g_scenario.c_str(), g_rank,
-               what.c_str());
-  std::fflush(stderr);
-  std::exit(1);
-}
+// This program's byte pattern for every payload it sends and checks.
+constexpr halyard::testing::BytePattern kPattern{131, 7, 8};
 
 void check(bool ok, const std::string& what) {
   if (!ok) fail(what);
-}
-
-std::byte pattern(std::size_t i, std::uint32_t seed) {
-  return static_cast<std::byte>((i * 131u + seed * 7u + (i >> 8)) & 0xffu);
-}
-
-void fill(std::vector<std::byte>& buf, std::size_t n, std::uint32_t seed) {
-  for (std::size_t i = 0; i < n; ++i) buf[i] = pattern(i, seed);
-}
-
-void verify(const std::byte* buf, std::size_t n, std::uint32_t seed, const std::string& what) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (buf[i] != pattern(i, seed)) {
-      fail(what + ": byte " + std::to_string(i) + " of " + std::to_string(n) + " is " +
-           std::to_string(static_cast<int>(buf[i])) + ", expected " +
-           std::to_string(static_cast<int>(pattern(i, seed))));
-    }
-  }
-}
-
-Status expect_ok(const Request& r, const std::string& what) {
-  Status s = r.wait();
-  if (!s.ok()) fail(what + ": " + std::string(halyard::error_code_name(s.code)) + ": " + s.message);
-  return s;
 }
 
 // Zero-byte gather to rank 0 and release, over p2p (collectives come from another layer).
@@ -93,7 +66,7 @@ void pingpong(Runtime& rt) {
           "ping-pong of " + std::to_string(size) + " bytes, iteration " + std::to_string(it);
       auto seed = static_cast<std::uint32_t>(size + static_cast<std::size_t>(it) * 17);
       if (initiator) {
-        fill(out, size, seed);
+        kPattern.fill(out.data(), size, seed);
         std::memset(in.data(), 0, size);
         Request r = w.irecv(peer, 1, in.data(), size);
         expect_ok(w.isend(peer, 1, out.data(), size), what + " (send)");
@@ -101,12 +74,12 @@ void pingpong(Runtime& rt) {
         check(st.bytes == size && st.source == peer && st.tag == 1,
               what + ": echo status bytes=" + std::to_string(st.bytes) +
                   " source=" + std::to_string(st.source));
-        verify(in.data(), size, seed, what + " echo");
+        kPattern.verify(in.data(), size, seed, what + " echo");
       } else {
         std::memset(in.data(), 0, size);
         Status st = expect_ok(w.irecv(peer, 1, in.data(), size), what + " (receive)");
         check(st.bytes == size, what + ": received " + std::to_string(st.bytes) + " bytes");
-        verify(in.data(), size, seed, what);
+        kPattern.verify(in.data(), size, seed, what);
         expect_ok(w.isend(peer, 1, in.data(), size), what + " (echo)");
       }
     }
@@ -158,27 +131,27 @@ void ordering(Runtime& rt) {
     // Send before receive: the data message precedes a "sent" notice on the same pair, so it
     // is unexpected by the time the receive is posted.
     if (sender) {
-      fill(buf, size, seed);
+      kPattern.fill(buf.data(), size, seed);
       Request data = w.isend(peer, 10, buf.data(), size);
       expect_ok(w.isend(peer, 11, nullptr, 0), "sent notice");
       expect_ok(data, "send-before-receive " + what);
     } else {
       expect_ok(w.irecv(peer, 11, nullptr, 0), "sent notice");
       expect_ok(w.irecv(peer, 10, buf.data(), size), "send-before-receive " + what);
-      verify(buf.data(), size, seed, "send-before-receive " + what);
+      kPattern.verify(buf.data(), size, seed, "send-before-receive " + what);
     }
     // Receive before send: the receiver posts, then tells the sender to go.
     seed += 1;
     if (sender) {
       expect_ok(w.irecv(peer, 12, nullptr, 0), "ready notice");
-      fill(buf, size, seed);
+      kPattern.fill(buf.data(), size, seed);
       expect_ok(w.isend(peer, 13, buf.data(), size), "receive-before-send " + what);
     } else {
       std::fill(buf.begin(), buf.end(), std::byte{0});
       Request data = w.irecv(peer, 13, buf.data(), size);
       expect_ok(w.isend(peer, 12, nullptr, 0), "ready notice");
       expect_ok(data, "receive-before-send " + what);
-      verify(buf.data(), size, seed, "receive-before-send " + what);
+      kPattern.verify(buf.data(), size, seed, "receive-before-send " + what);
     }
   }
 }
@@ -225,7 +198,7 @@ void truncation(Runtime& rt) {
     auto seed = static_cast<std::uint32_t>(size);
     std::string what = "truncation of " + std::to_string(size) + " bytes";
     if (w.rank() < peer) {
-      fill(buf, size, seed);
+      kPattern.fill(buf.data(), size, seed);
       expect_ok(w.isend(peer, 3, buf.data(), size), what + ": the sender must succeed");
     } else {
       std::vector<std::byte> small(10);
@@ -237,7 +210,7 @@ void truncation(Runtime& rt) {
       check(s.message == expected,
             what + ": message '" + s.message + "', expected '" + expected + "'");
       check(s.bytes == 10 && s.source == peer, what + ": bytes " + std::to_string(s.bytes));
-      verify(small.data(), small.size(), seed, what + " (the part that fits)");
+      kPattern.verify(small.data(), small.size(), seed, what + " (the part that fits)");
     }
     // The pair still works afterwards.
     int v = 0, token = 42;
@@ -267,8 +240,9 @@ void active_messages(Runtime& rt) {
                                                     ", source is " + std::to_string(source));
         check(payload.size() == h[1], "am payload of " + std::to_string(payload.size()) +
                                           " bytes, header says " + std::to_string(h[1]));
-        verify(payload.data(), payload.size(), static_cast<std::uint32_t>(source * 7 + h[1]),
-               "am payload from rank " + std::to_string(source));
+        kPattern.verify(payload.data(), payload.size(),
+                        static_cast<std::uint32_t>(source * 7 + h[1]),
+                        "am payload from rank " + std::to_string(source));
         if (payload.size() > 1000) {
           check(payload.data() == landing[source].data(),
                 "rendezvous payload not in the handler's destination");
@@ -290,8 +264,8 @@ void active_messages(Runtime& rt) {
     if (peer == w.rank()) continue;
     for (std::size_t size : sizes) {
       payloads.emplace_back(size);
-      fill(payloads.back(), size,
-           static_cast<std::uint32_t>(w.rank() * 7 + static_cast<int>(size)));
+      kPattern.fill(payloads.back().data(), size,
+                    static_cast<std::uint32_t>(w.rank() * 7 + static_cast<int>(size)));
       headers.push_back({static_cast<std::uint64_t>(w.rank()), size});
       sends.push_back(
           w.am_send(peer, 7, std::as_bytes(std::span(headers.back())), payloads.back()));
@@ -373,6 +347,8 @@ void peer_failure(Runtime& rt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  halyard::testing::ScenarioContext& run = halyard::testing::scenario_context();
+  run.program = "p2p_scenarios";
   const std::map<std::string, std::function<void(Runtime&)>> scenarios{
       {"pingpong", pingpong},   {"inflight", inflight},     {"ordering", ordering},
       {"anysource", anysource}, {"truncation", truncation}, {"am", active_messages},
@@ -383,15 +359,15 @@ int main(int argc, char** argv) {
         "usage: p2p_scenarios pingpong|inflight|ordering|anysource|truncation|am|split|peerfail\n");
     return 2;
   }
-  g_scenario = argv[1];
+  run.scenario = argv[1];
   try {
     Runtime rt;
-    g_rank = rt.rank();
-    scenarios.at(g_scenario)(rt);
+    run.rank = rt.rank();
+    scenarios.at(run.scenario)(rt);
     rt.finalize();
   } catch (const std::exception& e) {
     fail(std::string("exception: ") + e.what());
   }
-  if (g_rank == 0) std::printf("p2p_scenarios %s: passed\n", g_scenario.c_str());
+  if (run.rank == 0) std::printf("p2p_scenarios %s: passed\n", run.scenario.c_str());
   return 0;
 }

@@ -41,11 +41,7 @@ class ProcessRank {
   void destroy() { transport_.reset(); }
 
   bool run_until(const std::function<bool()>& done) {
-    for (long i = 0; i < 20'000'000; ++i) {
-      if (done()) return true;
-      transport_->progress();
-    }
-    return done();
+    return progress_until([this] { transport_->progress(); }, done, 20'000'000);
   }
 
  private:
@@ -249,7 +245,7 @@ TEST(ShmAcrossProcesses, ForcedCmaThatIsRefusedFailsBothSides) {
   }
   ProcessRank me(dir, job, 0, 2);
   auto src = patterned_buffer(size, 3);
-  Outcome sent;
+  CompletionRecord sent;
   me.transport().send(1, Envelope{0, 0, 0, 0, size}, src.get(), sent.callback());
   ASSERT_TRUE(me.run_until([&] { return sent.done; }));
   EXPECT_EQ(sent.status.code, ErrorCode::kTransport);

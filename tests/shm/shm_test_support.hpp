@@ -6,12 +6,10 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,32 +18,11 @@
 #include "runtime/topology.hpp"
 #include "runtime/transport.hpp"
 #include "tests/support/in_memory_bootstrap.hpp"
+#include "tests/support/in_process_cluster.hpp"
 #include "transports/shm/shm_transport.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 
 namespace halyard::testing {
-
-// Sets an environment variable for the scope, restoring the previous value afterwards.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // A job id no other test of this process uses (the wake sockets are named after it).
 inline std::string unique_job_id(const char* prefix) {
@@ -117,11 +94,7 @@ class LocalNode {
   // Drives every transport until `done()` holds; false if it still does not after `max_passes`
   // (a hang guard, not a timing assertion).
   bool run_until(const std::function<bool()>& done, long max_passes = 5'000'000) {
-    for (long i = 0; i < max_passes; ++i) {
-      if (done()) return true;
-      progress_all();
-    }
-    return done();
+    return progress_until([this] { progress_all(); }, done, max_passes);
   }
 
   // Replaces what rank r's handler does with each arrival (default: keep it in arrivals(r)).
@@ -132,19 +105,6 @@ class LocalNode {
   std::vector<std::unique_ptr<InMemoryBootstrap>> bootstraps_;
   std::vector<std::unique_ptr<Transport>> transports_;
   std::vector<std::deque<std::unique_ptr<IncomingMessage>>> arrivals_;
-};
-
-// A completion that records its status.
-struct Outcome {
-  bool done = false;
-  Status status;
-  Completion callback() {
-    return [this](const Status& s) {
-      EXPECT_FALSE(done) << "completion ran twice";
-      done = true;
-      status = s;
-    };
-  }
 };
 
 }  // namespace halyard::testing

@@ -20,7 +20,7 @@ void send_and_check(LocalNode& node, int from, int to, std::size_t size, std::si
                std::to_string(from) + " to " + std::to_string(to));
   auto src = patterned_buffer(size, seed);
   Envelope env{7, from, static_cast<std::int32_t>(seed), 0, size};
-  Outcome sent, received;
+  CompletionRecord sent, received;
   node[from].send(to, env, src.get(), sent.callback());
   ASSERT_TRUE(node.run_until([&] { return !node.arrivals(to).empty(); }));
   auto message = std::move(node.arrivals(to).front());
@@ -102,7 +102,7 @@ TEST(ShmTransport, DeliverFromInsideTheHandlerCopiesStraightFromTheRing) {
   for (std::size_t size : {std::size_t{24}, eager, std::size_t{2} << 20}) {
     auto src = patterned_buffer(size, size);
     auto dst = std::make_unique<std::byte[]>(size);
-    Outcome sent, received;
+    CompletionRecord sent, received;
     // A receive already posted: the runtime delivers during the announcement.
     node.on_arrival[1] = [&](std::unique_ptr<IncomingMessage> m) {
       m->deliver(dst.get(), size, received.callback());
