@@ -7,7 +7,10 @@ function(halyard_project_warnings target)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX,C>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
       -Wold-style-cast -Wcast-align -Wunused -Woverloaded-virtual
-      -Wdouble-promotion -Wformat=2 -Wno-restrict -Werror>)
+      -Wdouble-promotion -Wformat=2 -Wno-restrict>)
+  if(HALYARD_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
   # -Wold-style-cast and -Wnon-virtual-dtor are C++-only.
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wno-old-style-cast>)
 endfunction()
