@@ -193,37 +193,6 @@ void combine_half(void* out_raw, const void* a_raw, const void* b_raw, std::size
   if (done < n) combine_half_block<Format, F>(out + done, a + done, b + done, n - done);
 }
 
-template <class F>
-ReductionKernel kernel_for(Datatype type) {
-  switch (type) {
-    case Datatype::kInt8:
-      return &combine<std::int8_t, F>;
-    case Datatype::kInt16:
-      return &combine<std::int16_t, F>;
-    case Datatype::kInt32:
-      return &combine<std::int32_t, F>;
-    case Datatype::kInt64:
-      return &combine<std::int64_t, F>;
-    case Datatype::kUint8:
-      return &combine<std::uint8_t, F>;
-    case Datatype::kUint16:
-      return &combine<std::uint16_t, F>;
-    case Datatype::kUint32:
-      return &combine<std::uint32_t, F>;
-    case Datatype::kUint64:
-      return &combine<std::uint64_t, F>;
-    case Datatype::kFloat16:
-      return &combine_half<Float16Format, F>;
-    case Datatype::kBFloat16:
-      return &combine_half<BFloat16Format, F>;
-    case Datatype::kFloat32:
-      return &combine<float, F>;
-    case Datatype::kFloat64:
-      return &combine<double, F>;
-  }
-  return nullptr;
-}
-
 // Bitwise ops exist only for integers; instantiating them for floats would not compile.
 template <class F>
 ReductionKernel integer_kernel_for(Datatype type) {
@@ -246,6 +215,23 @@ ReductionKernel integer_kernel_for(Datatype type) {
       return &combine<std::uint64_t, F>;
     default:
       return nullptr;
+  }
+}
+
+// Every datatype: the integer instantiations plus the floating-point ones.
+template <class F>
+ReductionKernel kernel_for(Datatype type) {
+  switch (type) {
+    case Datatype::kFloat16:
+      return &combine_half<Float16Format, F>;
+    case Datatype::kBFloat16:
+      return &combine_half<BFloat16Format, F>;
+    case Datatype::kFloat32:
+      return &combine<float, F>;
+    case Datatype::kFloat64:
+      return &combine<double, F>;
+    default:
+      return integer_kernel_for<F>(type);
   }
 }
 
