@@ -5,6 +5,11 @@
 # its own time limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh            (from the repository root, on the device machine)
+#
+# Before sending the tree there, copy the headers from this machine's libfabric-dev into the
+# ignored folder the device tool carries:
+#   mkdir -p .device/include/rdma && cp /usr/include/rdma/fabric.h /usr/include/rdma/fi_*.h .device/include/rdma/
+# and run with carry [".device"].
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
