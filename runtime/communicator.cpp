@@ -109,18 +109,26 @@ Request Communicator::post_send(const char* operation, int peer, int tag, const 
   if (buffer == nullptr && bytes > 0) {
     invalid(operation, "buffer is null but bytes is " + std::to_string(bytes));
   }
-  Request request = Request::make_pending(s.p2p->loop());
-  request.on_complete(std::move(callback));
   Envelope env;
   env.context = s.context;
   env.tag = tag;
   env.size = bytes;
-  s.p2p->send(s.world_ranks[static_cast<std::size_t>(peer)], env, buffer,
-              [request, bytes](const Status& st) {
-                Status out = st;
-                if (out.ok()) out.bytes = bytes;
-                request.complete(std::move(out));
-              });
+  const int world_peer = s.world_ranks[static_cast<std::size_t>(peer)];
+  if (s.p2p->send_now(world_peer, env, buffer)) {
+    // Handed over whole (an eager message with room for it): complete without a pass.
+    Status sent;
+    sent.bytes = bytes;
+    Request request = Request::make_completed(s.p2p->loop(), std::move(sent));
+    request.on_complete(std::move(callback));
+    return request;
+  }
+  Request request = Request::make_pending(s.p2p->loop());
+  request.on_complete(std::move(callback));
+  s.p2p->send(world_peer, env, buffer, [request, bytes](const Status& st) {
+    Status out = st;
+    if (out.ok()) out.bytes = bytes;
+    request.complete(std::move(out));
+  });
   return request;
 }
 

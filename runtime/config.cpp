@@ -42,7 +42,8 @@ std::int64_t env_int(const char* name, std::int64_t fallback) {
 std::size_t parse_bytes(std::string_view text, std::string_view what) {
   std::uint64_t number = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (ec != std::errc() || end == text.data()) reject(what, text, "a byte count like 4096, 64K, 4M or 1G");
+  if (ec != std::errc() || end == text.data())
+    reject(what, text, "a byte count like 4096, 64K, 4M or 1G");
   std::string_view suffix(end, static_cast<std::size_t>(text.data() + text.size() - end));
   std::string s = lower(suffix);
   int shift = 0;
@@ -57,7 +58,8 @@ std::size_t parse_bytes(std::string_view text, std::string_view what) {
   } else {
     reject(what, text, "a byte count like 4096, 64K, 4M or 1G");
   }
-  if (shift > 0 && number > (std::uint64_t{1} << (63 - shift))) reject(what, text, "a smaller byte count");
+  if (shift > 0 && number > (std::uint64_t{1} << (63 - shift)))
+    reject(what, text, "a smaller byte count");
   return static_cast<std::size_t>(number << shift);
 }
 

@@ -1,11 +1,13 @@
 #include "runtime/matching_engine.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "runtime/event_loop.hpp"
+#include "runtime/pooled.hpp"
 
 namespace halyard {
 
@@ -16,30 +18,47 @@ bool MatchingEngine::matches(const PostedReceive& r, const Envelope& e) {
 }
 
 // One matched message on its way into a receive buffer. A single allocation holds everything
-// the delivery needs, so the transport's completion captures one pointer and fits in
-// std::function's inline storage (no allocation for the completion, none for a shared_ptr).
+// the delivery needs, drawn from a per-thread pool, so the transport's completion captures one
+// pointer and fits in Completion's inline storage (no allocation per delivery).
 // The cost: a transport that drops a completion unrun (only at teardown) leaks its Delivery.
-struct MatchingEngine::Delivery {
-  EventLoop* loop;
+struct MatchingEngine::Delivery : Pooled<Delivery> {
+  EventLoop* loop = nullptr;
   std::unique_ptr<IncomingMessage> message;
   Envelope env;
-  std::size_t capacity;
+  std::size_t capacity = 0;
   Completion done;
 };
 
+Status MatchingEngine::receive_status(const Status& transport_status, const Envelope& env,
+                                      std::size_t capacity) {
+  Status s = transport_status;
+  s.source = env.source;
+  s.tag = env.tag;
+  s.bytes = std::min<std::uint64_t>(env.size, capacity);
+  if (s.code == ErrorCode::kTruncated) {
+    s.message = "message of " + std::to_string(env.size) + " bytes (tag " +
+                std::to_string(env.tag) + ") truncated to the receive buffer of " +
+                std::to_string(capacity) + " bytes";
+  }
+  return s;
+}
+
 void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive) {
-  auto* d = new Delivery{&loop_, std::move(message), {}, receive.capacity, std::move(receive.done)};
+  if (std::optional<Status> now = message->deliver_now(receive.buffer, receive.capacity)) {
+    // The small-message path: no Delivery, no deferred pass, no completion queued.
+    Status s = receive_status(*now, message->envelope(), receive.capacity);
+    message.reset();
+    receive.done(s);
+    return;
+  }
+  auto* d = new Delivery;
+  d->loop = &loop_;
+  d->message = std::move(message);
   d->env = d->message->envelope();
+  d->capacity = receive.capacity;
+  d->done = std::move(receive.done);
   auto completion = [d](const Status& transport_status) {
-    Status s = transport_status;
-    s.source = d->env.source;
-    s.tag = d->env.tag;
-    s.bytes = std::min<std::uint64_t>(d->env.size, d->capacity);
-    if (s.code == ErrorCode::kTruncated) {
-      s.message = "message of " + std::to_string(d->env.size) + " bytes (tag " +
-                  std::to_string(d->env.tag) + ") truncated to the receive buffer of " +
-                  std::to_string(d->capacity) + " bytes";
-    }
+    Status s = receive_status(transport_status, d->env, d->capacity);
     // The message stays alive until its completion has run, and is released from the loop,
     // not here: the transport may be running a std::function stored in the message itself
     // (see delivery_guard.hpp). Handing it to the loop before running `done` also keeps that
@@ -61,7 +80,7 @@ MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source
                                                Completion done) {
   ReceiveId id = next_id_++;
   PostedReceive receive{id, source, tag, buffer, capacity, std::move(done)};
-  ContextQueues& q = contexts_[context];
+  ContextQueues& q = queues(context);
   for (auto it = q.unexpected.begin(); it != q.unexpected.end(); ++it) {
     if (!matches(receive, (*it)->envelope())) continue;
     std::unique_ptr<IncomingMessage> message = std::move(*it);
@@ -74,13 +93,24 @@ MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source
   return id;
 }
 
+MatchingEngine::ContextQueues& MatchingEngine::queues(std::uint32_t context) {
+  if (last_queues_ == nullptr || last_context_ != context) {
+    last_queues_ = &contexts_[context];  // map nodes never move, so the pointer stays valid
+    last_context_ = context;
+  }
+  return *last_queues_;
+}
+
 void MatchingEngine::arrive(std::unique_ptr<IncomingMessage> message) {
   const Envelope& env = message->envelope();
-  ContextQueues& q = contexts_[env.context];
+  ContextQueues& q = queues(env.context);
   for (auto it = q.posted.begin(); it != q.posted.end(); ++it) {
     if (!matches(*it, env)) continue;
     PostedReceive receive = std::move(*it);
-    q.posted.erase(it);
+    if (it == q.posted.begin())
+      q.posted.pop_front();  // the common case, and much cheaper than erase()
+    else
+      q.posted.erase(it);
     --posted_count_;
     if (message->deliverable_while_announced()) {
       // The transport allows it: copy straight into the posted buffer now instead of paying

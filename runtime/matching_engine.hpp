@@ -34,6 +34,9 @@ class MatchingEngine {
   // Posts a receive of up to `capacity` bytes into `buffer` from world rank `source` (or
   // kAnySource) with `tag` (or kAnyTag). `done` gets the outcome: source = sender's world rank,
   // tag = its tag, bytes = bytes written; kTruncated if the message was larger than capacity.
+  // When the matched payload is already in hand (IncomingMessage::deliver_now), `done` runs at
+  // once, inside post() or arrive(): it must only record the outcome (complete a Request, whose
+  // own callbacks are deferred), never run user code.
   ReceiveId post(std::uint32_t context, int source, int tag, void* buffer, std::size_t capacity,
                  Completion done);
 
@@ -70,10 +73,21 @@ class MatchingEngine {
   struct Delivery;
 
   static bool matches(const PostedReceive& r, const Envelope& e);
+  // Delivers `message` into `receive`: at once when the payload is in hand, else through the
+  // transport's deliver().
   void deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive);
+  // The receive's final status from the transport's: sender, tag, bytes, truncation text.
+  static Status receive_status(const Status& transport_status, const Envelope& env,
+                               std::size_t capacity);
+
+  // The queues of `context`, created on first use; remembers the last one looked up, since
+  // traffic tends to stay on one communicator.
+  ContextQueues& queues(std::uint32_t context);
 
   EventLoop& loop_;
   std::unordered_map<std::uint32_t, ContextQueues> contexts_;
+  ContextQueues* last_queues_ = nullptr;
+  std::uint32_t last_context_ = 0;
   // Kept as a count, not an id -> context map: cancel() is rare and may scan, while a map
   // entry per posted receive cost an allocation on every receive.
   std::size_t posted_count_ = 0;

@@ -5,9 +5,16 @@
 
 #include "runtime/event_loop.hpp"
 #include "runtime/log.hpp"
+#include "runtime/pooled.hpp"
 #include "runtime/router.hpp"
 
 namespace halyard {
+
+struct PointToPoint::SendInFlight : Pooled<SendInFlight> {
+  SendInFlight(PointToPoint* p, Completion d) : p2p(p), done(std::move(d)) {}
+  PointToPoint* p2p;
+  Completion done;
+};
 
 PointToPoint::PointToPoint(EventLoop& loop, Router& router)
     : loop_(loop),
@@ -41,16 +48,28 @@ void PointToPoint::send(int world_peer, Envelope env, const void* buffer, Comple
   }
   env.source = world_rank();
   Transport& transport = router_.route(world_peer);
+  // The caller's completion waits in a pooled holder, so the transport's completion captures
+  // one pointer and fits inline (no allocation per send). A transport that drops a completion
+  // unrun (only at teardown) leaks its holder.
+  auto* in_flight = new SendInFlight{this, std::move(done)};
   ++sends_in_flight_;
   try {
-    transport.send(world_peer, env, buffer, [this, done = std::move(done)](const Status& s) {
-      --sends_in_flight_;
-      if (done) done(s);
+    transport.send(world_peer, env, buffer, [in_flight](const Status& s) {
+      std::unique_ptr<SendInFlight> owned(in_flight);
+      --owned->p2p->sends_in_flight_;
+      if (owned->done) owned->done(s);
     });
   } catch (...) {
     --sends_in_flight_;  // never started: finalize must not wait for it
+    delete in_flight;
     throw;
   }
+}
+
+bool PointToPoint::send_now(int world_peer, Envelope env, const void* buffer) {
+  if (failure_) return false;
+  env.source = world_rank();
+  return router_.route(world_peer).send_now(world_peer, env, buffer);
 }
 
 void PointToPoint::receive(std::uint32_t context, int world_source, int tag, void* buffer,

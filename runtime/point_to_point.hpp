@@ -43,6 +43,10 @@ class PointToPoint {
   // Sends `env.size` bytes to `world_peer` (env.source is filled in). `done` runs from the
   // transport's progress; on failure state it runs from the loop with that failure.
   void send(int world_peer, Envelope env, const void* buffer, Completion done);
+  // Transport::send_now through the route to `world_peer`: true when the message was handed
+  // over whole (no completion will run); false when send() must be used (also on failure
+  // state, so that send() reports it).
+  bool send_now(int world_peer, Envelope env, const void* buffer);
   // Posts a receive on the matching engine; status.source in `done` is a world rank.
   void receive(std::uint32_t context, int world_source, int tag, void* buffer, std::size_t capacity,
                Completion done);
@@ -68,6 +72,8 @@ class PointToPoint {
   ActiveMessages& active_messages() noexcept { return active_messages_; }
 
  private:
+  struct SendInFlight;
+
   EventLoop& loop_;
   Router& router_;
   MatchingEngine matching_;

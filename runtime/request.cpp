@@ -1,12 +1,16 @@
 #include "runtime/request.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "runtime/event_loop.hpp"
+#include "runtime/pooled.hpp"
 
 namespace halyard {
 
-struct RequestState final : PendingOperation {
+struct RequestState final : PendingOperation, Pooled<RequestState> {
   explicit RequestState(EventLoop& l) : loop(&l) {}
   ~RequestState() override {
     if (EventLoop* tracker = tracking_loop()) tracker->untrack(*this);
@@ -14,42 +18,98 @@ struct RequestState final : PendingOperation {
 
   void fail(const Status& s) override { finish(s); }
 
+  void retain() noexcept { refs.fetch_add(1, std::memory_order_relaxed); }
+  void release() noexcept {
+    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
   bool finish(Status s) {
     if (done) return false;
     done = true;
     status = std::move(s);
     if (EventLoop* tracker = tracking_loop()) tracker->untrack(*this);
-    if (callbacks.empty()) return true;
+    if (!first_callback) return true;
     // Run the callbacks from the loop, never inside complete(): the completer may be holding
     // locks or be in the middle of updating its own state.
-    loop->defer([cbs = std::move(callbacks), st = status]() {
-      for (const auto& cb : cbs) cb(st);
+    loop->defer([self = Ref(this)] {
+      RequestState& state = *self.state;
+      Completion first = std::move(state.first_callback);
+      std::vector<Completion> more = std::move(state.more_callbacks);
+      first(state.status);
+      for (const auto& cb : more) cb(state.status);
     });
-    callbacks.clear();
     return true;
   }
 
+  void add_callback(Completion callback) {
+    if (!first_callback)
+      first_callback = std::move(callback);
+    else
+      more_callbacks.push_back(std::move(callback));
+  }
+
+  // A reference held by a deferred callback: dropped when the callback is destroyed, whether
+  // it ran, threw or was discarded at teardown.
+  struct Ref {
+    explicit Ref(RequestState* s) noexcept : state(s) { state->retain(); }
+    Ref(Ref&& other) noexcept : state(other.state) { other.state = nullptr; }
+    Ref(const Ref&) = delete;
+    Ref& operator=(const Ref&) = delete;
+    Ref& operator=(Ref&&) = delete;
+    ~Ref() {
+      if (state != nullptr) state->release();
+    }
+    RequestState* state;
+  };
+
+  std::atomic<std::uint32_t> refs{1};
   EventLoop* loop;
   bool done = false;
   Status status;
-  std::vector<Completion> callbacks;
+  // Most requests get at most one callback: it is kept inline, the rest in the vector.
+  Completion first_callback;
+  std::vector<Completion> more_callbacks;
 };
 
 namespace {
 const Status kNullRequestStatus{};
 }  // namespace
 
+Request::Request(const Request& other) noexcept : state_(other.state_) {
+  if (state_ != nullptr) state_->retain();
+}
+
+Request& Request::operator=(const Request& other) noexcept {
+  if (other.state_ != nullptr) other.state_->retain();
+  if (state_ != nullptr) state_->release();
+  state_ = other.state_;
+  return *this;
+}
+
+Request& Request::operator=(Request&& other) noexcept {
+  if (this != &other) {
+    if (state_ != nullptr) state_->release();
+    state_ = other.state_;
+    other.state_ = nullptr;
+  }
+  return *this;
+}
+
+Request::~Request() {
+  if (state_ != nullptr) state_->release();
+}
+
 Request Request::make_pending(EventLoop& loop) {
-  auto state = std::make_shared<RequestState>(loop);
+  auto* state = new RequestState(loop);
   loop.track(*state);
-  return Request(std::move(state));
+  return Request(state);
 }
 
 Request Request::make_completed(EventLoop& loop, Status status) {
-  auto state = std::make_shared<RequestState>(loop);
+  auto* state = new RequestState(loop);
   state->done = true;
   state->status = std::move(status);
-  return Request(std::move(state));
+  return Request(state);
 }
 
 bool Request::done() const noexcept {
@@ -66,11 +126,12 @@ void Request::on_complete(Completion callback) const {
     throw Error(ErrorCode::kInvalidArgument, "Request::on_complete: the request is null");
   }
   if (!state_->done) {
-    state_->callbacks.push_back(std::move(callback));
+    state_->add_callback(std::move(callback));
     return;
   }
   // Keep the state alive: the callback must see the status even if every handle is dropped.
-  state_->loop->defer([state = state_, cb = std::move(callback)]() { cb(state->status); });
+  state_->loop->defer(
+      [self = RequestState::Ref(state_), cb = std::move(callback)]() { cb(self.state->status); });
 }
 
 bool Request::test() const {

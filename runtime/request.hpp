@@ -9,9 +9,12 @@
 //
 // Every pending request is known to its EventLoop, so when a peer fails the runtime can fail
 // all of them at once (kPeerFailed) instead of leaving anything to hang.
+//
+// The handle is one pointer to an intrusively counted state drawn from a per-thread pool: a
+// request per message costs no malloc, and a completion that captures a Request stays within
+// Completion's inline storage.
 #pragma once
 
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -28,6 +31,11 @@ class Request {
   // A null request: valid() is false, it counts as done with an ok status (like
   // MPI_REQUEST_NULL), so waiting on it returns at once.
   Request() = default;
+  Request(const Request& other) noexcept;
+  Request(Request&& other) noexcept : state_(other.state_) { other.state_ = nullptr; }
+  Request& operator=(const Request& other) noexcept;
+  Request& operator=(Request&& other) noexcept;
+  ~Request();
 
   // A new pending request whose callbacks run on `loop`.
   static Request make_pending(EventLoop& loop);
@@ -59,8 +67,9 @@ class Request {
   EventLoop* loop() const noexcept;
 
  private:
-  explicit Request(std::shared_ptr<RequestState> state) : state_(std::move(state)) {}
-  std::shared_ptr<RequestState> state_;
+  // Adopts one reference to `state`.
+  explicit Request(RequestState* state) noexcept : state_(state) {}
+  RequestState* state_ = nullptr;
 };
 
 // Waits for every request; returns the first failure, or ok.

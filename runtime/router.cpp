@@ -43,14 +43,24 @@ bool shm_enabled() {
 
 namespace {
 
-std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& info) {
+// Ranks of the job on the machine that runs `rank` (emulated nodes of one host included).
+int ranks_on_host(int rank, const TopologyTable& topology) {
+  int n = 0;
+  for (int r = 0; r < topology.size(); ++r) {
+    if (topology[r].hostname == topology[rank].hostname) ++n;
+  }
+  return n;
+}
+
+std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& info,
+                                          const TopologyTable& topology) {
   switch (kind) {
     case TransportKind::kSelf:
       return std::make_unique<SelfTransport>(info.rank);
     case TransportKind::kShm:
       return make_shm_transport(info);
     case TransportKind::kOfi:
-      return make_ofi_transport(info);
+      return make_ofi_transport(info, ranks_on_host(info.rank, topology));
   }
   throw Error(ErrorCode::kInternal, "unknown transport kind");
 }
@@ -80,7 +90,7 @@ std::unique_ptr<Router> Router::for_job(const LaunchInfo& info, const TopologyTa
     bool needed = std::find(plan.begin(), plan.end(), kind) != plan.end() ||
                   (kind == TransportKind::kShm && use_shm);
     if (!needed) continue;
-    Transport& t = router->add(make_transport(kind, info));
+    Transport& t = router->add(make_transport(kind, info, topology));
     for (int peer = 0; peer < info.size; ++peer) {
       if (plan[static_cast<std::size_t>(peer)] == kind) router->set_route(peer, t);
     }

@@ -16,9 +16,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "runtime/error.hpp"
+#include "runtime/inline_function.hpp"
 
 namespace halyard {
 
@@ -27,7 +29,9 @@ class TopologyTable;
 
 // Called once the operation is done; a non-ok Status says why it failed. Runs from
 // Transport::progress() (so from the event loop), never from inside send()/deliver().
-using Completion = std::function<void(const Status&)>;
+// Copyable like std::function, but captures up to 48 bytes (a Request, a pointer or two and a
+// shared_ptr) are stored in place: no allocation per message.
+using Completion = InlineFunction<void(const Status&), 48, true>;
 
 // Matching information every message carries. Fixed size and trivially copyable: it goes on
 // the wire as-is (all ranks of a job run on one architecture).
@@ -57,6 +61,15 @@ class IncomingMessage {
   // from a later point of progress(), never inside deliver().
   virtual bool deliverable_while_announced() const { return false; }
 
+  // The synchronous form of deliver() for payloads the transport already holds (eager ones):
+  // copies at most `capacity` bytes into `dst` now and returns the receive's status (ok, or
+  // kTruncated with the bytes written). Returns nullopt, touching nothing, when the payload
+  // must be fetched with deliver() (a rendezvous). Allowed wherever deliver() is; a message is
+  // delivered once, by one of the two.
+  virtual std::optional<Status> deliver_now(void* /*dst*/, std::size_t /*capacity*/) {
+    return std::nullopt;
+  }
+
  protected:
   explicit IncomingMessage(const Envelope& e) : envelope_(e) {}
 
@@ -85,6 +98,14 @@ class Transport {
   // be reused. Never blocks: a full queue or -FI_EAGAIN keeps the send pending until a later
   // progress().
   virtual void send(int peer, const Envelope& env, const void* buf, Completion done) = 0;
+
+  // The synchronous form of send() for messages the transport can hand over whole right now
+  // (eager, nothing queued before it for `peer`, room to write it): then `buf` may be reused at
+  // once, no completion will run, and it returns true. Otherwise it does nothing and returns
+  // false, and the caller uses send(). Order per pair is kept either way.
+  virtual bool send_now(int /*peer*/, const Envelope& /*env*/, const void* /*buf*/) {
+    return false;
+  }
 
   // One non-blocking pass: completes what finished, announces arrivals, retries what was
   // pending. Returns how many events it handled (0 means "nothing happened").

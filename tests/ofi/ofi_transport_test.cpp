@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tests/ofi/ofi_test_cluster.hpp"
+#include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard::testing {
 namespace {
@@ -292,6 +293,8 @@ TEST(OfiTransportSetup, SendToUnknownPeerThrows) {
 }
 
 TEST(OfiTransportSetup, WaitFdWakesTheReceiver) {
+  // In-process ranks do not oversubscribe the machine, so auto would leave the fd out.
+  ScopedEnv wait_fd("HALYARD_OFI_WAIT_FD", "on");
   OfiCluster cluster(2);
   const int fd = cluster.transport(1).wait_fd();
   if (fd < 0) GTEST_SKIP() << "provider offers no wait fd";
@@ -311,6 +314,28 @@ TEST(OfiTransportSetup, WaitFdWakesTheReceiver) {
   }
   ASSERT_TRUE(cluster.await_arrivals(1, 1));
   EXPECT_EQ(cluster.arrivals(1).front()->envelope().size, 1u);
+}
+
+TEST(OfiTransportSetup, WaitFdOnlyWhenRanksOutnumberCores) {
+  ofi::Settings settings;
+  // auto: a spinning loop never sleeps; otherwise only oversubscription pays for signalling.
+  EXPECT_FALSE(settings.use_wait_fd(WaitPolicy::kBlock, 2, 16));
+  EXPECT_FALSE(settings.use_wait_fd(WaitPolicy::kBlock, 16, 16));
+  EXPECT_TRUE(settings.use_wait_fd(WaitPolicy::kBlock, 8, 2));
+  EXPECT_TRUE(settings.use_wait_fd(WaitPolicy::kYield, 8, 2));
+  EXPECT_FALSE(settings.use_wait_fd(WaitPolicy::kSpin, 8, 2));
+  settings.wait_fd_mode = ofi::WaitFdMode::kOn;
+  EXPECT_TRUE(settings.use_wait_fd(WaitPolicy::kSpin, 2, 16));
+  settings.wait_fd_mode = ofi::WaitFdMode::kOff;
+  EXPECT_FALSE(settings.use_wait_fd(WaitPolicy::kBlock, 8, 2));
+  ScopedEnv bad("HALYARD_OFI_WAIT_FD", "sometimes");
+  try {
+    ofi::Settings::from_environment();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("HALYARD_OFI_WAIT_FD"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -226,6 +226,16 @@ TEST(ShmTransport, InvalidArgumentsNameTheArgument) {
       EXPECT_STREQ(e.what(), "HALYARD_SHM_RING_CELLS=-3 is not valid: expected 4..65536");
     }
   }
+  {
+    ScopedEnv slots("HALYARD_SHM_STAGING_SLOTS", "12");
+    try {
+      make_shm_transport(in_process_launch_info(0, 1));
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+      EXPECT_STREQ(e.what(), "HALYARD_SHM_STAGING_SLOTS=12 is not valid: expected a power of two");
+    }
+  }
   ScopedEnv bad("HALYARD_SHM_SINGLE_COPY", "knem");
   try {
     make_shm_transport(in_process_launch_info(0, 1));

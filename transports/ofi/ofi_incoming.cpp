@@ -67,6 +67,15 @@ void EagerIncoming::adopt(std::vector<std::byte> frame_buffer, std::size_t offse
 }
 
 void EagerIncoming::deliver(void* dst, std::size_t capacity, Completion done) {
+  Status status = copy_out(dst, capacity);
+  transport_.complete_later(std::move(done), std::move(status));
+}
+
+std::optional<Status> EagerIncoming::deliver_now(void* dst, std::size_t capacity) {
+  return copy_out(dst, capacity);
+}
+
+Status EagerIncoming::copy_out(void* dst, std::size_t capacity) {
   reject_second_delivery(delivered_);
   check_destination(dst, capacity);
   const std::size_t size = envelope().size;
@@ -83,7 +92,7 @@ void EagerIncoming::deliver(void* dst, std::size_t capacity, Completion done) {
   Status status;
   status.bytes = copied;
   if (capacity < size) status = truncation_status(size, capacity);
-  transport_.complete_later(std::move(done), std::move(status));
+  return status;
 }
 
 void RendezvousIncoming::deliver(void* dst, std::size_t capacity, Completion done) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "runtime/transport.hpp"
@@ -22,6 +23,7 @@ class EagerIncoming final : public IncomingMessage {
                 EagerIncoming** lender_slot);
   ~EagerIncoming() override;
   void deliver(void* dst, std::size_t capacity, Completion done) override;
+  std::optional<Status> deliver_now(void* dst, std::size_t capacity) override;
   // While announced it reads the lent frame buffer; `done` is queued for a later progress().
   bool deliverable_while_announced() const override { return true; }
   // Copies the payload out of the frame buffer, which is about to be reused.
@@ -30,6 +32,9 @@ class EagerIncoming final : public IncomingMessage {
   void adopt(std::vector<std::byte> frame_buffer, std::size_t offset);
 
  private:
+  // Copies the payload into `dst` and gives the frame buffer back; the receive's status.
+  Status copy_out(void* dst, std::size_t capacity);
+
   void stop_borrowing();
 
   const std::byte* borrowed_;

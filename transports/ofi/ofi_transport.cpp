@@ -2,6 +2,8 @@
 // in ofi_rendezvous.cpp; docs/transport-ofi.md describes the wire protocol.
 #include "transports/ofi/ofi_transport.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -12,14 +14,17 @@
 
 #include "runtime/bootstrap_client.hpp"
 #include "runtime/config.hpp"
+#include "runtime/event_loop.hpp"
 #include "runtime/log.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard {
 
-std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info) {
+std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host) {
   ofi::Settings settings = ofi::Settings::from_environment();
+  settings.wait_fd = settings.use_wait_fd(wait_policy_from_environment(), ranks_on_host,
+                                          ::sysconf(_SC_NPROCESSORS_ONLN));
   ofi::tune_provider_environment(settings);
   return std::make_unique<ofi::OfiTransport>(info, std::move(settings));
 }
@@ -103,11 +108,20 @@ Settings Settings::from_environment() {
                                                  "' is not valid: expected 1 to 65536");
   }
   s.frame_buffers = static_cast<int>(buffers);
-  // The event loop's policy (runtime/event_loop.hpp): a loop that only spins never sleeps on
-  // our fd, so the provider need not signal it on every completion.
-  const auto wait = config::env_string("HALYARD_WAIT");
-  s.wait_fd = !(wait && (*wait == "spin" || *wait == "SPIN"));
+  const std::string mode = config::env_choice("HALYARD_OFI_WAIT_FD", {"auto", "on", "off"}, "auto");
+  s.wait_fd_mode = mode == "on"    ? WaitFdMode::kOn
+                   : mode == "off" ? WaitFdMode::kOff
+                                   : WaitFdMode::kAuto;
   return s;
+}
+
+bool Settings::use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_online) const {
+  if (wait_fd_mode != WaitFdMode::kAuto) return wait_fd_mode == WaitFdMode::kOn;
+  // A loop that only spins never sleeps on the fd. Otherwise the fd is worth its price (the
+  // provider signals it on every completion: a write and a read, about 1 us per message over
+  // tcp) only when ranks outnumber cores, so that idle ones must sleep to let the others run.
+  if (loop_policy == WaitPolicy::kSpin) return false;
+  return cpus_online <= 0 || ranks_on_host > cpus_online;
 }
 
 OfiTransport::OfiTransport(const LaunchInfo& info, Settings settings)
@@ -156,7 +170,7 @@ std::size_t OfiTransport::chunk_size() const {
   return std::min(settings_.chunk_size, fabric_.max_message_size());
 }
 
-void OfiTransport::send(int peer, const Envelope& env, const void* buf, Completion done) {
+void OfiTransport::check_send(int peer, const Envelope& env, const void* buf) const {
   if (peer < 0 || peer >= info_.size) {
     throw Error(ErrorCode::kInvalidArgument, "ofi send: peer " + std::to_string(peer) +
                                                  " is not a rank of this job of " +
@@ -167,15 +181,43 @@ void OfiTransport::send(int peer, const Envelope& env, const void* buf, Completi
                 "ofi send: buf is null but env.size is " + std::to_string(env.size));
   }
   if (addresses_.empty()) throw Error(ErrorCode::kInvalidArgument, "ofi send before connect()");
+}
+
+EagerFrame OfiTransport::eager_frame(int peer, const Envelope& env) const {
+  EagerFrame frame{};
+  frame.header.kind = FrameKind::kEager;
+  frame.header.sender = info_.rank;
+  frame.header.sequence = next_sequence_out_[static_cast<std::size_t>(peer)];
+  frame.envelope = env;
+  return frame;
+}
+
+bool OfiTransport::send_now(int peer, const Envelope& env, const void* buf) {
+  check_send(peer, env, buf);
+  if (!backlog_.empty() || env.size > settings_.eager_limit ||
+      sizeof(EagerFrame) + env.size > fabric_.inject_size()) {
+    return false;
+  }
+  alignas(8) std::byte staging[kMaxInjectSize];
+  EagerFrame frame = eager_frame(peer, env);
+  std::memcpy(staging, &frame, sizeof frame);
+  if (env.size > 0) std::memcpy(staging + sizeof frame, buf, env.size);
+  // Anything but success (-FI_EAGAIN or an error) is left to send(), which queues or reports.
+  if (fi_tinject(endpoint(), staging, sizeof frame + env.size, address_of(peer), kFrameTag) != 0) {
+    return false;
+  }
+  ++next_sequence_out_[static_cast<std::size_t>(peer)];
+  return true;
+}
+
+void OfiTransport::send(int peer, const Envelope& env, const void* buf, Completion done) {
+  check_send(peer, env, buf);
   if (env.size > settings_.eager_limit) {
     start_rendezvous(peer, env, buf, std::move(done));
     return;
   }
-  EagerFrame frame{};
-  frame.header.kind = FrameKind::kEager;
-  frame.header.sender = info_.rank;
-  frame.header.sequence = next_sequence_out_[static_cast<std::size_t>(peer)]++;
-  frame.envelope = env;
+  EagerFrame frame = eager_frame(peer, env);
+  ++next_sequence_out_[static_cast<std::size_t>(peer)];
   send_frame(peer, &frame, sizeof frame, buf, env.size, std::move(done));
 }
 

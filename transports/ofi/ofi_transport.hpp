@@ -15,6 +15,8 @@ namespace halyard {
 // The provider comes from HALYARD_OFI_PROVIDER (default: the first suitable one fi_getinfo
 // returns). Throws Error naming the provider when libfabric offers none that fits, and
 // Error(kInvalidArgument) naming the variable for a malformed HALYARD_OFI_* setting.
-std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info);
+// `ranks_on_host` (ranks of the job on this machine) decides, under HALYARD_OFI_WAIT_FD=auto,
+// whether the completion queue gets a wait fd.
+std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host = 1);
 
 }  // namespace halyard

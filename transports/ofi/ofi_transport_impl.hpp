@@ -15,6 +15,7 @@
 
 #include <rdma/fi_errno.h>
 
+#include "runtime/event_loop.hpp"
 #include "runtime/launch_info.hpp"
 #include "runtime/transport.hpp"
 #include "transports/ofi/ofi_fabric.hpp"
@@ -25,6 +26,8 @@ namespace halyard::ofi {
 // The status of a receive whose buffer was too small: kTruncated, `capacity` bytes written.
 Status truncation_status(std::size_t message_size, std::size_t capacity);
 
+enum class WaitFdMode { kAuto, kOn, kOff };
+
 // HALYARD_OFI_* settings, read once when the transport opens.
 struct Settings {
   std::optional<std::string> provider;  // HALYARD_OFI_PROVIDER
@@ -32,8 +35,12 @@ struct Settings {
   std::size_t eager_limit = 0;          // HALYARD_OFI_EAGER_LIMIT: largest eager payload
   std::size_t chunk_size = 0;           // HALYARD_OFI_CHUNK_SIZE: largest rendezvous data op
   int frame_buffers = 0;                // HALYARD_OFI_RECV_BUFFERS: pre-posted frame receives
-  bool wait_fd = true;  // false under HALYARD_WAIT=spin: that loop never sleeps on our fd
+  WaitFdMode wait_fd_mode = WaitFdMode::kAuto;  // HALYARD_OFI_WAIT_FD=auto|on|off
+  bool wait_fd = true;  // whether the completion queue gets a wait fd (use_wait_fd())
   static Settings from_environment();
+  // The wait-fd decision for a loop with `loop_policy`, `ranks_on_host` ranks of the job on
+  // this machine and `cpus_online` CPUs (docs/transport-ofi.md).
+  bool use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_online) const;
 };
 
 // Sets provider variables (FI_OFI_RXM_EAGER_LIMIT) that suit `settings`, where the user set
@@ -120,6 +127,8 @@ class OfiTransport final : public Transport {
   void connect(BootstrapClient& bootstrap, const TopologyTable& topology) override;
   void set_incoming_handler(IncomingHandler handler) override { handler_ = std::move(handler); }
   void send(int peer, const Envelope& env, const void* buf, Completion done) override;
+  // fi_tinject of an eager frame that fits the provider's inject size.
+  bool send_now(int peer, const Envelope& env, const void* buf) override;
   int progress() override;
   int wait_fd() override { return fabric_.wait_fd(); }
   bool prepare_to_block() override;
@@ -171,6 +180,10 @@ class OfiTransport final : public Transport {
   std::size_t chunk_size() const;
 
  private:
+  // Throws Error(kInvalidArgument) for a peer outside the job, a null buffer, or no connect().
+  void check_send(int peer, const Envelope& env, const void* buf) const;
+  // The eager frame of the next message to `peer` (the sequence number is not consumed).
+  EagerFrame eager_frame(int peer, const Envelope& env) const;
   struct Backlogged {
     std::function<ssize_t()> attempt;
     std::function<void(ssize_t)> fail;

@@ -1,5 +1,6 @@
 #include "transports/shm/shm_config.hpp"
 
+#include <bit>
 #include <string>
 
 #include "runtime/config.hpp"
@@ -19,6 +20,16 @@ std::uint32_t bounded(const char* name, std::int64_t value, std::int64_t low, st
   return static_cast<std::uint32_t>(value);
 }
 
+// Ring positions map to cells with a mask instead of a division (a 64-bit div cost more than
+// the rest of an idle poll pass), so cell counts are powers of two.
+std::uint32_t power_of_two(const char* name, std::uint32_t value) {
+  if (!std::has_single_bit(value)) {
+    throw Error(ErrorCode::kInvalidArgument, std::string(name) + "=" + std::to_string(value) +
+                                                 " is not valid: expected a power of two");
+  }
+  return value;
+}
+
 }  // namespace
 
 ShmConfig ShmConfig::from_environment() {
@@ -27,15 +38,18 @@ ShmConfig ShmConfig::from_environment() {
       bounded("HALYARD_SHM_CELL_SIZE",
               static_cast<std::int64_t>(config::env_bytes("HALYARD_SHM_CELL_SIZE", c.cell_size)),
               128, 1 << 20, 64);
-  c.ring_cells = bounded("HALYARD_SHM_RING_CELLS",
-                         config::env_int("HALYARD_SHM_RING_CELLS", c.ring_cells), 4, 1 << 16, 1);
+  c.ring_cells =
+      power_of_two("HALYARD_SHM_RING_CELLS",
+                   bounded("HALYARD_SHM_RING_CELLS",
+                           config::env_int("HALYARD_SHM_RING_CELLS", c.ring_cells), 4, 1 << 16, 1));
   c.staging_chunk = bounded(
       "HALYARD_SHM_STAGING_CHUNK",
       static_cast<std::int64_t>(config::env_bytes("HALYARD_SHM_STAGING_CHUNK", c.staging_chunk)),
       4096, 64 << 20, 64);
-  c.staging_slots =
+  c.staging_slots = power_of_two(
+      "HALYARD_SHM_STAGING_SLOTS",
       bounded("HALYARD_SHM_STAGING_SLOTS",
-              config::env_int("HALYARD_SHM_STAGING_SLOTS", c.staging_slots), 2, 1024, 1);
+              config::env_int("HALYARD_SHM_STAGING_SLOTS", c.staging_slots), 2, 1024, 1));
   c.cma_chunk = config::env_bytes("HALYARD_SHM_CMA_CHUNK", c.cma_chunk);
   if (c.cma_chunk == 0) {
     throw Error(ErrorCode::kInvalidArgument, "HALYARD_SHM_CMA_CHUNK=0 is not valid: expected > 0");

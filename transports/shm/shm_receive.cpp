@@ -8,6 +8,7 @@
 
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
+#include "runtime/pooled.hpp"
 #include "transports/shm/cma_copy.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 
@@ -16,7 +17,7 @@ namespace halyard::shm {
 // An eager arrival. While the runtime's handler runs, the payload is still in the ring, so a
 // receive that is already posted gets it with one copy; if the handler keeps the message for
 // later (unexpected), detach() copies the payload out so that the ring cells can be reused.
-class EagerIncoming final : public IncomingMessage {
+class EagerIncoming final : public IncomingMessage, public Pooled<EagerIncoming> {
  public:
   EagerIncoming(ShmTransport* owner, const SpscCellRing* ring, std::uint64_t first,
                 const Envelope& env)
@@ -26,6 +27,28 @@ class EagerIncoming final : public IncomingMessage {
   }
 
   void deliver(void* dst, std::size_t capacity, Completion done) override {
+    Status status = copy_out(dst, capacity);
+    owner_->defer(std::move(done), std::move(status));
+  }
+
+  std::optional<Status> deliver_now(void* dst, std::size_t capacity) override {
+    return copy_out(dst, capacity);
+  }
+
+  // deliver() inside the handler reads the ring directly; after it, from the copy.
+  bool deliverable_while_announced() const override { return true; }
+
+  // The handler returned: from now on the payload must not be read from the ring.
+  void detach() {
+    if (!delivered_) {
+      copy_.resize(envelope().size);
+      if (!copy_.empty()) ring_->read(first_, sizeof(CellHeader), copy_.data(), copy_.size());
+    }
+    ring_ = nullptr;
+  }
+
+ private:
+  Status copy_out(void* dst, std::size_t capacity) {
     if (delivered_) throw Error(ErrorCode::kInvalidArgument, "shm: deliver() called twice");
     std::size_t size = envelope().size;
     std::size_t n = std::min(capacity, size);
@@ -42,22 +65,9 @@ class EagerIncoming final : public IncomingMessage {
       }
     }
     copy_ = {};
-    owner_->defer(std::move(done), ShmTransport::receive_status(n, size));
+    return ShmTransport::receive_status(n, size);
   }
 
-  // deliver() inside the handler reads the ring directly; after it, from the copy.
-  bool deliverable_while_announced() const override { return true; }
-
-  // The handler returned: from now on the payload must not be read from the ring.
-  void detach() {
-    if (!delivered_) {
-      copy_.resize(envelope().size);
-      if (!copy_.empty()) ring_->read(first_, sizeof(CellHeader), copy_.data(), copy_.size());
-    }
-    ring_ = nullptr;
-  }
-
- private:
   ShmTransport* owner_;
   const SpscCellRing* ring_;  // non-null only while announced and not detached
   std::uint64_t first_;
@@ -110,12 +120,18 @@ int ShmTransport::poll_rings() {
   for (std::size_t q = 0; q < peers_.size(); ++q) {
     Peer& p = peers_[q];
     // A bounded batch per sender per pass keeps one busy sender from starving the others.
+    if (!p.in.message_ready()) continue;  // the common case, without handle_message's frame
     int handled = 0;
     while (handled < static_cast<int>(p.in.cell_count()) &&
            handle_message(static_cast<int>(q), p)) {
       ++handled;
     }
-    if (handled > 0) poke(p);  // its sender may be waiting for the room we just freed
+    if (handled > 0) {
+      // Its sender may be waiting for the room we just freed; the wake-up check waits for the
+      // end of the pass (see wake_room_waiters).
+      p.owes_room_poke = true;
+      ++owed_room_pokes_;
+    }
     events += handled;
   }
   return events;

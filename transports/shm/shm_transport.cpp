@@ -160,12 +160,29 @@ ShmTransport::Peer& ShmTransport::peer_of_world(int world_rank, const char* what
   return peers_[static_cast<std::size_t>(local_of_world_[static_cast<std::size_t>(world_rank)])];
 }
 
-void ShmTransport::send(int peer, const Envelope& env, const void* buf, Completion done) {
-  Peer& p = peer_of_world(peer, "peer");
+void ShmTransport::check_buffer(const Envelope& env, const void* buf) {
   if (env.size > 0 && buf == nullptr) {
     throw Error(ErrorCode::kInvalidArgument,
                 "shm: buf is null for a message of " + std::to_string(env.size) + " bytes");
   }
+}
+
+bool ShmTransport::send_now(int peer, const Envelope& env, const void* buf) {
+  Peer& p = peer_of_world(peer, "peer");
+  check_buffer(env, buf);
+  // Behind a backlog a message waits its turn: order is per pair.
+  if (env.size > eager_limit_ || !p.backlog.empty()) return false;
+  CellHeader header{};
+  header.kind = CellKind::kEager;
+  header.envelope = env;
+  if (!write_cell(p, header, buf, env.size)) return false;
+  ++stats_.eager_sent;
+  return true;
+}
+
+void ShmTransport::send(int peer, const Envelope& env, const void* buf, Completion done) {
+  Peer& p = peer_of_world(peer, "peer");
+  check_buffer(env, buf);
   int q = static_cast<int>(&p - peers_.data());
   OutboundCell cell;
   cell.header.envelope = env;
@@ -206,19 +223,25 @@ void ShmTransport::enqueue(int peer_local, OutboundCell cell) {
   stats_.backlog_high_water = std::max(stats_.backlog_high_water, p.backlog.size());
 }
 
-bool ShmTransport::try_write(Peer& peer, OutboundCell& cell) {
-  bool eager = cell.header.kind == CellKind::kEager;
-  std::size_t bytes = eager ? cell.header.envelope.size : cell.control_bytes;
+bool ShmTransport::write_cell(Peer& peer, const CellHeader& header, const void* body,
+                              std::size_t bytes) {
   std::uint32_t cells = cells_for_payload(bytes, peer.out.cell_size());
   if (!peer.out.can_write(cells)) return false;
   std::uint64_t first = peer.out.write_position();
-  peer.out.write(first, kStampBytes, reinterpret_cast<const std::byte*>(&cell.header) + kStampBytes,
-                 sizeof cell.header - kStampBytes);
-  if (bytes > 0) {
-    peer.out.write(first, sizeof(CellHeader), eager ? cell.payload : cell.control.data(), bytes);
-  }
+  peer.out.write(first, kStampBytes, reinterpret_cast<const std::byte*>(&header) + kStampBytes,
+                 sizeof header - kStampBytes);
+  if (bytes > 0) peer.out.write(first, sizeof(CellHeader), body, bytes);
   peer.out.publish_message(cells);
   poke(peer);
+  return true;
+}
+
+bool ShmTransport::try_write(Peer& peer, OutboundCell& cell) {
+  bool eager = cell.header.kind == CellKind::kEager;
+  std::size_t bytes = eager ? cell.header.envelope.size : cell.control_bytes;
+  if (!write_cell(peer, cell.header, eager ? cell.payload : cell.control.data(), bytes)) {
+    return false;
+  }
   if (cell.done) {
     Status ok;
     ok.bytes = bytes;
@@ -230,8 +253,28 @@ bool ShmTransport::try_write(Peer& peer, OutboundCell& cell) {
 void ShmTransport::poke(const Peer& peer) {
   if (peer.block == my_block_) return;
   // Pairs with the fence in prepare_to_block(): either the peer sees what we just published,
-  // or we see its flag and wake it. Only the poker that clears the flag sends a wake-up.
+  // or we see its flag and wake it.
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  wake_if_sleeping(peer);
+}
+
+void ShmTransport::wake_room_waiters() {
+  if (owed_room_pokes_ == 0) return;
+  // One fence for every ring the previous pass consumed from, paid at the start of the next
+  // pass (or before sleeping): by then the stores that released the cells have left the store
+  // buffer, so the fence costs little, whereas right after the release it stalled the receive
+  // path for a whole cache-line transfer on every message, before the receive could complete.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (Peer& p : peers_) {
+    if (!p.owes_room_poke) continue;
+    p.owes_room_poke = false;
+    wake_if_sleeping(p);
+  }
+  owed_room_pokes_ = 0;
+}
+
+void ShmTransport::wake_if_sleeping(const Peer& peer) {
+  // Only the poker that clears the flag sends a wake-up.
   auto flag = sleeping_flag(peer.block);
   if (flag.load(std::memory_order_relaxed) == 0) return;
   std::uint32_t expected = 1;
@@ -304,11 +347,15 @@ int ShmTransport::progress() {
     sleeping_flag(my_block_).store(0, std::memory_order_relaxed);
     wake_.drain();
   }
-  int events = flush_backlogs();
+  wake_room_waiters();
+  // The idle pass is the latency floor of every receive: each step is called only when it has
+  // something to do.
+  int events = queued_backlog_ > 0 ? flush_backlogs() : 0;
   events += poll_rings();
-  events += advance_cma_pulls();
-  events += pull_staged();
-  events += push_staged();
+  if (!cma_pulls_.empty()) events += advance_cma_pulls();
+  if (queued_pulls_ > 0) events += pull_staged();
+  if (queued_pushes_ > 0) events += push_staged();
+  if (ready_.empty()) return events;
   // Completions queued so far run now; ones they cause wait for the next pass, so a callback
   // that sends again cannot keep this call busy forever.
   running_.swap(ready_);
@@ -343,6 +390,7 @@ bool ShmTransport::has_local_work() {
 
 bool ShmTransport::prepare_to_block() {
   if (wake_.fd() < 0 || !layout_) return false;
+  wake_room_waiters();
   sleeping_flag(my_block_).store(1, std::memory_order_relaxed);
   // Pairs with the fence in poke(): a peer that published before our flag was up is seen by
   // the checks below.

@@ -48,6 +48,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   void connect(BootstrapClient& bootstrap, const TopologyTable& topology) override;
   void set_incoming_handler(IncomingHandler handler) override;
   void send(int peer, const Envelope& env, const void* buf, Completion done) override;
+  bool send_now(int peer, const Envelope& env, const void* buf) override;
   int progress() override;
   int wait_fd() override { return wake_.fd(); }
   bool prepare_to_block() override;
@@ -94,6 +95,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
     std::deque<OutboundCell> backlog;      // sends waiting for room, in order
     std::deque<StagedTransfer> pushes;     // transfers this rank streams to the peer
     std::deque<StagedTransfer> pulls;      // transfers this rank receives from the peer
+    bool owes_room_poke = false;           // we freed cells of `in` this pass
   };
   // Sender side of a rendezvous: the buffer stays here until the peer says it is done.
   struct Outstanding {
@@ -117,10 +119,17 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
 
   Peer& peer_of_world(int world_rank, const char* what);
   void map_rings();
+  static void check_buffer(const Envelope& env, const void* buf);
+  // Writes one message (header and body) into the peer's ring if it fits; false otherwise.
+  bool write_cell(Peer& peer, const CellHeader& header, const void* body, std::size_t bytes);
   bool try_write(Peer& peer, OutboundCell& cell);
   void enqueue(int peer_local, OutboundCell cell);
   void send_control(int peer_local, CellKind kind, const void* body, std::size_t bytes);
+  // Wakes `peer` if it sleeps, after a fence (it may be waiting for what we just published).
   void poke(const Peer& peer);
+  // The same for every peer whose ring this pass consumed from, with one fence for them all.
+  void wake_room_waiters();
+  void wake_if_sleeping(const Peer& peer);
   int flush_backlogs();
   int push_staged();
   // shm_receive.cpp
@@ -155,6 +164,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   EagerIncoming* announcing_ = nullptr;  // the eager arrival whose handler is running
   // Items queued over all peers, so that progress() skips the per-peer loops when idle.
   std::size_t queued_backlog_ = 0, queued_pushes_ = 0, queued_pulls_ = 0;
+  std::size_t owed_room_pokes_ = 0;
   ShmStats stats_;
   bool armed_ = false;  // prepare_to_block() said we may sleep
   std::unique_ptr<ShmNodeMemory> node_memory_;

@@ -12,6 +12,9 @@
 // with release, and the consumer zeroes the stamp word of every cell it releases. A polling
 // receiver then touches only the cache line that carries the message, not the producer's
 // counter line: one cache-line transfer per small message instead of two.
+//
+// The cell count is a power of two, so a position maps to its cell with a mask: this runs on
+// every poll of every ring, where a division would dominate an idle pass.
 #pragma once
 
 #include <algorithm>
@@ -39,6 +42,7 @@ class SpscCellRing {
       : control_(static_cast<RingControl*>(control)),
         cells_(reinterpret_cast<std::byte*>(control_ + 1)),
         cell_count_(cells),
+        cell_mask_(cells - 1),
         cell_size_(cell_size),
         ring_bytes_(std::size_t{cells} * cell_size) {
     head_ = load(control_->head);
@@ -68,7 +72,7 @@ class SpscCellRing {
     if (n < len) std::memcpy(cells_, static_cast<const std::byte*>(src) + n, len - n);
   }
   std::byte* cell(std::uint64_t position) const {
-    return cells_ + (position % cell_count_) * cell_size_;
+    return cells_ + (position & cell_mask_) * cell_size_;
   }
   // Message mode: makes the message of `count` cells at write_position() visible. Its bytes
   // [0, kStampBytes) must not have been written.
@@ -119,9 +123,10 @@ class SpscCellRing {
   }
 
  private:
-  // Non-zero and different for neighbouring positions.
+  // Non-zero and different for neighbouring positions (a stale stamp from one lap earlier
+  // differs from the expected one by the cell count, never 0).
   static std::uint32_t stamp(std::uint64_t position) {
-    return static_cast<std::uint32_t>(position % 0xFFFFFFFFu) + 1;
+    return static_cast<std::uint32_t>(position) | 0x80000000u;
   }
   std::atomic_ref<std::uint32_t> stamp_word(std::uint64_t position) const {
     return std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t*>(cell(position)));
@@ -130,13 +135,14 @@ class SpscCellRing {
     return std::atomic_ref<std::uint64_t>(shared).load(std::memory_order_acquire);
   }
   std::size_t byte_index(std::uint64_t first, std::size_t offset) const {
-    std::size_t start = (first % cell_count_) * cell_size_ + offset;
+    std::size_t start = (first & cell_mask_) * cell_size_ + offset;
     return start >= ring_bytes_ ? start - ring_bytes_ : start;
   }
 
   RingControl* control_ = nullptr;
   std::byte* cells_ = nullptr;
   std::uint32_t cell_count_ = 0;
+  std::uint64_t cell_mask_ = 0;
   std::uint32_t cell_size_ = 0;
   std::size_t ring_bytes_ = 0;
   // Producer: head_ is its own counter, tail_ a cached copy. Consumer: the other way round.

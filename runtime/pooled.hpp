@@ -1,0 +1,80 @@
+// Pooled<T>: class-level operator new/delete that recycle T-sized blocks through a per-thread
+// free list, for the objects the runtime creates once per message (request states, arrivals,
+// deliveries, sends in flight).
+//
+// Even with glibc's tcache a malloc/free pair costs tens of nanoseconds, and the small-message
+// path used to make several per message: a measurable share of a 0.4 us shm ping-pong. A free
+// list pop or push is a few instructions. Blocks freed on another thread join that thread's
+// list (they are plain ::operator new blocks), and each list keeps at most kMaxCached blocks so
+// a burst of millions of in-flight operations does not pin its memory forever.
+#pragma once
+
+#include <cstddef>
+#include <new>
+
+namespace halyard {
+
+template <typename T>
+class Pooled {
+ public:
+  static constexpr std::size_t kMaxCached = 4096;
+
+  static void* operator new(std::size_t bytes) {
+    FreeList& list = free_list();
+    if (kPooling && bytes == block_size() && list.head != nullptr) {
+      Node* node = list.head;
+      list.head = node->next;
+      --list.count;
+      return node;
+    }
+    return ::operator new(bytes < block_size() ? block_size() : bytes);
+  }
+
+  static void operator delete(void* p, std::size_t bytes) noexcept {
+    if (p == nullptr) return;
+    FreeList& list = free_list();
+    if (kPooling && bytes == block_size() && !list.closed && list.count < kMaxCached) {
+      list.head = ::new (p) Node{list.head};
+      ++list.count;
+      return;
+    }
+    ::operator delete(p);
+  }
+
+ private:
+  // Under AddressSanitizer every object gets a fresh block, so use-after-free is still caught.
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr bool kPooling = false;
+#else
+  static constexpr bool kPooling = true;
+#endif
+
+  struct Node {
+    Node* next;
+  };
+  struct FreeList {
+    Node* head = nullptr;
+    std::size_t count = 0;
+    bool closed = false;  // the thread is exiting: later frees go straight back to the heap
+    ~FreeList() {
+      closed = true;
+      while (head != nullptr) {
+        Node* next = head->next;
+        ::operator delete(head);
+        head = next;
+      }
+    }
+  };
+
+  // sizeof(T) is only known once T is complete, which it is wherever new/delete are used.
+  static constexpr std::size_t block_size() {
+    return sizeof(T) < sizeof(Node) ? sizeof(Node) : sizeof(T);
+  }
+
+  static FreeList& free_list() {
+    thread_local FreeList list;
+    return list;
+  }
+};
+
+}  // namespace halyard
