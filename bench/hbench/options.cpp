@@ -18,7 +18,9 @@ constexpr const char* kFooter =
     "their sizes are rounded down to whole elements and start at 4 B. barrier has one row.\n"
     "Iterations per size (warm-up in brackets), before --scale: <= 8K: 1000 (100);\n"
     "<= 128K: 200 (20); <= 2M: 50 (5); <= 16M: 20 (2); larger: 10 (1).\n"
-    "Noise runs repeat each size without noise first and report the slowdown against it.\n"
+    "With noise, each size runs its iterations with and without noise, alternating in 5\n"
+    "blocks, and reports the slowdown (noisy average / quiet average - 1); uniform noise\n"
+    "raises the iterations so the noisy ones last at least --noise-seconds.\n"
     "Exit status: 0, 1 when a run fails (wrong data, a transport error), 2 for a usage error.\n"
     "See docs/benchmarks.md.";
 
