@@ -198,6 +198,7 @@ set terminal pngcairo size 1500,480
 set output "$out/latency.png"
 set multiplot layout 1,3 title "Halyard (hmpicc) vs Open MPI, $ranks ranks, Halyard on $vnodes node(s), $(hostname), $(date -u +%Y-%m-%d)"
 set logscale xy
+set format x "10^{%L}"
 set xlabel "size (bytes)"
 set ylabel "best average latency (us)"
 set key top left
