@@ -17,8 +17,11 @@
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
-build=build/device
+# RANKS, VNODES and BUILD change the defaults (e.g. to try the script on a small machine:
+# RANKS=2 VNODES=1,2 BUILD=build/dev OUT=/tmp/run bench/device_run.sh compare noise hbench).
+build=${BUILD:-build/device}
 n=${RANKS:-16}
+vnodes=${VNODES:-1,2,4}
 parts=("$@")
 [[ ${#parts[@]} -gt 0 ]] || parts=(build compare noise hbench p2p)
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
@@ -35,8 +38,8 @@ fi
 if wanted compare; then
   # Halyard on 1, 2 and 4 emulated nodes (ofi between them) against Open MPI tuned/han/adapt on
   # one node (vader); the goals of issue 8 are read from this table.
-  log "MPI collectives, $n ranks: Halyard (hmpicc, --vnodes 1,2,4) vs Open MPI tuned/han/adapt"
-  timeout 240 bench/compare.sh --build "$build" --out "$out/compare_$n" -n "$n" --vnodes 1,2,4 \
+  log "MPI collectives, $n ranks: Halyard (hmpicc, --vnodes $vnodes) vs Open MPI tuned/han/adapt"
+  timeout 240 bench/compare.sh --build "$build" --out "$out/compare_$n" -n "$n" --vnodes "$vnodes" \
     --rounds 2 --max-size 16M --scale 0.3 >"$out/compare_$n.txt" 2>"$out/compare_$n.log"
   log "rc=$? ($(grep -c '<= 1.0x' "$out/compare_$n.txt" 2>/dev/null) summary lines)"
 fi
@@ -59,6 +62,6 @@ if wanted p2p; then
   log "p2p over shm vs vader"
   timeout 45 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
   log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
-  timeout 50 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
+  timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
 fi
 log "done in ${SECONDS}s"

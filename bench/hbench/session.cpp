@@ -1,6 +1,7 @@
 #include "bench/hbench/session.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <optional>
