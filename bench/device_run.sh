@@ -6,9 +6,9 @@
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
 #     PART: build compare noise hbench p2p (default: all of them, in that order). The device
-#     tool allows 10 minutes a command; all parts take about 9. If that is too tight, run
-#     `bench/device_run.sh build compare noise`, then `bench/device_run.sh hbench p2p` on the
-#     same warm machine (the build folder stays between calls).
+#     tool allows 10 minutes a command; the parts' limits add up to about 11 plus the build, so
+#     to be safe run `bench/device_run.sh build compare noise`, then
+#     `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays).
 #
 # Before sending the tree there, copy the headers from this machine's libfabric-dev into the
 # ignored folder the device tool carries:
