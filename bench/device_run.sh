@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # One-shot benchmark session on the 16-core GPU machine lent by the `device` tool: builds Halyard
 # there (that machine has the libfabric runtime but no headers: they travel in .device/include)
-# and runs, side by side with Open MPI, the figures recorded in docs/benchmarks.md. Every run has
-# its own time limit so one slow part cannot eat the others. Results go to $OUT (or out/).
+# and produces every figure of docs/benchmarks.md's device section. Every part has its own time
+# limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
-#   bench/device_run.sh            (from the repository root, on the device machine)
+#   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
+#     PART: build compare noise hbench p2p (default: all of them, in that order). The device
+#     tool allows 10 minutes a command; the parts' limits add up to about 11 plus the build, so
+#     to be safe run `bench/device_run.sh build compare noise`, then
+#     `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays).
 #
 # Before sending the tree there, copy the headers from this machine's libfabric-dev into the
 # ignored folder the device tool carries:
@@ -13,32 +17,51 @@
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
-build=build/device
-log() { echo "== $*" | tee -a "$out/summary.txt"; }
-
-log "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHALYARD_BUILD_TESTS=OFF \
-  -DHALYARD_CUDA=OFF -DHALYARD_WERROR=OFF -DHALYARD_LIBFABRIC_INCLUDE="$PWD/.device/include" >"$out/cmake.log" 2>&1 &&
-  cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { log "build failed"; tail -30 "$out/build.log"; exit 1; }
-log "built in ${SECONDS}s"
-
+# RANKS, VNODES and BUILD change the defaults (e.g. to try the script on a small machine:
+# RANKS=2 VNODES=1,2 BUILD=build/dev OUT=/tmp/run bench/device_run.sh compare noise hbench).
+build=${BUILD:-build/device}
 n=${RANKS:-16}
-log "MPI collectives, $n ranks, Halyard (hmpicc) vs Open MPI (vader)"
-timeout 180 bench/compare_mpi_collectives.sh --build "$build" --out "$out/collectives_$n" -n "$n" \
-  --max-size 16M --scale 0.3 >"$out/collectives_$n.txt" 2>&1; log "rc=$?"
+vnodes=${VNODES:-1,2,4}
+parts=("$@")
+[[ ${#parts[@]} -gt 0 ]] || parts=(build compare noise hbench p2p)
+log() { echo "== $*" | tee -a "$out/summary.txt"; }
+wanted() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 
-log "ADAPT noise: 4 MiB binary-tree bcast, 1 ms on rank 6, $n ranks"
-for variant in event waitall; do
-  timeout 25 "$build/bin/hlaunch" -n "$n" -- "$build/bin/halyard_bench_adapt_noise" --coll bcast \
-    --size 4M --tree binary --variant "$variant" --delay-ms 1 --delay-ranks 6 \
-    >"$out/noise_bcast_$variant.txt" 2>&1; log "$variant rc=$?"
-  timeout 25 "$build/bin/hlaunch" -n "$n" -- "$build/bin/halyard_bench_adapt_noise" --coll bcast \
-    --size 4M --tree binary --variant "$variant" \
-    >"$out/quiet_bcast_$variant.txt" 2>&1; log "$variant (no delay) rc=$?"
-done
+log "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), parts: ${parts[*]}"
+if wanted build; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHALYARD_BUILD_TESTS=OFF \
+    -DHALYARD_CUDA=OFF -DHALYARD_WERROR=OFF -DHALYARD_LIBFABRIC_INCLUDE="$PWD/.device/include" >"$out/cmake.log" 2>&1 &&
+    cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { log "build failed"; tail -30 "$out/build.log"; exit 1; }
+  log "built in ${SECONDS}s"
+fi
 
-log "p2p over shm vs vader"
-timeout 45 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
-log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
-timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
+if wanted compare; then
+  # Halyard on 1, 2 and 4 emulated nodes (ofi between them) against Open MPI tuned/han/adapt on
+  # one node (vader); the goals of issue 8 are read from this table.
+  log "MPI collectives, $n ranks: Halyard (hmpicc, --vnodes $vnodes) vs Open MPI tuned/han/adapt"
+  timeout 240 bench/compare.sh --build "$build" --out "$out/compare_$n" -n "$n" --vnodes "$vnodes" \
+    --rounds 2 --max-size 16M --scale 0.3 >"$out/compare_$n.txt" 2>"$out/compare_$n.log"
+  log "rc=$? ($(grep -c '<= 1.0x' "$out/compare_$n.txt" 2>/dev/null) summary lines)"
+fi
+
+if wanted noise; then
+  log "ADAPT vs Waitall under noise (Figures 3.5, 3.6/3.7), $n ranks, 4 MiB"
+  timeout 150 bench/noise_figures.sh --build "$build" --out "$out/noise_$n" -n "$n" \
+    --noise-seconds 3 >"$out/noise_$n.txt" 2>"$out/noise_$n.log"
+  log "rc=$?"
+fi
+
+if wanted hbench; then
+  log "hbench, every benchmark, $n ranks, 1 B .. 4 MiB"
+  timeout 100 "$build/bin/hlaunch" -n "$n" -- "$build/bin/hbench" --max-size 4M --scale 0.2 \
+    --csv "$out/hbench_$n.csv" --json "$out/hbench_$n.json" >"$out/hbench_$n.txt" 2>"$out/hbench_$n.log"
+  log "rc=$?"
+fi
+
+if wanted p2p; then
+  log "p2p over shm vs vader"
+  timeout 45 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
+  log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
+  timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
+fi
 log "done in ${SECONDS}s"

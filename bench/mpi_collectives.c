@@ -1,6 +1,6 @@
 /* mpi_collectives: OSU-style latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce per message
  * size. One source, built twice: with hmpicc (Halyard's MPI shim) and, for comparison only,
- * with Open MPI's mpicc. bench/compare_mpi_collectives.sh runs both side by side.
+ * with Open MPI's mpicc. bench/compare.sh runs both side by side.
  *
  *   hlaunch -n 2 build/bin/mpi_collectives_halyard [--min-size B] [--max-size B] [--scale F]
  *                                                  [--only bcast|reduce|allreduce]

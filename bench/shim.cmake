@@ -1,6 +1,6 @@
 # mpi_collectives (bcast / reduce / allreduce latency per size), built from one source twice:
 # with hmpicc against Halyard's MPI shim, and with Open MPI's mpicc when it is installed (a
-# comparison point only; nothing in Halyard links it). bench/compare_mpi_collectives.sh runs
+# comparison point only; nothing in Halyard links it). bench/compare.sh runs
 # both.
 set(halyard_mpi_bench ${CMAKE_BINARY_DIR}/bin/mpi_collectives_halyard)
 add_custom_command(

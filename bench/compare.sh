@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Halyard next to Open MPI's collective components, in one invocation: the same MPI program
+# (bench/mpi_collectives.c: Bcast, Reduce, Allreduce per size) built with hmpicc (Halyard's MPI
+# shim) and with Open MPI's mpicc, the latter run as coll "tuned", "han" and "adapt" (each chosen
+# by MCA priority). The implementations alternate, round after round, so a drift in the machine's
+# load weighs on all of them; each figure is the best of the rounds' averages. Prints per
+# collective and size every implementation's average latency and the ratio Halyard / best Open
+# MPI (below 1: Halyard faster), and writes OUT/table.txt, OUT/<coll>.dat, OUT/latency.png.
+#
+#   bench/compare.sh [--build DIR] [--out DIR] [-n RANKS] [--vnodes K[,K...]] [--rounds R]
+#                    [--timeout S] [--] [mpi_collectives args: --min-size B --max-size B
+#                    --scale F --only bcast|reduce|allreduce]
+#     e.g. bench/compare.sh --build build/dev -n 2 --max-size 4M --scale 0.3
+#          bench/compare.sh -n 16 --vnodes 1,2,4 --max-size 16M --scale 0.3   (the GPU machine)
+#
+# --vnodes with several values runs Halyard once per value, as implementations "halyard-1n",
+# "halyard-2n", ... (hlaunch --vnodes K), each with its own ratio column.
+#
+# Halyard runs under hlaunch with its default selection and transports (shm within a node,
+# ofi between the emulated nodes of --vnodes). Open MPI runs with
+#   mpirun --allow-run-as-root --oversubscribe --bind-to core -n N --mca btl vader,self
+# (--bind-to none when N exceeds the cores)
+# on this one host, so it always sees ONE node whatever --vnodes says: all its traffic is shared
+# memory, and coll/han disqualifies itself on a communicator whose ranks are all local (it then
+# falls back to tuned). The script checks this with coll_base_verbose and says so in the table
+# ("han inactive") instead of presenting tuned's figures under han's name.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib_compare.sh"
+
+build=build
+out=""
+ranks=2
+vnodes=1
+rounds=2
+run_timeout=300
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -n) ranks=$2; shift 2 ;;
+    --vnodes) vnodes=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --timeout) run_timeout=$2; shift 2 ;;
+    --) shift; break ;;
+    *) break ;;
+  esac
+done
+out=${out:-$build/compare}
+bin="$build/bin"
+require_built compare.sh "$bin/hlaunch" "$bin/mpi_collectives_halyard" "$bin/mpi_collectives_openmpi"
+command -v mpirun >/dev/null || { echo "compare.sh: mpirun not found" >&2; exit 2; }
+mkdir -p "$out/raw"
+
+# Bound to cores like hlaunch's ranks, unless there are more ranks than cores (hlaunch then
+# leaves them unbound too).
+bind=core
+[[ $ranks -le $(nproc) ]] || bind=none
+mpirun_base=(mpirun --allow-run-as-root --oversubscribe --bind-to "$bind" -n "$ranks" --mca btl vader,self)
+declare -A mca=(
+  [ompi-tuned]="--mca coll_tuned_priority 100"
+  [ompi-han]="--mca coll_han_priority 100"
+  [ompi-adapt]="--mca coll_adapt_priority 100"
+)
+
+# component_state NAME: "active", "absent" (ompi_info does not list it) or "inactive" (present,
+# but Open MPI did not select it for MPI_COMM_WORLD: han disqualifies itself when every rank is
+# on one node, or on 2 ranks for want of an underlying reduce). The only other communicator,
+# MPI_COMM_SELF, is too small for han and adapt, so a "selecting" line means MPI_COMM_WORLD.
+component_state() {
+  local component=$1
+  ompi_info 2>/dev/null | grep -q "MCA coll: $component " || { echo absent; return; }
+  local log
+  # shellcheck disable=SC2086 # the MCA flags are a word list
+  log=$("${mpirun_base[@]}" ${mca[ompi-$component]} --mca coll_base_verbose 20 \
+    "$bin/mpi_collectives_openmpi" --max-size 4 --scale 0.01 --only bcast 2>&1 || true)
+  if grep -q "coll:base:comm_select: selecting *$component, priority 100, Enabled" <<<"$log"; then
+    echo active
+  else
+    echo inactive
+  fi
+}
+
+halyards=()
+if [[ $vnodes == *,* ]]; then
+  IFS=, read -ra counts <<<"$vnodes"
+  for k in "${counts[@]}"; do halyards+=("halyard-${k}n"); done
+else
+  halyards=(halyard)
+fi
+impls=("${halyards[@]}")
+notes=()
+for component in tuned han adapt; do
+  state=$(component_state "$component")
+  if [[ $state == active ]]; then
+    impls+=("ompi-$component")
+  else
+    notes+=("ompi-$component $state")
+  fi
+done
+
+run_one() {  # run_one IMPL ROUND ARGS...
+  local impl=$1 round=$2
+  shift 2
+  local file="$out/raw/$impl.$round.txt"
+  if [[ $impl == halyard* ]]; then
+    local k=${impl#halyard-}
+    k=${k%n}
+    [[ $impl == halyard ]] && k=$vnodes
+    timeout "$run_timeout" "$bin/hlaunch" -n "$ranks" --vnodes "$k" -- \
+      "$bin/mpi_collectives_halyard" "$@" >"$file"
+  else
+    # shellcheck disable=SC2086
+    timeout "$run_timeout" "${mpirun_base[@]}" ${mca[$impl]} "$bin/mpi_collectives_openmpi" "$@" >"$file"
+  fi
+}
+
+start=$SECONDS
+for ((round = 1; round <= rounds; ++round)); do
+  # Rotate the order too, so no implementation always runs first (or right after another).
+  for ((i = 0; i < ${#impls[@]}; ++i)); do
+    impl=${impls[(i + round - 1) % ${#impls[@]}]}
+    echo "compare.sh: round $round/$rounds: $impl ($((SECONDS - start)) s)" >&2
+    run_one "$impl" "$round" "$@" || { echo "compare.sh: $impl failed in round $round" >&2; exit 1; }
+  done
+done
+
+{
+  echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores, $ranks ranks, Halyard on $vnodes (emulated) node(s), Open MPI on 1 node; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "# ${halyards[*]}: hlaunch -n $ranks --vnodes K (K = $vnodes) $bin/mpi_collectives_halyard $*"
+  for impl in "${impls[@]}"; do
+    [[ $impl == halyard* ]] || echo "# $impl: ${mpirun_base[*]} ${mca[$impl]} $bin/mpi_collectives_openmpi $*"
+  done
+  for note in "${notes[@]+"${notes[@]}"}"; do echo "# not compared: $note"; done
+  echo "# best of $rounds alternating rounds; average latency in us; ratio = Halyard / best Open MPI"
+  # Raw sections start "# MPI_Bcast latency, N ranks"; rows: size avg min max.
+  for impl in "${impls[@]}"; do
+    for ((round = 1; round <= rounds; ++round)); do
+      awk -v impl="$impl" '/^# MPI_/ { coll = tolower(substr($2, 5)); next } /^#/ { next }
+                           { print impl, coll, $1, $2 }' "$out/raw/$impl.$round.txt"
+    done
+  done | awk -v out="$out" -v list="${impls[*]}" -v halyards="${#halyards[@]}" '
+    {
+      key = $2 SUBSEP $3 SUBSEP $1
+      if (!(key in best) || $4 < best[key]) best[key] = $4
+      if (!(($2, $3) in seen)) { seen[$2, $3] = 1; order[++n] = $2 SUBSEP $3 }
+    }
+    END {
+      count = split(list, impl, " ")
+      for (i = 1; i <= n; ++i) {
+        split(order[i], cs, SUBSEP); coll = cs[1]; size = cs[2]
+        if (coll != shown) {
+          printf "%-10s %10s", "# coll", "size(B)"
+          for (j = 1; j <= count; ++j) printf " %11s", impl[j]
+          printf " %11s", "best ompi"
+          for (j = 1; j <= count; ++j) if (impl[j] ~ /^halyard/) printf " %11s", (halyards > 1 ? "x " substr(impl[j], 9) : "ratio")
+          printf "\n"
+          shown = coll
+        }
+        printf "%-10s %10s", coll, size
+        line = size; bestompi = ""; bestname = "-"
+        for (j = 1; j <= count; ++j) {
+          v = ((coll, size, impl[j]) in best) ? best[coll, size, impl[j]] : ""
+          printf(" %11s", (v == "" ? "-" : sprintf("%.2f", v)))
+          line = line " " (v == "" ? "NaN" : v)
+          if (impl[j] !~ /^halyard/ && v != "" && (bestompi == "" || v + 0 < bestompi + 0)) { bestompi = v; bestname = impl[j] }
+        }
+        printf " %11s", bestname
+        for (j = 1; j <= count; ++j) {
+          if (impl[j] !~ /^halyard/) continue
+          h = ((coll, size, impl[j]) in best) ? best[coll, size, impl[j]] : ""
+          ratio = (bestompi != "" && h != "") ? h / bestompi : 0
+          printf(" %11s", (ratio > 0 ? sprintf("%.2f", ratio) : "-"))
+          if (ratio > 0) {
+            k = coll " (" impl[j] ")"
+            if (!(k in total)) keys[++nkeys] = k
+            if (ratio > worst[k]) { worst[k] = ratio; worst_size[k] = size }
+            total[k]++; if (ratio <= 1.0) within[k]++
+          }
+        }
+        printf "\n"
+        print line > (out "/" coll ".dat")
+      }
+      for (i = 1; i <= nkeys; ++i) {
+        k = keys[i]
+        printf "# %s: <= 1.0x best Open MPI at %d of %d sizes; worst %.2fx at %s B\n", k, within[k], total[k], worst[k], worst_size[k]
+      }
+    }'
+} | tee "$out/table.txt"
+
+# One panel per collective, one line per implementation.
+# Columns from 2 on: the implementations in the order of $impls.
+more_lines=""
+for ((j = 1; j < ${#impls[@]}; ++j)); do
+  more_lines+=", \"\" using 1:$((j + 2)) with linespoints title \"${impls[j]}\""
+done
+cat >"$out/plot.gp" <<PLOT
+set terminal pngcairo size 1500,480
+set output "$out/latency.png"
+set multiplot layout 1,3 title "Halyard (hmpicc) vs Open MPI, $ranks ranks, Halyard on $vnodes node(s), $(hostname), $(date -u +%Y-%m-%d)"
+set logscale xy
+set format x "10^{%L}"
+set xlabel "size (bytes)"
+set ylabel "best average latency (us)"
+set key top left
+set tmargin 3
+set datafile missing "NaN"
+do for [c in "bcast reduce allreduce"] {
+  set title "".c
+  plot "$out/".c.".dat" using 1:2 with linespoints title "${impls[0]}"$more_lines
+}
+unset multiplot
+PLOT
+if command -v gnuplot >/dev/null; then
+  gnuplot "$out/plot.gp" && echo "# plot: $out/latency.png"
+else
+  echo "# plot: gnuplot not installed; run 'gnuplot $out/plot.gp' where it is"
+fi
