@@ -98,8 +98,8 @@ EventLoop& Communicator::loop() const {
   return checked("loop").p2p->loop();
 }
 
-Request Communicator::post_send(const char* operation, int peer, int tag, const void* buffer,
-                                std::size_t bytes, Completion callback) const {
+int Communicator::prepare_send(const char* operation, int peer, int tag, const void* buffer,
+                               std::size_t bytes, Envelope& env) const {
   const State& s = checked(operation);
   if (peer < 0 || peer >= static_cast<int>(s.world_ranks.size())) {
     invalid(operation, "peer " + std::to_string(peer) +
@@ -109,11 +109,17 @@ Request Communicator::post_send(const char* operation, int peer, int tag, const 
   if (buffer == nullptr && bytes > 0) {
     invalid(operation, "buffer is null but bytes is " + std::to_string(bytes));
   }
-  Envelope env;
   env.context = s.context;
   env.tag = tag;
   env.size = bytes;
-  const int world_peer = s.world_ranks[static_cast<std::size_t>(peer)];
+  return s.world_ranks[static_cast<std::size_t>(peer)];
+}
+
+Request Communicator::post_send(const char* operation, int peer, int tag, const void* buffer,
+                                std::size_t bytes, Completion callback) const {
+  Envelope env;
+  const int world_peer = prepare_send(operation, peer, tag, buffer, bytes, env);
+  const State& s = *state_;
   if (s.p2p->send_now(world_peer, env, buffer)) {
     // Handed over whole (an eager message with room for it): complete without a pass.
     Status sent;
@@ -175,6 +181,12 @@ Request Communicator::irecv(int peer, int tag, void* buffer, std::size_t bytes,
 }
 
 void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes) const {
+  if (!is_user_tag(tag))
+    invalid("send", "tag " + std::to_string(tag) + " is negative (user tags are >= 0)");
+  // A message handed over whole needs no request at all.
+  Envelope env;
+  const int world_peer = prepare_send("send", peer, tag, buffer, bytes, env);
+  if (state_->p2p->send_now(world_peer, env, buffer)) return;
   isend(peer, tag, buffer, bytes).wait_ok();
 }
 

@@ -97,6 +97,9 @@ class Communicator {
   explicit Communicator(std::shared_ptr<State> state) : state_(std::move(state)) {}
 
   const State& checked(const char* operation) const;
+  // Validates a send, fills `env` and returns the peer's world rank.
+  int prepare_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
+                   Envelope& env) const;
   Request post_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
                     Completion callback) const;
   Request post_recv(const char* operation, int peer, int tag, void* buffer, std::size_t bytes,
