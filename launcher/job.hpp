@@ -1,5 +1,6 @@
-// One hlaunch job: starts the ranks, serves the bootstrap, forwards output, watches the ranks
-// and ends the job when it is done, failed, aborted, timed out or interrupted.
+// One hlaunch job: starts the ranks (forked here, or through one agent per host), serves the
+// bootstrap, forwards output, watches the ranks and ends the job when it is done, failed,
+// aborted, timed out or interrupted.
 //
 // Everything runs on one io_context thread: SIGCHLD, SIGINT/SIGTERM/SIGHUP, the timeout and the
 // kill grace period arrive as Asio events, so the job's state needs no locks.
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "launcher/agent_link.hpp"
 #include "launcher/bootstrap_server.hpp"
 #include "launcher/launch_options.hpp"
 #include "launcher/output_forwarder.hpp"
@@ -41,13 +43,22 @@ class Job {
 
  private:
   struct RankState {
-    pid_t pid = -1;
+    pid_t pid = -1;  // -1 when an agent runs it
+    int agent = -1;  // index into agents_, or -1 when forked here
     bool running = false;
     int open_streams = 0;
   };
 
+  // The HALYARD_* variables of `rank` ("NAME=VALUE").
+  std::vector<std::string> job_variables(int rank, const RankPlacement& place) const;
   std::vector<std::string> rank_environment(int rank, const RankPlacement& place) const;
+  int num_nodes() const;
   void spawn_all();
+  void spawn_local(const std::vector<RankPlacement>& placement);
+  void spawn_agents(const std::vector<RankPlacement>& placement);
+  std::vector<std::string> agent_command(const std::string& host) const;
+  void on_agent_output(const AgentOutput& output);
+  void on_agent_done(std::size_t agent);
   void watch_children();
   void watch_stop_signals();
   void reap();
@@ -71,9 +82,12 @@ class Job {
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
   boost::asio::steady_timer drain_timer_;
+  boost::asio::steady_timer agent_kill_timer_;
+  std::string listen_address_;
   BootstrapServer server_;
   std::vector<RankState> ranks_;
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
+  std::vector<std::unique_ptr<AgentLink>> agents_;
   bool ending_ = false;
   bool draining_ = false;
   bool finished_ = false;

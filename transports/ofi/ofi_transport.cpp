@@ -14,6 +14,7 @@
 #include "runtime/config.hpp"
 #include "runtime/log.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
+#include "transports/ofi/ofi_source_address.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard {
@@ -113,7 +114,8 @@ Settings Settings::from_environment() {
 OfiTransport::OfiTransport(const LaunchInfo& info, Settings settings)
     : info_(info),
       settings_(std::move(settings)),
-      fabric_(settings_.provider, settings_.rma, info.size, settings_.wait_fd) {
+      fabric_(settings_.provider, settings_.rma, info.size, settings_.wait_fd,
+              source_address_towards(info.server)) {
   const auto peers = static_cast<std::size_t>(info_.size);
   next_sequence_out_.assign(peers, 0);
   next_sequence_in_.assign(peers, 0);
