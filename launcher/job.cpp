@@ -115,13 +115,22 @@ void Job::spawn_all() {
   spawn_agents(place_ranks_on_hosts(options_.num_ranks, slots, options_.map_by));
 }
 
-std::vector<std::string> Job::agent_command(const std::string& host) const {
+std::vector<std::string> Job::agent_command(const std::string& host, std::size_t ranks) const {
   std::vector<std::string> command;
   if (options_.launcher == LauncherKind::kSlurm) {
     // One step per node, sharing the allocation's CPUs with the other steps; the agent binds
     // its ranks inside what the step may use. Slurm kills the step if hlaunch goes away.
-    command = {"srun",      "--nodes=1",       "--ntasks=1",           "--nodelist=" + host,
-               "--overlap", "--cpu-bind=none", "--kill-on-bad-exit=1", "--job-name=hlaunch-agent"};
+    command = {"srun", "--nodes=1", "--ntasks=1", "--nodelist=" + host, "--overlap",
+               "--kill-on-bad-exit=1",
+               // srun holds a task's output until a newline by default; agent frames have none.
+               "--unbuffered", "--job-name=hlaunch-agent"};
+    if (options_.slurm_binding) {
+      // Slurm binds the step (SLURM_CPU_BIND, the cluster's default) to CPUs for all of the
+      // node's ranks, and the ranks inherit that.
+      command.push_back("--cpus-per-task=" + std::to_string(ranks));
+    } else {
+      command.push_back("--cpu-bind=none");
+    }
   } else if (!is_this_host(host)) {
     const char* rsh = std::getenv("HALYARD_RSH");
     command = split_words(rsh != nullptr && *rsh != '\0' ? rsh : "ssh");
@@ -175,7 +184,8 @@ void Job::spawn_agents(const std::vector<RankPlacement>& placement) {
                                }
                              },
                              [this, index] { on_agent_done(index); }};
-    agents_.push_back(std::make_unique<AgentLink>(io_, host, agent_command(host), events));
+    agents_.push_back(std::make_unique<AgentLink>(
+        io_, host, agent_command(host, specs[index].ranks.size()), events));
     agents_.back()->start(specs[index]);
   }
 }

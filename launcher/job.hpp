@@ -56,7 +56,8 @@ class Job {
   void spawn_all();
   void spawn_local(const std::vector<RankPlacement>& placement);
   void spawn_agents(const std::vector<RankPlacement>& placement);
-  std::vector<std::string> agent_command(const std::string& host) const;
+  // How to start the agent of `host`, which runs `ranks` ranks.
+  std::vector<std::string> agent_command(const std::string& host, std::size_t ranks) const;
   void on_agent_output(const AgentOutput& output);
   void on_agent_done(std::size_t agent);
   void watch_children();

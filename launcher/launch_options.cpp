@@ -88,8 +88,9 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   std::string bind_to;
   app.add_option("--bind-to", bind_to,
                  "Bind each rank to a core, numa domain or package, or none (default: core "
-                 "while ranks <= cores, else none)")
-      ->check(CLI::IsMember({"core", "numa", "package", "none"}));
+                 "while ranks <= cores, else none); slurm: keep the CPUs Slurm gives each node's "
+                 "step")
+      ->check(CLI::IsMember({"core", "numa", "package", "none", "slurm"}));
   std::string map_by = "slot";
   app.add_option("--map-by", map_by,
                  "slot: fill each (emulated) node in turn; node: round-robin over nodes")
@@ -181,7 +182,15 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   for (const auto& x : o.exports) {
     if (x.empty() || x[0] == '=') throw UsageError("-x needs VAR or VAR=VALUE, got '" + x + "'");
   }
-  if (!bind_to.empty()) o.bind_to = bind_to_from_name(bind_to);
+  if (bind_to == "slurm") {
+    if (o.launcher != LauncherKind::kSlurm) {
+      throw UsageError("--bind-to slurm needs the Slurm launcher (inside an allocation)");
+    }
+    o.slurm_binding = true;
+    o.bind_to = BindTo::kNone;  // the ranks inherit the step's binding
+  } else if (!bind_to.empty()) {
+    o.bind_to = bind_to_from_name(bind_to);
+  }
   o.map_by = map_by == "node" ? MapBy::kNode : MapBy::kSlot;
   o.command = std::move(rest);
   return parsed;

@@ -25,6 +25,7 @@ struct LaunchOptions {
   std::string bootstrap_address;     // --bootstrap-address as given ("" chooses)
   std::vector<std::string> exports;  // -x VAR or VAR=VALUE, in command-line order
   std::optional<BindTo> bind_to;     // nullopt: core while ranks fit on the cores, else none
+  bool slurm_binding = false;        // --bind-to slurm: ranks keep the CPUs Slurm binds the step to
   MapBy map_by = MapBy::kSlot;
   int vnodes = 1;     // emulated nodes on this host
   int timeout_s = 0;  // 0: no limit

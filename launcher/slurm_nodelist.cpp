@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "launcher/usage_error.hpp"
+#include "runtime/launch_info.hpp"
 
 namespace halyard::launcher {
 namespace {
@@ -94,29 +95,12 @@ std::vector<std::string> expand_nodelist(std::string_view list) {
 }
 
 std::vector<int> expand_tasks_per_node(std::string_view text) {
-  std::vector<int> counts;
-  auto bad = [&] {
+  auto counts = expand_slurm_counts(text);
+  if (!counts) {
     throw UsageError("SLURM_TASKS_PER_NODE='" + std::string(text) +
                      "' is malformed: expected e.g. '2(x3),1'");
-  };
-  std::string_view rest = text;
-  while (true) {
-    std::size_t comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    long count = 0;
-    long repeat = 1;
-    std::size_t paren = item.find("(x");
-    if (paren != std::string_view::npos) {
-      if (item.back() != ')') bad();
-      if (!parse_number(item.substr(paren + 2, item.size() - paren - 3), repeat)) bad();
-      item = item.substr(0, paren);
-    }
-    if (!parse_number(item, count) || count < 1 || repeat < 1 || repeat > 1'000'000) bad();
-    counts.insert(counts.end(), static_cast<std::size_t>(repeat), static_cast<int>(count));
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
   }
-  return counts;
+  return *counts;
 }
 
 std::vector<HostEntry> slurm_hosts_from_environment() {
