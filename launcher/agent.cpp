@@ -18,6 +18,7 @@
 #include "launcher/cpu_binding.hpp"
 #include "launcher/environment.hpp"
 #include "launcher/job.hpp"
+#include "launcher/output_drain.hpp"
 #include "launcher/output_forwarder.hpp"
 #include "launcher/program_lookup.hpp"
 #include "launcher/rank_spawner.hpp"
@@ -38,7 +39,7 @@ class Agent {
         child_signal_(io_),
         stop_signals_(io_),
         kill_timer_(io_),
-        drain_timer_(io_) {}
+        drain_(io_) {}
 
   int run() {
     ::signal(SIGPIPE, SIG_IGN);
@@ -214,11 +215,7 @@ class Agent {
       finish();
       return;
     }
-    if (draining_) return;
-    draining_ = true;
-    drain_timer_.expires_after(kOutputDrain);
-    drain_timer_.async_wait([this](boost::system::error_code ec) {
-      if (ec) return;
+    drain_.start([this] {
       for (auto& f : forwarders_) f->close();
     });
   }
@@ -230,7 +227,7 @@ class Agent {
     child_signal_.cancel();
     stop_signals_.cancel();
     kill_timer_.cancel();
-    drain_timer_.cancel();
+    drain_.cancel();
   }
 
   asio::io_context io_;
@@ -238,13 +235,12 @@ class Agent {
   asio::signal_set child_signal_;
   asio::signal_set stop_signals_;
   asio::steady_timer kill_timer_;
-  asio::steady_timer drain_timer_;
+  OutputDrain drain_;
   std::array<char, 8192> buffer_{};
   AgentFrameDecoder decoder_;
   std::vector<LocalRank> ranks_;
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
   bool started_ = false;
-  bool draining_ = false;
   bool finished_ = false;
   int exit_code_ = 0;
 };

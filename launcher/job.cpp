@@ -58,7 +58,7 @@ Job::Job(LaunchOptions options, std::string program_path)
       stop_signals_(io_),
       timeout_timer_(io_),
       kill_timer_(io_),
-      drain_timer_(io_),
+      drain_(io_),
       agent_kill_timer_(io_),
       listen_address_(
           choose_listen_address(options_.bootstrap_address, has_remote_hosts(options_))),
@@ -412,18 +412,14 @@ void Job::maybe_finish() {
     finished_ = true;
     timeout_timer_.cancel();
     kill_timer_.cancel();
-    drain_timer_.cancel();
+    drain_.cancel();
     agent_kill_timer_.cancel();
     child_signal_.cancel();
     stop_signals_.cancel();
     server_.stop();
     return;
   }
-  if (draining_) return;
-  draining_ = true;
-  drain_timer_.expires_after(kOutputDrain);
-  drain_timer_.async_wait([this](boost::system::error_code ec) {
-    if (ec) return;
+  drain_.start([this] {
     for (auto& f : forwarders_) f->close();
     // An agent still running with every rank reported ended is stuck (its host went away
     // after the ranks ended): no reason to wait for it.

@@ -17,6 +17,7 @@
 #include "launcher/agent_link.hpp"
 #include "launcher/bootstrap_server.hpp"
 #include "launcher/launch_options.hpp"
+#include "launcher/output_drain.hpp"
 #include "launcher/output_forwarder.hpp"
 
 namespace halyard::launcher {
@@ -28,9 +29,6 @@ inline constexpr int kExitLauncherFailure = 125;
 
 // Time between SIGTERM and SIGKILL when hlaunch ends a job.
 inline constexpr std::chrono::seconds kKillGrace{2};
-// Once every rank is reaped, how long their pipes may stay open (held by a rank's background
-// children) before hlaunch stops forwarding them.
-inline constexpr std::chrono::seconds kOutputDrain{1};
 
 class Job {
  public:
@@ -82,7 +80,7 @@ class Job {
   boost::asio::signal_set stop_signals_;
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
-  boost::asio::steady_timer drain_timer_;
+  OutputDrain drain_;
   boost::asio::steady_timer agent_kill_timer_;
   std::string listen_address_;
   BootstrapServer server_;
@@ -90,7 +88,6 @@ class Job {
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
   std::vector<std::unique_ptr<AgentLink>> agents_;
   bool ending_ = false;
-  bool draining_ = false;
   bool finished_ = false;
   int stop_signals_seen_ = 0;
   int exit_code_ = 0;
