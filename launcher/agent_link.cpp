@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <boost/asio/write.hpp>
+
 #include "launcher/environment.hpp"
 #include "launcher/program_lookup.hpp"
 #include "launcher/rank_spawner.hpp"
@@ -17,10 +19,6 @@ AgentLink::AgentLink(asio::io_context& io, std::string host, std::vector<std::st
                      Events events)
     : io_(io), host_(std::move(host)), command_(std::move(command)), events_(std::move(events)) {}
 
-AgentLink::~AgentLink() {
-  if (stdin_fd_ >= 0) ::close(stdin_fd_);
-}
-
 void AgentLink::start(const AgentSpec& spec) {
   std::string path = command_.front();
   try {
@@ -32,7 +30,7 @@ void AgentLink::start(const AgentSpec& spec) {
                       std::nullopt, true,     ""};
   SpawnedRank spawned = spawn_rank(command);
   pid_ = spawned.pid;
-  stdin_fd_ = spawned.stdin_fd;
+  input_.emplace(io_, spawned.stdin_fd);
   log::debug("hlaunch: agent for host {} started as pid {}", host_, pid_);
   frames_.emplace(io_, spawned.stdout_fd);
   stdout_open_ = true;
@@ -42,8 +40,7 @@ void AgentLink::start(const AgentSpec& spec) {
     maybe_done();
   });
   errors_->start();
-  // A few KiB at most: fits the pipe, so this write never waits for the agent.
-  write_fully(stdin_fd_, encode_spec(spec));
+  send(encode_spec(spec));
   read_frames();
 }
 
@@ -83,7 +80,33 @@ void AgentLink::stdout_ended() {
 }
 
 void AgentLink::signal(int sig) {
-  if (stdin_fd_ >= 0 && !process_ended()) write_fully(stdin_fd_, encode_signal(sig));
+  if (!process_ended()) send(encode_signal(sig));
+}
+
+void AgentLink::send(std::string frame) {
+  if (!input_ || !input_->is_open()) return;
+  outbox_.push_back(std::move(frame));
+  if (outbox_.size() == 1) write_next();
+}
+
+void AgentLink::write_next() {
+  asio::async_write(*input_, asio::buffer(outbox_.front()),
+                    [this](boost::system::error_code ec, std::size_t) {
+                      if (ec) {
+                        // The agent's channel is gone; its end shows up as its process ending.
+                        outbox_.clear();
+                        return;
+                      }
+                      outbox_.pop_front();
+                      if (!outbox_.empty()) write_next();
+                    });
+}
+
+void AgentLink::close_input() {
+  outbox_.clear();
+  if (!input_) return;
+  boost::system::error_code ignored;
+  input_->close(ignored);
 }
 
 void AgentLink::kill() {
@@ -99,8 +122,7 @@ void AgentLink::on_process_ended(int status) {
   status_ = status;
   // Nothing more to tell it; closing stdin also tells a still-connected remote agent (ssh
   // keeps running while the session lives) that hlaunch is done with it.
-  if (stdin_fd_ >= 0) ::close(stdin_fd_);
-  stdin_fd_ = -1;
+  close_input();
   maybe_done();
 }
 

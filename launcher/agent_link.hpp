@@ -9,6 +9,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 
 #include <array>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -32,7 +33,6 @@ class AgentLink {
   // `command` starts the agent (e.g. {"ssh", "b", "/opt/halyard/bin/hlaunch", "--agent"}).
   AgentLink(boost::asio::io_context& io, std::string host, std::vector<std::string> command,
             Events events);
-  ~AgentLink();
   AgentLink(const AgentLink&) = delete;
   AgentLink& operator=(const AgentLink&) = delete;
 
@@ -58,13 +58,19 @@ class AgentLink {
   void read_frames();
   void stdout_ended();
   void maybe_done();
+  // Queues a frame for the agent's stdin; written asynchronously, so an agent (or an ssh that
+  // never reads) cannot block hlaunch's event loop.
+  void send(std::string frame);
+  void write_next();
+  void close_input();
 
   boost::asio::io_context& io_;
   std::string host_;
   std::vector<std::string> command_;
   Events events_;
   pid_t pid_ = -1;
-  int stdin_fd_ = -1;
+  std::optional<boost::asio::posix::stream_descriptor> input_;
+  std::deque<std::string> outbox_;
   std::optional<boost::asio::posix::stream_descriptor> frames_;
   std::shared_ptr<OutputForwarder> errors_;
   std::array<char, 16384> buffer_{};
