@@ -100,9 +100,7 @@ std::vector<std::string> Job::rank_environment(int rank, const RankPlacement& pl
 }
 
 int Job::num_nodes() const {
-  if (options_.hosts.empty()) return options_.vnodes;
-  // Entries beyond the last one that got a rank are not started and are no node of the job.
-  return std::min(static_cast<int>(options_.hosts.size()), options_.num_ranks);
+  return options_.hosts.empty() ? options_.vnodes : host_nodes_;
 }
 
 void Job::spawn_all() {
@@ -112,7 +110,11 @@ void Job::spawn_all() {
   }
   std::vector<int> slots;
   for (const auto& h : options_.hosts) slots.push_back(h.slots);
-  spawn_agents(place_ranks_on_hosts(options_.num_ranks, slots, options_.map_by));
+  std::vector<RankPlacement> placement =
+      place_ranks_on_hosts(options_.num_ranks, slots, options_.map_by);
+  // Entries beyond the last one that got a rank are not started and are no node of the job.
+  for (const auto& p : placement) host_nodes_ = std::max(host_nodes_, p.node_id + 1);
+  spawn_agents(placement);
 }
 
 std::vector<std::string> Job::agent_command(const std::string& host, std::size_t ranks) const {

@@ -87,6 +87,7 @@ class Job {
   std::vector<RankState> ranks_;
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
   std::vector<std::unique_ptr<AgentLink>> agents_;
+  int host_nodes_ = 0;  // host entries that got ranks (the job's nodes when it has hosts)
   bool ending_ = false;
   bool finished_ = false;
   int stop_signals_seen_ = 0;
