@@ -15,9 +15,19 @@ namespace {
 // it to "-n" among hlaunch's own options, i.e. before PROGRAM, and never inside the program's
 // arguments.
 std::vector<std::string> rename_np(std::vector<std::string> args) {
-  static const std::vector<std::string_view> takes_value = {
-      "-n",        "--np",   "-x",         "--bind-to",  "--map-by",      "--vnodes",
-      "--timeout", "--host", "--hostfile", "--launcher", "--machinefile", "--bootstrap-address"};
+  static const std::vector<std::string_view> takes_value = {"-n",
+                                                            "--np",
+                                                            "-x",
+                                                            "--bind-to",
+                                                            "--map-by",
+                                                            "--vnodes",
+                                                            "--timeout",
+                                                            "--host",
+                                                            "-H",
+                                                            "--hostfile",
+                                                            "--launcher",
+                                                            "--machinefile",
+                                                            "--bootstrap-address"};
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--" || arg.empty() || arg[0] != '-') break;  // PROGRAM starts here
@@ -69,7 +79,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
 
   CLI::App app{
       "hlaunch -n N [options] PROGRAM [ARGS...]\n"
-      "Starts a Halyard job (or any program) as N ranks on this host.",
+      "Starts a Halyard job (or any program) as N ranks on this host, on the hosts of --host or\n"
+      "--hostfile, or in the Slurm allocation it runs in.",
       "hlaunch"};
   app.footer(
       "Everything from PROGRAM on is passed to the program untouched ('--' may separate it).\n"

@@ -143,6 +143,7 @@ TEST(HostOptions, HostsGiveTheLauncherAndTheRankCount) {
   EXPECT_EQ(o.bootstrap_address, "eth1");
   EXPECT_EQ(o.command, (std::vector<std::string>{"prog", "--host"}));
   EXPECT_EQ(parse({"-n", "2", "prog"}).launcher, LauncherKind::kLocal);
+  EXPECT_EQ(parse({"-H", "a:4", "-np", "3", "prog"}).num_ranks, 3);
 }
 
 TEST(HostOptions, ConflictsAreUsageErrors) {
