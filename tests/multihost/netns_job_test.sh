@@ -21,7 +21,14 @@ skip() {
 command -v ip >/dev/null || skip "the ip command (iproute2) is not installed"
 ip netns list >/dev/null 2>&1 || skip "ip netns is unavailable here"
 
-tag="hl$$"
+# Namespaces of an earlier run that was killed before its trap ran (its pid is gone).
+for ns in $(ip netns list | awk '{print $1}' | grep -E '^hlmh[0-9]+(a|b|c|br)$'); do
+  pid=${ns#hlmh}
+  pid=${pid%%[a-z]*}
+  kill -0 "$pid" 2>/dev/null || ip netns del "$ns"
+done
+
+tag="hlmh$$"
 bridge_ns="${tag}br"
 hosts=("${tag}a" "${tag}b" "${tag}c")
 work=$(mktemp -d)
