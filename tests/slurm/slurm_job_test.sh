@@ -45,18 +45,33 @@ work=$(mktemp -d /tmp/halyard-slurm.XXXXXX)
 chmod 755 "$work"
 export SLURM_CONF="$work/slurm.conf"
 host=$(hostname -s)
-started_munged=""
+# Stops the daemons this run started (by their pid files) and waits until they are gone, so
+# that nothing (munged writes its seed file on exit) lands in $work after it is removed.
+stop_daemons() {
+  local pids=""
+  for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munged.pid"; do
+    [ -f "$pidfile" ] && pids="$pids $(cat "$pidfile")"
+  done
+  [ -n "$pids" ] && kill $pids 2>/dev/null
+  for _ in $(seq 1 50); do
+    kill -0 $pids 2>/dev/null || break
+    sleep 0.1
+  done
+  rm -rf "$work"
+}
 cleanup() {
   scontrol shutdown >/dev/null 2>&1
-  for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid"; do
-    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
-  done
-  [ -n "$started_munged" ] && kill "$started_munged" 2>/dev/null
-  sleep 0.5
-  rm -rf "$work"
+  stop_daemons
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# Should this script be killed outright (a ctest timeout), the trap never runs: a watchdog stops
+# the daemons once the script is gone. After a normal exit the pid files are gone with $work.
+(
+  trap '' INT TERM HUP
+  while kill -0 $$ 2>/dev/null; do sleep 1; done
+  [ -d "$work" ] && stop_daemons
+) >/dev/null 2>&1 &
 
 # A munged of this run's own (key, socket, log in $work), so that runs side by side never share
 # or stop each other's daemons. It runs as root (--force): containers often keep /dev/null from
@@ -66,7 +81,6 @@ chmod 600 "$work/munge.key"
 munged --force --key-file="$work/munge.key" --socket="$work/munge.socket" \
   --pid-file="$work/munged.pid" --log-file="$work/munged.log" --seed-file="$work/munged.seed" \
   2>>"$work/munged.log" || fail "munged did not start"
-started_munged=$(cat "$work/munged.pid")
 munge -n --socket="$work/munge.socket" >/dev/null || fail "munge does not work"
 
 # Two free ports for slurmctld and slurmd.
