@@ -37,8 +37,8 @@ BootstrapServer::~BootstrapServer() {
   stop();
 }
 
-void BootstrapServer::start() {
-  tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), 0);
+void BootstrapServer::start(const std::string& address) {
+  tcp::endpoint endpoint(asio::ip::make_address(address), 0);
   acceptor_.open(endpoint.protocol());
   acceptor_.bind(endpoint);
   acceptor_.listen();

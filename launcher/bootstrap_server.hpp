@@ -1,5 +1,6 @@
-// The bootstrap server inside hlaunch: a Boost.Asio TCP server on loopback that serves the
-// job's key-value store, fences and barriers, receives aborts and pushes notices to the ranks.
+// The bootstrap server inside hlaunch: a Boost.Asio TCP server (on loopback unless the job spans
+// hosts) that serves the job's key-value store, fences and barriers, receives aborts and pushes
+// notices to the ranks.
 //
 // Every connection must open with a hello carrying the job's random token and a valid rank;
 // anything else is dropped (logged at debug level), so another user's process on the same host
@@ -32,9 +33,10 @@ class BootstrapServer final : public ControlSession::Owner {
                   AbortHandler on_abort);
   ~BootstrapServer() override;
 
-  // Listens on 127.0.0.1, on a port the kernel picks, and starts accepting.
-  void start();
-  // "127.0.0.1:PORT", for HALYARD_BOOTSTRAP_ADDR.
+  // Listens on `address` (loopback unless the job spans hosts), on a port the kernel picks, and
+  // starts accepting.
+  void start(const std::string& address = "127.0.0.1");
+  // "ADDRESS:PORT", for HALYARD_BOOTSTRAP_ADDR.
   std::string address() const;
 
   // Pushes `notice` to every authenticated connection and fails every parked get: the job is

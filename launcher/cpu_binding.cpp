@@ -29,6 +29,14 @@ std::string bind_to_name(BindTo bind) {
   return "none";
 }
 
+BindTo bind_to_from_name(const std::string& name) {
+  for (BindTo b : {BindTo::kNone, BindTo::kCore, BindTo::kNuma, BindTo::kPackage}) {
+    if (bind_to_name(b) == name) return b;
+  }
+  throw Error(ErrorCode::kInvalidArgument,
+              "bind-to '" + name + "' is not one of core, numa, package, none");
+}
+
 HostTopology::HostTopology() : impl_(std::make_unique<Impl>()) {
   if (hwloc_topology_init(&impl_->topo) != 0) {
     throw Error(ErrorCode::kInternal, "hwloc could not initialise a topology");

@@ -17,6 +17,8 @@ enum class BindTo { kNone, kCore, kNuma, kPackage };
 
 // "none", "core", "numa", "package".
 std::string bind_to_name(BindTo bind);
+// The reverse; throws Error(kInvalidArgument) for anything else.
+BindTo bind_to_from_name(const std::string& name);
 
 // The host's processing units as hwloc sees them (cores, NUMA domains, packages the process is
 // allowed to use).

@@ -4,21 +4,50 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
-#include <map>
+#include <filesystem>
+#include <sstream>
 
 #include "launcher/cpu_binding.hpp"
+#include "launcher/environment.hpp"
 #include "launcher/job_secrets.hpp"
+#include "launcher/listen_address.hpp"
 #include "launcher/rank_spawner.hpp"
 #include "launcher/wait_status.hpp"
 #include "runtime/log.hpp"
 
-extern char** environ;
-
 namespace halyard::launcher {
 
 namespace asio = boost::asio;
+
+namespace {
+
+bool has_remote_hosts(const LaunchOptions& options) {
+  return std::any_of(options.hosts.begin(), options.hosts.end(),
+                     [](const HostEntry& h) { return !is_this_host(h.name); });
+}
+
+// Splits HALYARD_RSH ("ssh -p 2222") into words.
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) words.push_back(word);
+  return words;
+}
+
+// The agent runs the same hlaunch binary, at the same path, on every host.
+std::string own_executable() {
+  std::error_code ec;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error(ErrorCode::kInternal, "cannot find hlaunch's own path: " + ec.message());
+  return path.string();
+}
+
+}  // namespace
 
 Job::Job(LaunchOptions options, std::string program_path)
     : options_(std::move(options)),
@@ -29,7 +58,10 @@ Job::Job(LaunchOptions options, std::string program_path)
       stop_signals_(io_),
       timeout_timer_(io_),
       kill_timer_(io_),
-      drain_timer_(io_),
+      drain_(io_),
+      agent_kill_timer_(io_),
+      listen_address_(
+          choose_listen_address(options_.bootstrap_address, has_remote_hosts(options_))),
       server_(io_, options_.num_ranks, token_,
               [this](int rank, int code, const std::string& message) {
                 on_abort(rank, code, message);
@@ -39,7 +71,7 @@ Job::Job(LaunchOptions options, std::string program_path)
 Job::~Job() {
   // Normally every rank is reaped by now; after an exception, make sure none outlives us.
   for (auto& r : ranks_) {
-    if (r.running) {
+    if (r.running && r.pid > 0) {
       ::kill(-r.pid, SIGKILL);
       int status = 0;
       ::waitpid(r.pid, &status, 0);
@@ -47,37 +79,151 @@ Job::~Job() {
   }
 }
 
+std::vector<std::string> Job::job_variables(int rank, const RankPlacement& place) const {
+  return {"HALYARD_RANK=" + std::to_string(rank),
+          "HALYARD_SIZE=" + std::to_string(options_.num_ranks),
+          "HALYARD_LOCAL_RANK=" + std::to_string(place.local_rank),
+          "HALYARD_LOCAL_SIZE=" + std::to_string(place.local_size),
+          "HALYARD_NODE_ID=" + std::to_string(place.node_id),
+          "HALYARD_NUM_NODES=" + std::to_string(num_nodes()),
+          "HALYARD_JOB_ID=" + job_id_,
+          "HALYARD_BOOTSTRAP_ADDR=" + server_.address(),
+          "HALYARD_JOB_TOKEN=" + token_};
+}
+
 std::vector<std::string> Job::rank_environment(int rank, const RankPlacement& place) const {
-  std::map<std::string, std::string> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    std::string entry(*e);
-    auto eq = entry.find('=');
-    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
-  // -x VAR alone exports hlaunch's value, which every local rank inherits anyway.
-  for (const auto& x : options_.exports) {
-    auto eq = x.find('=');
-    if (eq != std::string::npos) env[x.substr(0, eq)] = x.substr(eq + 1);
-  }
+  Environment env = current_environment();
+  apply_assignments(env, options_.exports);
   // Set last, so a job started from inside another job gets its own values.
-  env["HALYARD_RANK"] = std::to_string(rank);
-  env["HALYARD_SIZE"] = std::to_string(options_.num_ranks);
-  env["HALYARD_LOCAL_RANK"] = std::to_string(place.local_rank);
-  env["HALYARD_LOCAL_SIZE"] = std::to_string(place.local_size);
-  env["HALYARD_NODE_ID"] = std::to_string(place.node_id);
-  env["HALYARD_NUM_NODES"] = std::to_string(options_.vnodes);
-  env["HALYARD_JOB_ID"] = job_id_;
-  env["HALYARD_BOOTSTRAP_ADDR"] = server_.address();
-  env["HALYARD_JOB_TOKEN"] = token_;
-  std::vector<std::string> out;
-  out.reserve(env.size());
-  for (const auto& [name, value] : env) out.push_back(name + "=" + value);
-  return out;
+  apply_assignments(env, job_variables(rank, place));
+  return to_assignments(env);
+}
+
+int Job::num_nodes() const {
+  return options_.hosts.empty() ? options_.vnodes : host_nodes_;
 }
 
 void Job::spawn_all() {
+  if (options_.hosts.empty()) {
+    spawn_local(place_ranks(options_.num_ranks, options_.vnodes, options_.map_by));
+    return;
+  }
+  std::vector<int> slots;
+  for (const auto& h : options_.hosts) slots.push_back(h.slots);
   std::vector<RankPlacement> placement =
-      place_ranks(options_.num_ranks, options_.vnodes, options_.map_by);
+      place_ranks_on_hosts(options_.num_ranks, slots, options_.map_by);
+  // Entries beyond the last one that got a rank are not started and are no node of the job.
+  for (const auto& p : placement) host_nodes_ = std::max(host_nodes_, p.node_id + 1);
+  spawn_agents(placement);
+}
+
+std::vector<std::string> Job::agent_command(const std::string& host, std::size_t ranks) const {
+  std::vector<std::string> command;
+  if (options_.launcher == LauncherKind::kSlurm) {
+    // One step per node, sharing the allocation's CPUs with the other steps; the agent binds
+    // its ranks inside what the step may use. Slurm kills the step if hlaunch goes away.
+    command = {"srun", "--nodes=1", "--ntasks=1", "--nodelist=" + host, "--overlap",
+               "--kill-on-bad-exit=1",
+               // srun holds a task's output until a newline by default; agent frames have none.
+               "--unbuffered", "--job-name=hlaunch-agent"};
+    if (options_.slurm_binding) {
+      // Slurm binds the step (SLURM_CPU_BIND, the cluster's default) to CPUs for all of the
+      // node's ranks, and the ranks inherit that.
+      command.push_back("--cpus-per-task=" + std::to_string(ranks));
+    } else {
+      command.push_back("--cpu-bind=none");
+    }
+  } else if (!is_this_host(host)) {
+    const char* rsh = std::getenv("HALYARD_RSH");
+    command = split_words(rsh != nullptr && *rsh != '\0' ? rsh : "ssh");
+    command.push_back(host);
+  }
+  command.push_back(own_executable());
+  command.push_back("--agent");
+  return command;
+}
+
+void Job::spawn_agents(const std::vector<RankPlacement>& placement) {
+  // -x VAR without a value exports hlaunch's own value, which remote ranks do not inherit.
+  std::vector<std::string> exports;
+  for (const auto& x : options_.exports) {
+    if (x.find('=') != std::string::npos) {
+      exports.push_back(x);
+    } else if (const char* value = std::getenv(x.c_str())) {
+      exports.push_back(x + "=" + value);
+    }
+  }
+  std::error_code ec;
+  std::string cwd = std::filesystem::current_path(ec).string();
+  const int nodes = num_nodes();
+  std::vector<AgentSpec> specs(static_cast<std::size_t>(nodes));
+  for (auto& spec : specs) {
+    spec.program = options_.command.front();
+    spec.argv = options_.command;
+    spec.cwd = cwd;
+    spec.env = exports;
+    spec.bind_to = options_.bind_to ? bind_to_name(*options_.bind_to) : "";
+  }
+  // In local-rank order on each host, which is rank order within it under both mappings.
+  for (int rank = 0; rank < options_.num_ranks; ++rank) {
+    const RankPlacement& place = placement[static_cast<std::size_t>(rank)];
+    specs[static_cast<std::size_t>(place.node_id)].ranks.push_back(
+        {rank, job_variables(rank, place)});
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    state.agent = place.node_id;
+    state.running = true;
+  }
+  log::debug("hlaunch: job {} with {} ranks on {} host(s), bootstrap at {}", job_id_,
+             options_.num_ranks, nodes, server_.address());
+  for (int node = 0; node < nodes; ++node) {
+    const std::string& host = options_.hosts[static_cast<std::size_t>(node)].name;
+    auto index = static_cast<std::size_t>(node);
+    AgentLink::Events events{[this](const AgentOutput& output) { on_agent_output(output); },
+                             [this](const AgentRankExit& exit) {
+                               if (exit.rank >= 0 && exit.rank < options_.num_ranks &&
+                                   ranks_[static_cast<std::size_t>(exit.rank)].running) {
+                                 on_rank_ended(exit.rank, exit.wait_status);
+                               }
+                             },
+                             [this, index] { on_agent_done(index); }};
+    agents_.push_back(std::make_unique<AgentLink>(
+        io_, host, agent_command(host, specs[index].ranks.size()), events));
+    agents_.back()->start(specs[index]);
+  }
+}
+
+void Job::on_agent_output(const AgentOutput& output) {
+  std::string prefix = options_.tag_output ? "[" + std::to_string(output.rank) + "] " : "";
+  write_fully(output.stream == 2 ? STDERR_FILENO : STDOUT_FILENO, prefix + output.line);
+}
+
+void Job::on_agent_done(std::size_t agent) {
+  // Ranks the agent never reported are lost with it (ssh failed, the host went down).
+  std::vector<int> lost;
+  std::string lost_list;
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    RankState& r = ranks_[i];
+    if (r.agent != static_cast<int>(agent) || !r.running) continue;
+    r.running = false;
+    lost.push_back(static_cast<int>(i));
+    lost_list += (lost_list.empty() ? "" : ",") + std::to_string(i);
+  }
+  if (!lost.empty()) {
+    const AgentLink& link = *agents_[agent];
+    int status = link.status().value_or(0);
+    std::string what = "the agent for host '" + link.host() + "' " + describe_wait_status(status) +
+                       " before its ranks ended; lost rank(s) " + lost_list;
+    for (int rank : lost) server_.rank_gone(rank, what);
+    if (!ending_) {
+      int code = wait_status_ok(status) ? kExitLauncherFailure : exit_code_of(status);
+      end_job(code, "hlaunch: " + what,
+              {ControlNotice::Kind::kPeerFailed, lost.front(), code, what}, SIGTERM);
+    }
+  }
+  maybe_finish();
+}
+
+void Job::spawn_local(const std::vector<RankPlacement>& placement) {
   HostTopology host;
   BindTo bind = options_.bind_to.value_or(host.default_binding(options_.num_ranks));
   std::vector<std::optional<cpu_set_t>> cpus = host.binding_sets(bind, placement);
@@ -86,8 +232,12 @@ void Job::spawn_all() {
 
   for (int rank = 0; rank < options_.num_ranks; ++rank) {
     auto index = static_cast<std::size_t>(rank);
-    RankCommand command{program_path_, options_.command, rank_environment(rank, placement[index]),
-                        cpus[index]};
+    RankCommand command{program_path_,
+                        options_.command,
+                        rank_environment(rank, placement[index]),
+                        cpus[index],
+                        false,
+                        ""};
     SpawnedRank spawned = spawn_rank(command);
     RankState& state = ranks_[index];
     state.pid = spawned.pid;
@@ -108,7 +258,7 @@ void Job::spawn_all() {
 }
 
 int Job::run() {
-  server_.start();
+  server_.start(listen_address_);
   // Ignored so that a rank closing its control socket, or a reader of our stdout going away,
   // cannot kill hlaunch; ranks get the default back before exec.
   ::signal(SIGPIPE, SIG_IGN);
@@ -165,23 +315,13 @@ void Job::watch_stop_signals() {
 void Job::reap() {
   for (std::size_t i = 0; i < ranks_.size(); ++i) {
     RankState& r = ranks_[i];
-    if (!r.running) continue;
-    // Look without reaping first: while the rank is a zombie its pid, and so its process group
-    // id, cannot be reused, so killing the group hits only what the rank left behind in it
-    // (background children), never an unrelated process.
-    siginfo_t info{};
-    int rc = 0;
-    do {
-      rc = ::waitid(P_PID, static_cast<id_t>(r.pid), &info, WEXITED | WNOHANG | WNOWAIT);
-    } while (rc < 0 && errno == EINTR);
-    if (rc != 0 || info.si_pid != r.pid) continue;
-    ::kill(-r.pid, SIGKILL);
-    int status = 0;
-    pid_t got = 0;
-    do {
-      got = ::waitpid(r.pid, &status, 0);
-    } while (got < 0 && errno == EINTR);
-    if (got == r.pid) on_rank_ended(static_cast<int>(i), status);
+    if (!r.running || r.pid < 0) continue;
+    if (auto status = reap_if_ended(r.pid)) on_rank_ended(static_cast<int>(i), *status);
+  }
+  for (auto& agent : agents_) {
+    if (!agent->process_ended()) {
+      if (auto status = reap_if_ended(agent->pid())) agent->on_process_ended(*status);
+    }
   }
 }
 
@@ -234,14 +374,29 @@ void Job::end_job(int exit_code, const std::string& message, const ControlNotice
   signal_running_ranks(first_signal);
   kill_timer_.expires_after(kKillGrace);
   kill_timer_.async_wait([this](boost::system::error_code ec) {
-    if (!ec) signal_running_ranks(SIGKILL);
+    if (ec) return;
+    signal_running_ranks(SIGKILL);
+    if (agents_.empty()) return;
+    // An agent that cannot pass the SIGKILL on (its host is unreachable) is cut off: the agent
+    // kills its ranks when its channel closes, and its ranks count as lost.
+    agent_kill_timer_.expires_after(kKillGrace);
+    agent_kill_timer_.async_wait([this](boost::system::error_code ec2) {
+      if (ec2) return;
+      for (auto& agent : agents_) agent->kill();
+    });
   });
 }
 
 void Job::signal_running_ranks(int sig) {
+  std::vector<bool> agent_has_ranks(agents_.size(), false);
   for (const auto& r : ranks_) {
+    if (!r.running) continue;
     // The whole process group: a rank's own children end with it.
-    if (r.running) ::kill(-r.pid, sig);
+    if (r.pid > 0) ::kill(-r.pid, sig);
+    if (r.agent >= 0) agent_has_ranks[static_cast<std::size_t>(r.agent)] = true;
+  }
+  for (std::size_t a = 0; a < agents_.size(); ++a) {
+    if (agent_has_ranks[a]) agents_[a]->signal(sig);
   }
 }
 
@@ -252,24 +407,28 @@ void Job::maybe_finish() {
     all_reaped = all_reaped && !r.running;
     all_drained = all_drained && r.open_streams == 0;
   }
+  for (const auto& agent : agents_) all_drained = all_drained && agent->done();
   if (!all_reaped) return;
   if (all_drained) {
     // Nothing may stay pending on the io_context, or run() would never return.
     finished_ = true;
     timeout_timer_.cancel();
     kill_timer_.cancel();
-    drain_timer_.cancel();
+    drain_.cancel();
+    agent_kill_timer_.cancel();
     child_signal_.cancel();
     stop_signals_.cancel();
     server_.stop();
     return;
   }
-  if (draining_) return;
-  draining_ = true;
-  drain_timer_.expires_after(kOutputDrain);
-  drain_timer_.async_wait([this](boost::system::error_code ec) {
-    if (ec) return;
+  drain_.start([this] {
     for (auto& f : forwarders_) f->close();
+    // An agent still running with every rank reported ended is stuck (its host went away
+    // after the ranks ended): no reason to wait for it.
+    for (auto& agent : agents_) {
+      agent->kill();
+      agent->close_streams();
+    }
   });
 }
 

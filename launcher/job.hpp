@@ -1,5 +1,6 @@
-// One hlaunch job: starts the ranks, serves the bootstrap, forwards output, watches the ranks
-// and ends the job when it is done, failed, aborted, timed out or interrupted.
+// One hlaunch job: starts the ranks (forked here, or through one agent per host), serves the
+// bootstrap, forwards output, watches the ranks and ends the job when it is done, failed,
+// aborted, timed out or interrupted.
 //
 // Everything runs on one io_context thread: SIGCHLD, SIGINT/SIGTERM/SIGHUP, the timeout and the
 // kill grace period arrive as Asio events, so the job's state needs no locks.
@@ -13,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "launcher/agent_link.hpp"
 #include "launcher/bootstrap_server.hpp"
 #include "launcher/launch_options.hpp"
+#include "launcher/output_drain.hpp"
 #include "launcher/output_forwarder.hpp"
 
 namespace halyard::launcher {
@@ -26,9 +29,6 @@ inline constexpr int kExitLauncherFailure = 125;
 
 // Time between SIGTERM and SIGKILL when hlaunch ends a job.
 inline constexpr std::chrono::seconds kKillGrace{2};
-// Once every rank is reaped, how long their pipes may stay open (held by a rank's background
-// children) before hlaunch stops forwarding them.
-inline constexpr std::chrono::seconds kOutputDrain{1};
 
 class Job {
  public:
@@ -41,13 +41,23 @@ class Job {
 
  private:
   struct RankState {
-    pid_t pid = -1;
+    pid_t pid = -1;  // -1 when an agent runs it
+    int agent = -1;  // index into agents_, or -1 when forked here
     bool running = false;
     int open_streams = 0;
   };
 
+  // The HALYARD_* variables of `rank` ("NAME=VALUE").
+  std::vector<std::string> job_variables(int rank, const RankPlacement& place) const;
   std::vector<std::string> rank_environment(int rank, const RankPlacement& place) const;
+  int num_nodes() const;
   void spawn_all();
+  void spawn_local(const std::vector<RankPlacement>& placement);
+  void spawn_agents(const std::vector<RankPlacement>& placement);
+  // How to start the agent of `host`, which runs `ranks` ranks.
+  std::vector<std::string> agent_command(const std::string& host, std::size_t ranks) const;
+  void on_agent_output(const AgentOutput& output);
+  void on_agent_done(std::size_t agent);
   void watch_children();
   void watch_stop_signals();
   void reap();
@@ -70,12 +80,15 @@ class Job {
   boost::asio::signal_set stop_signals_;
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
-  boost::asio::steady_timer drain_timer_;
+  OutputDrain drain_;
+  boost::asio::steady_timer agent_kill_timer_;
+  std::string listen_address_;
   BootstrapServer server_;
   std::vector<RankState> ranks_;
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
+  std::vector<std::unique_ptr<AgentLink>> agents_;
+  int host_nodes_ = 0;  // host entries that got ranks (the job's nodes when it has hosts)
   bool ending_ = false;
-  bool draining_ = false;
   bool finished_ = false;
   int stop_signals_seen_ = 0;
   int exit_code_ = 0;

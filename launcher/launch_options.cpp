@@ -2,9 +2,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include <map>
+#include <cstdlib>
 #include <string_view>
 
+#include "launcher/slurm_nodelist.hpp"
 #include "launcher/usage_error.hpp"
 
 namespace halyard::launcher {
@@ -14,8 +15,19 @@ namespace {
 // it to "-n" among hlaunch's own options, i.e. before PROGRAM, and never inside the program's
 // arguments.
 std::vector<std::string> rename_np(std::vector<std::string> args) {
-  static const std::vector<std::string_view> takes_value = {
-      "-n", "--np", "-x", "--bind-to", "--map-by", "--vnodes", "--timeout"};
+  static const std::vector<std::string_view> takes_value = {"-n",
+                                                            "--np",
+                                                            "-x",
+                                                            "--bind-to",
+                                                            "--map-by",
+                                                            "--vnodes",
+                                                            "--timeout",
+                                                            "--host",
+                                                            "-H",
+                                                            "--hostfile",
+                                                            "--launcher",
+                                                            "--machinefile",
+                                                            "--bootstrap-address"};
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--" || arg.empty() || arg[0] != '-') break;  // PROGRAM starts here
@@ -34,6 +46,31 @@ std::vector<std::string> rename_np(std::vector<std::string> args) {
   return args;
 }
 
+// Fills o.launcher and o.hosts from --host, --hostfile, --launcher and the Slurm environment.
+void resolve_hosts(LaunchOptions& o, const std::vector<std::string>& host_lists,
+                   const std::string& hostfile, const std::string& launcher, bool vnodes_given) {
+  for (const auto& list : host_lists) {
+    for (auto& h : parse_host_option(list)) o.hosts.push_back(std::move(h));
+  }
+  if (!hostfile.empty()) {
+    for (auto& h : read_hostfile(hostfile)) o.hosts.push_back(std::move(h));
+  }
+  const bool in_slurm = std::getenv("SLURM_JOB_ID") != nullptr;
+  if (!o.hosts.empty()) {
+    if (launcher == "local") throw UsageError("--launcher local cannot run on --host/--hostfile");
+    o.launcher = launcher == "slurm" ? LauncherKind::kSlurm : LauncherKind::kRsh;
+  } else if (launcher == "slurm" || (launcher == "auto" && in_slurm && !vnodes_given)) {
+    o.hosts = slurm_hosts_from_environment();
+    o.launcher = LauncherKind::kSlurm;
+  } else if (launcher == "ssh") {
+    throw UsageError("--launcher ssh needs --host or --hostfile");
+  }
+  if (!o.hosts.empty() && vnodes_given) {
+    throw UsageError(
+        "--vnodes emulates nodes on this host; with hosts every host entry is a node already");
+  }
+}
+
 }  // namespace
 
 ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
@@ -42,7 +79,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
 
   CLI::App app{
       "hlaunch -n N [options] PROGRAM [ARGS...]\n"
-      "Starts a Halyard job (or any program) as N ranks on this host.",
+      "Starts a Halyard job (or any program) as N ranks on this host, on the hosts of --host or\n"
+      "--hostfile, or in the Slurm allocation it runs in.",
       "hlaunch"};
   app.footer(
       "Everything from PROGRAM on is passed to the program untouched ('--' may separate it).\n"
@@ -52,7 +90,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   app.set_version_flag("--version", std::string("hlaunch (Halyard) ") + HALYARD_VERSION_STRING);
   app.prefix_command();
 
-  app.add_option("-n,--np", o.num_ranks, "Number of ranks to start (also -np)")->required();
+  app.add_option("-n,--np", o.num_ranks,
+                 "Number of ranks to start (also -np; default with hosts: their slots)");
   app.add_option("-x", o.exports,
                  "Export VAR (from hlaunch's environment) or VAR=VALUE to every rank; repeatable")
       ->allow_extra_args(false)
@@ -60,8 +99,9 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   std::string bind_to;
   app.add_option("--bind-to", bind_to,
                  "Bind each rank to a core, numa domain or package, or none (default: core "
-                 "while ranks <= cores, else none)")
-      ->check(CLI::IsMember({"core", "numa", "package", "none"}));
+                 "while ranks <= cores, else none); slurm: keep the CPUs Slurm gives each node's "
+                 "step")
+      ->check(CLI::IsMember({"core", "numa", "package", "none", "slurm"}));
   std::string map_by = "slot";
   app.add_option("--map-by", map_by,
                  "slot: fill each (emulated) node in turn; node: round-robin over nodes")
@@ -74,6 +114,31 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
                  "End the job, exit 124, if it runs longer than SECONDS (0: no limit)")
       ->type_name("SECONDS");
   app.add_flag("--tag-output", o.tag_output, "Prefix every output line with [rank]");
+  std::vector<std::string> host_lists;
+  app.add_option("--host,-H", host_lists,
+                 "Run on these hosts, HOST[:SLOTS],... (one node per entry; agents through "
+                 "HALYARD_RSH, default ssh)")
+      ->type_name("LIST")
+      ->allow_extra_args(false);
+  std::string hostfile;
+  app.add_option("--hostfile,--machinefile", hostfile,
+                 "Run on the hosts of FILE (Open MPI syntax: 'name slots=N' per line)")
+      ->type_name("FILE");
+  std::string launcher = "auto";
+  app.add_option("--launcher", launcher,
+                 "How to reach the hosts: auto (Slurm inside an allocation, else ssh with hosts, "
+                 "else local), local, ssh, slurm")
+      ->check(CLI::IsMember({"auto", "local", "ssh", "slurm"}))
+      ->default_str("auto");
+  app.add_option("--bootstrap-address", o.bootstrap_address,
+                 "Address or interface the bootstrap server listens on (default: 127.0.0.1 on "
+                 "one host, else the first non-loopback IPv4 address)")
+      ->type_name("ADDR|IFACE");
+  app.add_flag("--agent", parsed.agent, "(internal) run as a host's agent of a multi-host job")
+      ->group("");
+  app.add_flag("--serve-bootstrap", parsed.serve_bootstrap,
+               "Only serve the bootstrap for -n ranks started by another launcher (srun); "
+               "prints the variables to export");
 
   std::vector<std::string> args = rename_np(argv);
   std::vector<const char*> cargs;
@@ -88,12 +153,12 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
     parsed.exit_now = true;
     parsed.text = app.version() + "\n";
     return parsed;
-  } catch (const CLI::RequiredError&) {
-    throw UsageError("-n N, the number of ranks, is required");
   } catch (const CLI::ParseError& e) {
     // The program's name comes after the options, so "-n" missing shows up first here.
     throw UsageError(e.what());
   }
+
+  if (parsed.agent) return parsed;  // everything arrives in the spec on stdin
 
   std::vector<std::string> rest = app.remaining();
   if (!rest.empty() && rest.front() == "--") {
@@ -102,8 +167,19 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
     // prefix_command() hands unknown options over with the program's arguments.
     throw UsageError("unknown option '" + rest.front() + "'");
   }
+  const bool vnodes_given = app.count("--vnodes") > 0;
+  resolve_hosts(o, host_lists, hostfile, launcher, vnodes_given);
+  if (app.count("-n") == 0) {
+    if (o.hosts.empty()) throw UsageError("-n N, the number of ranks, is required");
+    o.num_ranks = total_slots(o.hosts);
+  }
   if (o.num_ranks < 1) {
     throw UsageError("-n must be at least 1, got " + std::to_string(o.num_ranks));
+  }
+  if (!o.hosts.empty() && o.num_ranks > total_slots(o.hosts)) {
+    throw UsageError(std::to_string(o.num_ranks) + " ranks do not fit the " +
+                     std::to_string(total_slots(o.hosts)) +
+                     " slots of the hosts (give more slots: --host a:8, slots=8 in the hostfile)");
   }
   if (o.vnodes < 1 || o.vnodes > o.num_ranks) {
     throw UsageError("--vnodes must be between 1 and the number of ranks (" +
@@ -113,15 +189,19 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
     throw UsageError("--timeout must be 0 (no limit) or more seconds, got " +
                      std::to_string(o.timeout_s));
   }
-  if (rest.empty()) throw UsageError("no PROGRAM to run");
+  if (rest.empty() && !parsed.serve_bootstrap) throw UsageError("no PROGRAM to run");
   for (const auto& x : o.exports) {
     if (x.empty() || x[0] == '=') throw UsageError("-x needs VAR or VAR=VALUE, got '" + x + "'");
   }
-  static const std::map<std::string, BindTo> kBind = {{"core", BindTo::kCore},
-                                                      {"numa", BindTo::kNuma},
-                                                      {"package", BindTo::kPackage},
-                                                      {"none", BindTo::kNone}};
-  if (!bind_to.empty()) o.bind_to = kBind.at(bind_to);
+  if (bind_to == "slurm") {
+    if (o.launcher != LauncherKind::kSlurm) {
+      throw UsageError("--bind-to slurm needs the Slurm launcher (inside an allocation)");
+    }
+    o.slurm_binding = true;
+    o.bind_to = BindTo::kNone;  // the ranks inherit the step's binding
+  } else if (!bind_to.empty()) {
+    o.bind_to = bind_to_from_name(bind_to);
+  }
   o.map_by = map_by == "node" ? MapBy::kNode : MapBy::kSlot;
   o.command = std::move(rest);
   return parsed;

@@ -6,14 +6,26 @@
 #include <vector>
 
 #include "launcher/cpu_binding.hpp"
+#include "launcher/host_list.hpp"
 #include "launcher/rank_placement.hpp"
 
 namespace halyard::launcher {
 
+// How ranks reach their hosts.
+enum class LauncherKind {
+  kLocal,  // this host only, ranks forked directly (--vnodes emulates nodes)
+  kRsh,    // --host/--hostfile: one agent per host through HALYARD_RSH (default ssh)
+  kSlurm,  // inside a Slurm allocation: one agent per node through srun
+};
+
 struct LaunchOptions {
   int num_ranks = 0;
+  LauncherKind launcher = LauncherKind::kLocal;
+  std::vector<HostEntry> hosts;      // kRsh and kSlurm: one node per entry, in order
+  std::string bootstrap_address;     // --bootstrap-address as given ("" chooses)
   std::vector<std::string> exports;  // -x VAR or VAR=VALUE, in command-line order
   std::optional<BindTo> bind_to;     // nullopt: core while ranks fit on the cores, else none
+  bool slurm_binding = false;        // --bind-to slurm: ranks keep the CPUs Slurm binds the step to
   MapBy map_by = MapBy::kSlot;
   int vnodes = 1;     // emulated nodes on this host
   int timeout_s = 0;  // 0: no limit
@@ -23,14 +35,18 @@ struct LaunchOptions {
 
 // What main should do after parsing.
 struct ParsedCommandLine {
-  bool exit_now = false;  // --help or --version: print `text` to stdout and exit 0
+  bool exit_now = false;         // --help or --version: print `text` to stdout and exit 0
+  bool agent = false;            // --agent: run as a host's agent (agent.hpp), nothing else applies
+  bool serve_bootstrap = false;  // --serve-bootstrap: serve -n ranks started by someone else
   std::string text;
   LaunchOptions options;
 };
 
 // Parses argv (argv[0] included). Throws UsageError for anything hlaunch cannot run: unknown
-// options, -n missing or below 1, --vnodes outside 1..N, a missing PROGRAM. Whether PROGRAM
-// exists is checked separately (program_lookup.hpp).
+// options, -n missing (without hosts to count slots from) or below 1, --vnodes outside 1..N or
+// combined with hosts, more ranks than slots, a missing PROGRAM. Whether PROGRAM exists is
+// checked separately (program_lookup.hpp). Reads SLURM_JOB_ID/SLURM_JOB_NODELIST when no
+// launcher is named.
 ParsedCommandLine parse_command_line(const std::vector<std::string>& argv);
 
 // The one-line hint printed after every usage error.

@@ -1,4 +1,5 @@
-// hlaunch: starts a job of N ranks on this host and exits with the job's status.
+// hlaunch: starts a job of N ranks (on this host, on --host/--hostfile hosts, or in a Slurm
+// allocation) and exits with the job's status; `--agent` is its per-host half.
 // Options, the environment ranks get and the exit codes are in docs/launcher.md.
 #include <unistd.h>
 
@@ -6,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "launcher/agent.hpp"
+#include "launcher/bootstrap_service.hpp"
 #include "launcher/job.hpp"
 #include "launcher/launch_options.hpp"
 #include "launcher/output_forwarder.hpp"
@@ -23,8 +26,12 @@ int main(int argc, char** argv) {
       write_fully(STDOUT_FILENO, parsed.text);
       return 0;
     }
+    if (parsed.agent) return run_agent();
     options = std::move(parsed.options);
-    program_path = resolve_program(options.command.front());
+    if (parsed.serve_bootstrap) return serve_bootstrap(options);
+    // On other hosts the agents look the program up on their own PATH.
+    program_path =
+        options.hosts.empty() ? resolve_program(options.command.front()) : options.command.front();
   } catch (const UsageError& e) {
     write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n" + kUsageHint + "\n");
     return kExitUsage;

@@ -28,7 +28,16 @@ void write_fully(int fd, std::string_view data) {
 
 OutputForwarder::OutputForwarder(asio::io_context& io, int pipe_fd, int out_fd, std::string prefix,
                                  std::function<void()> on_end)
-    : pipe_(io, pipe_fd), out_fd_(out_fd), prefix_(std::move(prefix)), on_end_(std::move(on_end)) {}
+    : OutputForwarder(
+          io, pipe_fd,
+          [out_fd, prefix = std::move(prefix)](const std::string& line) {
+            write_fully(out_fd, prefix.empty() ? line : prefix + line);
+          },
+          std::move(on_end)) {}
+
+OutputForwarder::OutputForwarder(asio::io_context& io, int pipe_fd, LineSink sink,
+                                 std::function<void()> on_end)
+    : pipe_(io, pipe_fd), sink_(std::move(sink)), on_end_(std::move(on_end)) {}
 
 void OutputForwarder::start() {
   read_more();
@@ -51,11 +60,7 @@ void OutputForwarder::read_more() {
 }
 
 void OutputForwarder::emit(const std::string& line) {
-  if (prefix_.empty()) {
-    write_fully(out_fd_, line);
-  } else {
-    write_fully(out_fd_, prefix_ + line);
-  }
+  sink_(line);
 }
 
 void OutputForwarder::close() {

@@ -23,6 +23,11 @@ class OutputForwarder : public std::enable_shared_from_this<OutputForwarder> {
   // `on_end` runs once, when the stream ended or was closed.
   OutputForwarder(boost::asio::io_context& io, int pipe_fd, int out_fd, std::string prefix,
                   std::function<void()> on_end);
+  // Takes ownership of `pipe_fd`; hands every whole line to `sink` (an agent wraps it in a
+  // frame for hlaunch).
+  using LineSink = std::function<void(const std::string& line)>;
+  OutputForwarder(boost::asio::io_context& io, int pipe_fd, LineSink sink,
+                  std::function<void()> on_end);
 
   void start();
   // Stops forwarding now (e.g. a background child of a rank still holds the pipe open), after
@@ -36,8 +41,7 @@ class OutputForwarder : public std::enable_shared_from_this<OutputForwarder> {
   void emit(const std::string& line);
 
   boost::asio::posix::stream_descriptor pipe_;
-  int out_fd_;
-  std::string prefix_;
+  LineSink sink_;
   std::function<void()> on_end_;
   LineSplitter splitter_;
   std::array<char, 8192> buffer_{};

@@ -37,4 +37,31 @@ std::vector<RankPlacement> place_ranks(int num_ranks, int num_nodes, MapBy map_b
   return placement;
 }
 
+std::vector<RankPlacement> place_ranks_on_hosts(int num_ranks, const std::vector<int>& slots,
+                                                MapBy map_by) {
+  long total = 0;
+  for (int s : slots) total += s;
+  if (num_ranks < 1 || num_ranks > total) {
+    throw Error(ErrorCode::kInvalidArgument,
+                std::to_string(num_ranks) + " ranks do not fit the " + std::to_string(total) +
+                    " slots of the hosts (give more slots, e.g. --host a:8 or slots=8 in the "
+                    "hostfile)");
+  }
+  std::vector<RankPlacement> placement(static_cast<std::size_t>(num_ranks));
+  std::vector<int> used(slots.size(), 0);
+  std::size_t host = 0;
+  for (int rank = 0; rank < num_ranks; ++rank) {
+    if (map_by == MapBy::kSlot) {
+      while (used[host] == slots[host]) ++host;
+    } else {
+      while (used[host % slots.size()] == slots[host % slots.size()]) ++host;
+      host %= slots.size();
+    }
+    placement[static_cast<std::size_t>(rank)] = {static_cast<int>(host), used[host]++, 0};
+    if (map_by == MapBy::kNode) ++host;
+  }
+  for (auto& p : placement) p.local_size = used[static_cast<std::size_t>(p.node_id)];
+  return placement;
+}
+
 }  // namespace halyard::launcher

@@ -19,4 +19,11 @@ struct RankPlacement {
 // One entry per rank. Requires 1 <= num_nodes <= num_ranks (checked by hlaunch's options).
 std::vector<RankPlacement> place_ranks(int num_ranks, int num_nodes, MapBy map_by);
 
+// Places ranks on hosts that offer `slots[h]` slots each; node_id is the host's index. `slot`
+// fills host 0's slots, then host 1's, ...; `node` deals ranks round-robin over the hosts that
+// still have a free slot. Hosts left without a rank simply get none. Throws
+// Error(kInvalidArgument) when the ranks outnumber the slots.
+std::vector<RankPlacement> place_ranks_on_hosts(int num_ranks, const std::vector<int>& slots,
+                                                MapBy map_by);
+
 }  // namespace halyard::launcher

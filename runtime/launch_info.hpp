@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace halyard {
 
@@ -20,7 +22,16 @@ struct LaunchInfo {
 
   // Reads the variables; nullopt when the process was not started by hlaunch (no
   // HALYARD_BOOTSTRAP_ADDR). Throws Error(kBootstrap) naming a variable that is malformed.
+  //
+  // A rank that srun started (with the variables `hlaunch --serve-bootstrap` printed exported,
+  // and no HALYARD_RANK) takes its place from Slurm instead: SLURM_PROCID, SLURM_NTASKS,
+  // SLURM_LOCALID, SLURM_NODEID, SLURM_NNODES, SLURM_STEP_TASKS_PER_NODE; the job id defaults
+  // to "slurm-JOB.STEP".
   static std::optional<LaunchInfo> from_environment();
 };
+
+// Slurm's compressed counts, "2(x3),1" -> 2 2 2 1 (SLURM_TASKS_PER_NODE); nullopt when
+// malformed.
+std::optional<std::vector<int>> expand_slurm_counts(std::string_view text);
 
 }  // namespace halyard

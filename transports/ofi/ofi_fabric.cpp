@@ -10,6 +10,7 @@
 
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
+#include "transports/ofi/ofi_source_address.hpp"
 
 namespace halyard::ofi {
 namespace {
@@ -63,7 +64,7 @@ std::string error_text(long rc) {
 }
 
 Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int address_count,
-               bool want_wait_fd) {
+               bool want_wait_fd, const std::string& preferred_source) {
   InfoList candidates;
   int rc = -FI_ENODATA;
   bool with_rma = rma != RmaPolicy::kOff;
@@ -92,6 +93,7 @@ Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int ad
     }
   }
 
+  candidates.head = prefer_source_address(candidates.head, preferred_source);
   // The first candidate that opens wins; a later one may work where an earlier fails (an
   // interface that is down, a provider without a usable device).
   std::string last_failure;

@@ -29,8 +29,10 @@ class Fabric {
   // never sleeps: signalling the fd costs a system call per completion). Throws Error(kUnsupported)
   // naming the provider when none fits, and Error(kTransport) with libfabric's message when opening
   // an object fails.
+  // `preferred_source`: a local IP address; candidates bound to it are tried first
+  // (ofi_source_address.hpp).
   Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int address_count,
-         bool want_wait_fd);
+         bool want_wait_fd, const std::string& preferred_source = {});
   ~Fabric();
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;

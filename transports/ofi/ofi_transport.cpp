@@ -17,6 +17,7 @@
 #include "runtime/event_loop.hpp"
 #include "runtime/log.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
+#include "transports/ofi/ofi_source_address.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard {
@@ -127,7 +128,8 @@ bool Settings::use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_
 OfiTransport::OfiTransport(const LaunchInfo& info, Settings settings)
     : info_(info),
       settings_(std::move(settings)),
-      fabric_(settings_.provider, settings_.rma, info.size, settings_.wait_fd) {
+      fabric_(settings_.provider, settings_.rma, info.size, settings_.wait_fd,
+              source_address_towards(info.server)) {
   const auto peers = static_cast<std::size_t>(info_.size);
   next_sequence_out_.assign(peers, 0);
   next_sequence_in_.assign(peers, 0);

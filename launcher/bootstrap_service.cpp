@@ -1,0 +1,59 @@
+#include "launcher/bootstrap_service.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "launcher/bootstrap_server.hpp"
+#include "launcher/job.hpp"
+#include "launcher/job_secrets.hpp"
+#include "launcher/listen_address.hpp"
+#include "launcher/output_forwarder.hpp"
+
+namespace halyard::launcher {
+
+int serve_bootstrap(const LaunchOptions& options) {
+  namespace asio = boost::asio;
+  asio::io_context io;
+  const std::string token = make_job_token();
+  const std::string job_id = make_job_id();
+  int exit_code = 0;
+  asio::signal_set stop(io, SIGINT, SIGTERM, SIGHUP);
+  asio::steady_timer timeout(io);
+  BootstrapServer server(
+      io, options.num_ranks, token, [&](int rank, int code, const std::string& message) {
+        write_fully(STDERR_FILENO, "hlaunch: rank " + std::to_string(rank) +
+                                       " aborted the job with code " + std::to_string(code) +
+                                       (message.empty() ? "" : ": " + message) + "\n");
+        exit_code = (code & 0xff) == 0 ? 1 : (code & 0xff);
+        io.stop();
+      });
+  ::signal(SIGPIPE, SIG_IGN);
+  // The ranks run on other nodes: loopback is only right when the user says so.
+  server.start(choose_listen_address(options.bootstrap_address, /*remote_hosts=*/true));
+  write_fully(STDOUT_FILENO,
+              "export HALYARD_BOOTSTRAP_ADDR=" + server.address() +
+                  "\nexport HALYARD_JOB_TOKEN=" + token + "\nexport HALYARD_JOB_ID=" + job_id +
+                  "\nexport HALYARD_SIZE=" + std::to_string(options.num_ranks) + "\n");
+  stop.async_wait([&](boost::system::error_code ec, int) {
+    if (!ec) io.stop();
+  });
+  if (options.timeout_s > 0) {
+    timeout.expires_after(std::chrono::seconds(options.timeout_s));
+    timeout.async_wait([&](boost::system::error_code ec) {
+      if (ec) return;
+      write_fully(STDERR_FILENO, "hlaunch: bootstrap service timed out after " +
+                                     std::to_string(options.timeout_s) + " s\n");
+      exit_code = kExitTimeout;
+      io.stop();
+    });
+  }
+  io.run();
+  server.stop();
+  return exit_code;
+}
+
+}  // namespace halyard::launcher
