@@ -11,6 +11,7 @@ packages=(
   openmpi-bin libopenmpi-dev  # benchmark peer only; nothing in Halyard runs on MPI
   clang-format procps
   gnuplot-nox  # benchmark plots (bench/*.sh write PNGs when it is there)
+  slurm-wlm munge iproute2  # tests/slurm (a private Slurm) and the network-namespace job test
 )
 
 missing=()
