@@ -25,6 +25,7 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
                    Datatype type, Op op) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
   const Config& c = config();
+  const IntraModule intra_module = h.intra;
   Pipeline pipeline(comm.loop());
   Segments segs(count, datatype_size(type), c.segment_bytes);
   const bool in_place = base::is_in_place(send);
@@ -52,8 +53,8 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
                          : in_place         ? static_cast<const void*>(out)
                                             : base::byte_at(send, segs.byte_offset(t));
         void* dst = leader ? out : nullptr;
-        sr[t] = pipeline.add(h.node_queue, [&c, node, in, dst, n, type, op] {
-          return intra_reduce(c, node, in, dst, n, type, op, 0);
+        sr[t] = pipeline.add(h.node_queue, [intra_module, node, in, dst, n, type, op] {
+          return intra_reduce(intra_module, node, in, dst, n, type, op, 0);
         });
       }
       if (inter && one_step_inter) {
@@ -84,8 +85,8 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
         Pipeline::depend(ready, ir_reduce[s]);
       }
       if (intra) {
-        auto sb = pipeline.add(h.node_queue, [&c, node, out, n, type] {
-          return intra_bcast(c, node, out, n, type, 0);
+        auto sb = pipeline.add(h.node_queue, [intra_module, node, out, n, type] {
+          return intra_bcast(intra_module, node, out, n, type, 0);
         });
         if (leader) Pipeline::depend(sb, ready);
       }

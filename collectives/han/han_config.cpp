@@ -1,5 +1,6 @@
 #include "collectives/han/han_config.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "runtime/config.hpp"
@@ -33,6 +34,15 @@ Config read_config() {
   c.intra = intra == "sm"     ? IntraModule::kSm
             : intra == "base" ? IntraModule::kBase
                               : IntraModule::kCma;
+  c.leaders = config::env_choice("HALYARD_HAN_LEADERS", {"node", "numa"}, "node") == "numa"
+                  ? LeaderLevel::kNuma
+                  : LeaderLevel::kNode;
+  std::int64_t domains = config::env_int("HALYARD_HAN_TEST_NUMA_DOMAINS", 0);
+  if (domains < 0 || domains > 4096) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "HALYARD_HAN_TEST_NUMA_DOMAINS: expected 0..4096, got " + std::to_string(domains));
+  }
+  c.test_numa_domains = static_cast<int>(domains);
   return c;
 }
 

@@ -9,8 +9,8 @@ namespace halyard::han {
 
 namespace {
 
-intranode::Flavour flavour(const Config& c) {
-  return c.intra == IntraModule::kSm ? intranode::Flavour::kSm : intranode::Flavour::kCma;
+intranode::Flavour flavour(IntraModule module) {
+  return module == IntraModule::kSm ? intranode::Flavour::kSm : intranode::Flavour::kCma;
 }
 
 adapt::Params adapt_params(const Config& c) {
@@ -23,25 +23,25 @@ adapt::Params adapt_params(const Config& c) {
 
 }  // namespace
 
-Request intra_bcast(const Config& c, const Communicator& node, void* buffer, std::size_t count,
+Request intra_bcast(IntraModule module, const Communicator& node, void* buffer, std::size_t count,
                     Datatype type, int root) {
-  if (c.intra == IntraModule::kBase) return base::ibcast_binomial(node, buffer, count, type, root);
-  return intranode::ibcast(node, buffer, count, type, root, flavour(c));
+  if (module == IntraModule::kBase) return base::ibcast_binomial(node, buffer, count, type, root);
+  return intranode::ibcast(node, buffer, count, type, root, flavour(module));
 }
 
-Request intra_reduce(const Config& c, const Communicator& node, const void* send, void* recv,
+Request intra_reduce(IntraModule module, const Communicator& node, const void* send, void* recv,
                      std::size_t count, Datatype type, Op op, int root) {
-  if (c.intra == IntraModule::kBase) {
+  if (module == IntraModule::kBase) {
     return base::ireduce_binomial(node, send, recv, count, type, op, root);
   }
-  return intranode::ireduce(node, send, recv, count, type, op, root, flavour(c));
+  return intranode::ireduce(node, send, recv, count, type, op, root, flavour(module));
 }
 
-Request intra_gather(const Config& c, const Communicator& node, const void* send, void* recv,
+Request intra_gather(IntraModule module, const Communicator& node, const void* send, void* recv,
                      std::size_t count, Datatype type, int root) {
-  if (c.intra == IntraModule::kBase)
+  if (module == IntraModule::kBase)
     return base::igather_linear(node, send, recv, count, type, root);
-  return intranode::igather(node, send, recv, count, type, root, flavour(c));
+  return intranode::igather(node, send, recv, count, type, root, flavour(module));
 }
 
 Request inter_bcast(const Config& c, const Communicator& leaders, void* buffer, std::size_t count,
