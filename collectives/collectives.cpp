@@ -29,7 +29,8 @@ using select::SelectedAlgorithm;
 
 SelectedAlgorithm choose(Collective collective, const Communicator& comm, std::size_t count,
                          Datatype type) {
-  return select::choose(collective, comm.size(), base::checked_bytes(count, type, 1, "collective"));
+  return select::choose(collective, select::shape_of(comm),
+                        base::checked_bytes(count, type, 1, "collective"));
 }
 
 }  // namespace

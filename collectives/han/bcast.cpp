@@ -31,7 +31,7 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
   const Config& c = config();
   const IntraModule intra_module = h.intra;
   Pipeline pipeline(comm.loop());
-  Segments segs(count, datatype_size(type), c.segment_bytes);
+  Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const int me = comm.rank();
   const bool on_root_node = h.same_group(me, root);
   const int node_root = on_root_node ? h.node.rank_of_world(comm.world_rank(root)) : 0;

@@ -29,7 +29,7 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
   // Taken at call time on every rank, so the hand-over's tag matches without a message.
   const int tag = next_collective_tag(comm);
   Pipeline pipeline(comm.loop());
-  Segments segs(count, datatype_size(type), c.segment_bytes);
+  Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const int me = comm.rank();
   const bool is_root = me == root;
   const bool leader = h.is_leader();
