@@ -94,7 +94,7 @@ done
 } | tee "$out/table.txt"
 
 cat >"$out/plot.gp" <<PLOT
-set terminal pngcairo size 1400,500
+set terminal pngcairo size 1400,500 noenhanced
 set output "$out/han_vs_flat.png"
 set multiplot layout 1,2 title "HAN vs flat algorithms, $ranks ranks in $vnodes emulated nodes, $(hostname) ($(nproc) cores, shared)"
 set logscale xy

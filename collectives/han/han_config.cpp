@@ -58,7 +58,7 @@ Config read_config() {
 
 std::size_t Config::segment_for(std::size_t message_bytes) const {
   if (segment_bytes > 0) return segment_bytes;
-  return std::max(kAutoMinSegment, message_bytes / kAutoSegments);
+  return std::clamp<std::size_t>(message_bytes, 1, kAutoMaxSegment);
 }
 
 const Config& config() {

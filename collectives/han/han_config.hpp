@@ -16,17 +16,19 @@
 namespace halyard::han {
 
 enum class InterModule { kAdapt, kBase };
-// kAuto: base (p2p) for pieces of at most kSmallIntraBytes, cma above (intra_module_for).
+// kAuto: base (p2p) for pieces of at most kSmallIntraBytes, cma above (resolved per task in
+// submodules.cpp).
 enum class IntraModule { kAuto, kSm, kCma, kBase };
 
 // Up to the shm transport's eager limit a p2p message costs one ring write and no notice, so a
 // binomial tree of eager messages beats the notices of sm (ready/done per reader) and cma
 // (addresses, done, and per-slice notices among all ranks for reductions).
 inline constexpr std::size_t kSmallIntraBytes = 8 * 1024;
-// Automatic segment: at most kAutoSegments segments, none below kAutoMinSegment (docs/han.md
-// has the measurements behind these).
-inline constexpr std::size_t kAutoSegments = 2;
-inline constexpr std::size_t kAutoMinSegment = 256 * 1024;
+// Automatic segment: the whole message up to kAutoMaxSegment, then segments of that size. On
+// the 2-core machine where Halyard is developed (8 ranks) every extra segment costs more than
+// its overlap gains: a 4 MiB allreduce took 24 ms in one segment and 46 ms in two (docs/han.md).
+// Where every rank has a core, set HALYARD_HAN_SEGSIZE (256K-1M is the dissertation's range).
+inline constexpr std::size_t kAutoMaxSegment = 16 * 1024 * 1024;
 // The lower level of the hierarchy: a node, or a NUMA domain of a node (HierKNEM section 4.1).
 enum class LeaderLevel { kNode, kNuma };
 
@@ -45,7 +47,7 @@ struct Config {
   int test_numa_domains = 0;
 
   // The pipeline segment of a call moving `message_bytes`: HALYARD_HAN_SEGSIZE when set, else
-  // max(kAutoMinSegment, message_bytes / kAutoSegments).
+  // min(message_bytes, kAutoMaxSegment) (at least 1 byte).
   std::size_t segment_for(std::size_t message_bytes) const;
 };
 
