@@ -62,8 +62,8 @@ TEST(SelectRules, SmallAndLargeMessages) {
 
 TEST(SelectRules, HanOnHierarchicalCommunicatorsOnly) {
   const CommShape two_nodes{8, 2, 4};
-  for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce,
-                       Collective::kAllgather}) {
+  for (Collective c :
+       {Collective::kBcast, Collective::kReduce, Collective::kAllreduce, Collective::kAllgather}) {
     EXPECT_EQ(builtin_rule(c, two_nodes, 4u << 20).algorithm, Algorithm::kHan) << int(c);
     // The same size on one node, or with one rank per node, stays flat.
     EXPECT_NE(builtin_rule(c, CommShape::single_node(8), 4u << 20).algorithm, Algorithm::kHan);
