@@ -5,8 +5,8 @@ target_link_libraries(halyard_bench_han_overlap PRIVATE halyard)
 halyard_project_warnings(halyard_bench_han_overlap)
 set_target_properties(halyard_bench_han_overlap PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
-# halyard_bench_barrier: barrier latency of the algorithm HALYARD_BARRIER_ALG forces.
-add_executable(halyard_bench_barrier ${CMAKE_CURRENT_LIST_DIR}/barrier_latency.cpp)
-target_link_libraries(halyard_bench_barrier PRIVATE halyard)
-halyard_project_warnings(halyard_bench_barrier)
-set_target_properties(halyard_bench_barrier PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+# halyard_bench_han_latency: barrier and allgather latency of the algorithm HALYARD_<COLL>_ALG forces.
+add_executable(halyard_bench_han_latency ${CMAKE_CURRENT_LIST_DIR}/han_latency.cpp)
+target_link_libraries(halyard_bench_han_latency PRIVATE halyard)
+halyard_project_warnings(halyard_bench_han_latency)
+set_target_properties(halyard_bench_han_latency PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)

@@ -62,13 +62,17 @@ TEST(SelectRules, SmallAndLargeMessages) {
 
 TEST(SelectRules, HanOnHierarchicalCommunicatorsOnly) {
   const CommShape two_nodes{8, 2, 4};
-  for (Collective c :
-       {Collective::kBcast, Collective::kReduce, Collective::kAllreduce, Collective::kAllgather}) {
+  for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce}) {
     EXPECT_EQ(builtin_rule(c, two_nodes, 4u << 20).algorithm, Algorithm::kHan) << int(c);
     // The same size on one node, or with one rank per node, stays flat.
     EXPECT_NE(builtin_rule(c, CommShape::single_node(8), 4u << 20).algorithm, Algorithm::kHan);
     EXPECT_NE(builtin_rule(c, CommShape{8, 8, 1}, 4u << 20).algorithm, Algorithm::kHan);
   }
+  // Allgather: HAN between 4 KiB and 64 KiB per rank, the ring above.
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_nodes, 16u << 10).algorithm, Algorithm::kHan);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_nodes, 1u << 20).algorithm, Algorithm::kRing);
+  EXPECT_NE(builtin_rule(Collective::kAllgather, CommShape::single_node(8), 16u << 10).algorithm,
+            Algorithm::kHan);
   EXPECT_EQ(builtin_rule(Collective::kBarrier, two_nodes, 0).algorithm, Algorithm::kHan);
   EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape{4, 4, 1}, 0).algorithm,
             Algorithm::kDissemination);
