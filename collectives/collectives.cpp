@@ -19,25 +19,18 @@ using select::Algorithm;
 using select::Collective;
 using select::SelectedAlgorithm;
 
-// An algorithm the selection produced but this collective cannot run: HAN where it is not built
-// yet (barrier), or a decision table naming an algorithm of another collective.
+// An algorithm the selection produced but this collective cannot run: a decision table naming
+// an algorithm of another collective.
 [[noreturn]] void cannot_run(Collective collective, const SelectedAlgorithm& selected) {
-  std::string name = select::algorithm_name(selected);
-  if (selected.algorithm == Algorithm::kHan) {
-    throw Error(ErrorCode::kUnsupported,
-                std::string(select::collective_name(collective)) +
-                    ": algorithm han is not available yet (hierarchical collectives come with "
-                    "issue 6); choose a base:* or adapt:* algorithm in " +
-                    select::algorithm_variable(collective));
-  }
-  throw Error(ErrorCode::kInvalidArgument, std::string(select::collective_name(collective)) +
-                                               ": the selection chose " + name +
-                                               ", which this collective does not have");
+  throw Error(ErrorCode::kInvalidArgument,
+              std::string(select::collective_name(collective)) + ": the selection chose " +
+                  select::algorithm_name(selected) + ", which this collective does not have");
 }
 
 SelectedAlgorithm choose(Collective collective, const Communicator& comm, std::size_t count,
                          Datatype type) {
-  return select::choose(collective, comm.size(), base::checked_bytes(count, type, 1, "collective"));
+  return select::choose(collective, select::shape_of(comm),
+                        base::checked_bytes(count, type, 1, "collective"));
 }
 
 }  // namespace
@@ -154,9 +147,15 @@ Request ialltoall(const Communicator& comm, const void* send, void* recv, std::s
 
 Request ibarrier(const Communicator& comm) {
   base::check_communicator(comm, "ibarrier");
-  SelectedAlgorithm selected = select::choose(Collective::kBarrier, comm.size(), 0);
-  if (selected.algorithm != Algorithm::kDissemination) cannot_run(Collective::kBarrier, selected);
-  return base::ibarrier_dissemination(comm);
+  SelectedAlgorithm selected = choose(Collective::kBarrier, comm, 0, Datatype::kUint8);
+  switch (selected.algorithm) {
+    case Algorithm::kDissemination:
+      return base::ibarrier_dissemination(comm);
+    case Algorithm::kHan:
+      return han::ibarrier(comm);
+    default:
+      cannot_run(Collective::kBarrier, selected);
+  }
 }
 
 }  // namespace halyard

@@ -21,12 +21,12 @@ namespace halyard::han {
 
 namespace {
 
-// The comm ranks of every node, nodes in leader order (= order of their lowest rank).
-std::vector<std::vector<int>> nodes_of(const Communicator& comm) {
+// The comm ranks of every group, groups in leader order (= order of their lowest rank).
+std::vector<std::vector<int>> nodes_of(const Communicator& comm, const Hierarchy& h) {
   std::vector<std::vector<int>> nodes;
   std::vector<int> leader_index(static_cast<std::size_t>(comm.size()), -1);
   for (int r = 0; r < comm.size(); ++r) {
-    int leader = node_leader_of(comm, r);
+    int leader = h.group_leader(r);
     if (leader == r) {
       leader_index[static_cast<std::size_t>(r)] = static_cast<int>(nodes.size());
       nodes.emplace_back();
@@ -42,11 +42,12 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
                    Datatype type) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
   const Config& c = config();
+  const IntraModule intra_module = h.intra;
   Pipeline pipeline(comm.loop());
   const std::size_t block = count * datatype_size(type);
   if (block == 0) return pipeline.launch();
   const int me = comm.rank();
-  const std::vector<std::vector<int>> nodes = nodes_of(comm);
+  const std::vector<std::vector<int>> nodes = nodes_of(comm, h);
   const bool leader = h.is_leader();
   const bool inter = leader && h.leader.size() > 1;
   const bool intra = h.node.size() > 1;
@@ -74,8 +75,8 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
 
   std::shared_ptr<Task> gathered;
   if (intra) {
-    gathered = pipeline.add(h.node_queue, [&c, node, mine, own, count, type, packed] {
-      return intra_gather(c, node, mine, own, count, type, 0);
+    gathered = pipeline.add(h.node_queue, [intra_module, node, mine, own, count, type, packed] {
+      return intra_gather(intra_module, node, mine, own, count, type, 0);
     });
   } else {
     std::memcpy(own, mine, block);
@@ -93,8 +94,8 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
       ready = ib;
     }
     if (intra) {
-      auto sb = pipeline.add(h.node_queue, [&c, node, src, n, type, packed] {
-        return intra_bcast(c, node, src, n, type, 0);
+      auto sb = pipeline.add(h.node_queue, [intra_module, node, src, n, type, packed] {
+        return intra_bcast(intra_module, node, src, n, type, 0);
       });
       if (leader) Pipeline::depend(sb, ready);
       ready = sb;

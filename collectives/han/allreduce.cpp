@@ -1,7 +1,7 @@
 // HAN allreduce (dissertation Figure 5.14). Per segment i: sr(i) reduces the node's
-// contributions into the leader's recv, ir(i) combines the leaders' partial results (with
-// HALYARD_HAN_INTER=base one Rabenseifner allreduce; with adapt a reduce to leader 0, then a bcast
-// back: two inter tasks), sb(i) brings the result to the node.
+// contributions into the leader's recv, ir(i) combines the leaders' partial results (by default
+// or with HALYARD_HAN_INTER=base one flat allreduce; with adapt a reduce to leader 0, then a
+// bcast back: two inter tasks), sb(i) brings the result to the node.
 //
 // Tasks are queued per level in the order of the figure's steps, sr(t) before sb(t-1) on the
 // node and ir-reduce(t) before ir-bcast(t-1) among leaders, so that while segment t-1 is in the
@@ -25,16 +25,18 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
                    Datatype type, Op op) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
   const Config& c = config();
+  const IntraModule intra_module = h.intra;
   Pipeline pipeline(comm.loop());
-  Segments segs(count, datatype_size(type), c.segment_bytes);
+  Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const bool in_place = base::is_in_place(send);
   const bool leader = h.is_leader();
   const bool inter = leader && h.leader.size() > 1;
   const bool intra = h.node.size() > 1;
   const bool inter_root = inter && h.leader.rank() == 0;
-  // base has a flat allreduce (Rabenseifner) for the leaders; adapt has only trees, so its inter
-  // step is a reduce to leader 0 followed by a bcast.
-  const bool one_step_inter = c.inter == InterModule::kBase;
+  // base has a flat allreduce (recursive doubling or Rabenseifner) for the leaders; adapt has
+  // only trees, so its inter step is a reduce to leader 0 followed by a bcast: two tasks per
+  // segment instead of one, which is why allreduce uses base unless HALYARD_HAN_INTER is set.
+  const bool one_step_inter = c.inter == InterModule::kBase || !c.inter_chosen;
   const Communicator node = h.node;
   const Communicator leaders = h.leader;
   // Alone on the node there is no intra reduce to move the contribution into recv.
@@ -52,8 +54,8 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
                          : in_place         ? static_cast<const void*>(out)
                                             : base::byte_at(send, segs.byte_offset(t));
         void* dst = leader ? out : nullptr;
-        sr[t] = pipeline.add(h.node_queue, [&c, node, in, dst, n, type, op] {
-          return intra_reduce(c, node, in, dst, n, type, op, 0);
+        sr[t] = pipeline.add(h.node_queue, [intra_module, node, in, dst, n, type, op] {
+          return intra_reduce(intra_module, node, in, dst, n, type, op, 0);
         });
       }
       if (inter && one_step_inter) {
@@ -84,8 +86,8 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
         Pipeline::depend(ready, ir_reduce[s]);
       }
       if (intra) {
-        auto sb = pipeline.add(h.node_queue, [&c, node, out, n, type] {
-          return intra_bcast(c, node, out, n, type, 0);
+        auto sb = pipeline.add(h.node_queue, [intra_module, node, out, n, type] {
+          return intra_bcast(intra_module, node, out, n, type, 0);
         });
         if (leader) Pipeline::depend(sb, ready);
       }

@@ -29,15 +29,16 @@ constexpr std::size_t kInterWindow = 4;
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
   const Config& c = config();
+  const IntraModule intra_module = h.intra;
   Pipeline pipeline(comm.loop());
-  Segments segs(count, datatype_size(type), c.segment_bytes);
+  Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const int me = comm.rank();
-  const bool on_root_node = comm.same_node(me, root);
+  const bool on_root_node = h.same_group(me, root);
   const int node_root = on_root_node ? h.node.rank_of_world(comm.world_rank(root)) : 0;
   const bool inter = h.is_leader() && h.leader.size() > 1;
   const bool intra = h.node.size() > 1;
   const int leader_root =
-      inter ? h.leader.rank_of_world(comm.world_rank(node_leader_of(comm, root))) : -1;
+      inter ? h.leader.rank_of_world(comm.world_rank(h.group_leader(root))) : -1;
   const Communicator node = h.node;
   const Communicator leaders = h.leader;
 
@@ -53,8 +54,8 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
       if (i >= kInterWindow) Pipeline::depend(ib[i], ib[i - kInterWindow]);
     }
     if (intra) {
-      sb = pipeline.add(h.node_queue, [&c, node, seg, n, type, node_root] {
-        return intra_bcast(c, node, seg, n, type, node_root);
+      sb = pipeline.add(h.node_queue, [intra_module, node, seg, n, type, node_root] {
+        return intra_bcast(intra_module, node, seg, n, type, node_root);
       });
     }
     if (on_root_node) {

@@ -2,6 +2,7 @@
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allgather.cpp
   ${CMAKE_CURRENT_LIST_DIR}/allreduce.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/barrier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bcast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/han_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hierarchy.cpp

@@ -23,5 +23,6 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
                    Datatype type, Op op);
 Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
                    Datatype type);
+Request ibarrier(const Communicator& comm);
 
 }  // namespace halyard::han

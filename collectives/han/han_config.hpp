@@ -1,7 +1,11 @@
-// HAN's knobs, read once per process from the environment (docs/han.md):
-//   HALYARD_HAN_SEGSIZE  bytes per pipeline segment (fs)            default 256 KiB
+// HAN's knobs, read once per process from the environment (docs/han.md has the table):
+//   HALYARD_HAN_SEGSIZE  bytes per pipeline segment (fs)       default: auto (segment_for)
 //   HALYARD_HAN_INTER    adapt:<tree> | base: inter-node submodule   default adapt:binomial
-//   HALYARD_HAN_INTRA    sm | cma | base: intra-node submodule       default cma
+//                        (allreduce: base unless set)
+//   HALYARD_HAN_INTRA    auto | sm | cma | base: intra-node submodule   default auto
+//   HALYARD_HAN_IBS / HALYARD_HAN_IRS  ADAPT's segment inside ib / ir tasks  default: ADAPT's
+//   HALYARD_HAN_LEADERS  node | numa: one leader per node or per NUMA domain  default node
+//   HALYARD_HAN_TEST_NUMA_DOMAINS  testing aid: pretend every node has this many NUMA domains
 #pragma once
 
 #include <cstddef>
@@ -12,13 +16,39 @@
 namespace halyard::han {
 
 enum class InterModule { kAdapt, kBase };
-enum class IntraModule { kSm, kCma, kBase };
+// kAuto: base (p2p) for pieces of at most kSmallIntraBytes, cma above (resolved per task in
+// submodules.cpp).
+enum class IntraModule { kAuto, kSm, kCma, kBase };
+
+// Up to the shm transport's eager limit a p2p message costs one ring write and no notice, so a
+// binomial tree of eager messages beats the notices of sm (ready/done per reader) and cma
+// (addresses, done, and per-slice notices among all ranks for reductions).
+inline constexpr std::size_t kSmallIntraBytes = 8 * 1024;
+// Automatic segment: the whole message up to kAutoMaxSegment, then segments of that size. On
+// the 2-core machine where Halyard is developed (8 ranks) every extra segment costs more than
+// its overlap gains: a 4 MiB allreduce took 24 ms in one segment and 46 ms in two (docs/han.md).
+// Where every rank has a core, set HALYARD_HAN_SEGSIZE (256K-1M is the dissertation's range).
+inline constexpr std::size_t kAutoMaxSegment = 16 * 1024 * 1024;
+// The lower level of the hierarchy: a node, or a NUMA domain of a node (HierKNEM section 4.1).
+enum class LeaderLevel { kNode, kNuma };
 
 struct Config {
-  std::size_t segment_bytes = 256 * 1024;
+  std::size_t segment_bytes = 0;  // 0: automatic (segment_for)
   InterModule inter = InterModule::kAdapt;
+  bool inter_chosen = false;  // HALYARD_HAN_INTER was set
   adapt::TreeShape inter_tree = adapt::TreeShape::kBinomial;
-  IntraModule intra = IntraModule::kCma;
+  // ADAPT's own segment inside an ib / ir task (Table 6.2's ibs and irs); 0: ADAPT's default.
+  std::size_t inter_bcast_segment = 0;
+  std::size_t inter_reduce_segment = 0;
+  IntraModule intra = IntraModule::kAuto;
+  LeaderLevel leaders = LeaderLevel::kNode;
+  // 0: NUMA domains as the topology reports them; k > 0: the rank at index i among its node's
+  // ranks (world order) is in domain i % k, so one-domain machines can test NUMA leaders.
+  int test_numa_domains = 0;
+
+  // The pipeline segment of a call moving `message_bytes`: HALYARD_HAN_SEGSIZE when set, else
+  // min(message_bytes, kAutoMaxSegment) (at least 1 byte).
+  std::size_t segment_for(std::size_t message_bytes) const;
 };
 
 // The process's configuration; a bad value throws Error(kInvalidArgument) naming the variable.

@@ -4,6 +4,8 @@
 #include <memory>
 #include <utility>
 
+#include "collectives/intranode/slot_lanes.hpp"
+
 namespace halyard::han {
 
 namespace {
@@ -17,6 +19,66 @@ std::map<Key, std::unique_ptr<Hierarchy>>& cache() {
   return *map;
 }
 
+// The NUMA domain of every world rank, as HAN sees it (the topology's, or the testing aid's).
+std::vector<int> numa_domains(const Communicator& comm, const Config& c) {
+  const TopologyTable& table = comm.topology();
+  std::vector<int> domain(static_cast<std::size_t>(table.size()));
+  std::map<int, int> seen_on_node;  // node id -> ranks of that node met so far (world order)
+  for (int w = 0; w < table.size(); ++w) {
+    int index = seen_on_node[table[w].node_id]++;
+    domain[static_cast<std::size_t>(w)] =
+        c.test_numa_domains > 0 ? index % c.test_numa_domains : table[w].numa;
+  }
+  return domain;
+}
+
+// The group of comm rank r: its node, or its (node, NUMA domain). Leaders are the lowest comm
+// rank of each group.
+std::vector<int> group_leaders(const Communicator& comm, const Config& c) {
+  const int n = comm.size();
+  std::vector<int> domain;
+  if (c.leaders == LeaderLevel::kNuma) domain = numa_domains(comm, c);
+  auto same_group = [&](int a, int b) {
+    if (!comm.same_node(a, b)) return false;
+    if (domain.empty()) return true;
+    return domain[static_cast<std::size_t>(comm.world_rank(a))] ==
+           domain[static_cast<std::size_t>(comm.world_rank(b))];
+  };
+  std::vector<int> leader(static_cast<std::size_t>(n), -1);
+  std::vector<int> leaders;
+  for (int r = 0; r < n; ++r) {
+    for (int l : leaders) {
+      if (same_group(l, r)) {
+        leader[static_cast<std::size_t>(r)] = l;
+        break;
+      }
+    }
+    if (leader[static_cast<std::size_t>(r)] < 0) {
+      leader[static_cast<std::size_t>(r)] = r;
+      leaders.push_back(r);
+    }
+  }
+  return leader;
+}
+
+std::unique_ptr<Hierarchy> make_hierarchy(const Communicator& comm) {
+  const Config& c = config();
+  auto h = std::make_unique<Hierarchy>();
+  h->leader_of = group_leaders(comm, c);
+  const int me = comm.rank();
+  const int my_leader = h->group_leader(me);
+  h->node = comm.split(my_leader, me);
+  h->leader = comm.split(my_leader == me ? 0 : -1, me);
+  h->intra = c.intra;
+  // sm (and cma, which falls back to sm where CMA is refused) writes into scratch slots: give
+  // this group communicator a lane of its own so that HAN calls on other communicators of the
+  // same node never wait for its slot. Without a free lane, the p2p submodule is always safe.
+  if (c.intra != IntraModule::kBase && h->node.size() > 1 && !intranode::reserve_lane(h->node)) {
+    h->intra = IntraModule::kBase;
+  }
+  return h;
+}
+
 }  // namespace
 
 Hierarchy& hierarchy_of(const Communicator& comm) {
@@ -24,17 +86,7 @@ Hierarchy& hierarchy_of(const Communicator& comm) {
   auto& map = cache();
   auto it = map.find(key);
   if (it != map.end()) return *it->second;
-  auto h = std::make_unique<Hierarchy>();
-  h->node = comm.node_comm();
-  h->leader = comm.leader_comm();
-  return *map.emplace(key, std::move(h)).first->second;
-}
-
-int node_leader_of(const Communicator& comm, int rank) {
-  for (int r = 0; r <= rank; ++r) {
-    if (comm.same_node(r, rank)) return r;
-  }
-  return rank;
+  return *map.emplace(key, make_hierarchy(comm)).first->second;
 }
 
 }  // namespace halyard::han

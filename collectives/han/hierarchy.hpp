@@ -1,34 +1,38 @@
-// The two levels HAN runs on, cached per communicator.
-//
-// node_comm() and leader_comm() are collective and blocking to create, so they are made once,
-// on the first HAN call on a communicator (every rank makes that call in the same order, so
-// creation matches up), and kept for the life of the process.
+// The two levels of a HAN communicator: the local group (the ranks of this node, or of this
+// NUMA domain with HALYARD_HAN_LEADERS=numa) and the leaders (the lowest rank of every group).
 #pragma once
 
-#include <cstdint>
+#include <vector>
 
+#include "collectives/han/han_config.hpp"
 #include "collectives/han/task_graph.hpp"
 #include "runtime/communicator.hpp"
 
 namespace halyard::han {
 
 struct Hierarchy {
-  Communicator node;    // the members of this rank's node; rank 0 is the node leader
-  Communicator leader;  // one rank per node (the lowest); empty on non-leaders
+  Communicator node;    // this rank's local group; rank 0 (the lowest comm rank) leads it
+  Communicator leader;  // one rank per group (the lowest); empty on non-leaders
+  // The comm rank of the leader of every comm rank's group.
+  std::vector<int> leader_of;
+  // The intra-node submodule this hierarchy runs: the configured one, or base when no scratch
+  // lane was free for its group communicator (see make_hierarchy in hierarchy.cpp).
+  IntraModule intra = IntraModule::kCma;
   OrderedQueue node_queue;
   OrderedQueue leader_queue;
-  // Point-to-point hand-overs between a node's leader and a root elsewhere on the node: they
+  // Point-to-point hand-overs between a group's leader and a root elsewhere in the group: they
   // need no common order, but tasks need a queue to wait in.
   OrderedQueue transfer_queue;
 
   bool is_leader() const { return leader.valid(); }
+  int group_leader(int rank) const { return leader_of[static_cast<std::size_t>(rank)]; }
+  bool same_group(int a, int b) const { return group_leader(a) == group_leader(b); }
 };
 
-// The hierarchy of `comm`, created on first use. Must be called by every rank of `comm` in the
-// same collective order (it is, from the start of every HAN collective).
+// The hierarchy of `comm`, created on first use (collective and blocking: it splits `comm`
+// twice and agrees on a scratch lane). Every rank of `comm` calls it from the start of every HAN
+// collective, so the first HAN call on a communicator must come in the same order on all ranks
+// relative to other blocking collectives, like MPI_Comm_split.
 Hierarchy& hierarchy_of(const Communicator& comm);
-
-// The comm rank of the leader of comm rank `rank`'s node (the lowest rank on that node).
-int node_leader_of(const Communicator& comm, int rank);
 
 }  // namespace halyard::han

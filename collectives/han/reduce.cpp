@@ -25,16 +25,17 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
                 Datatype type, Op op, int root) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
   const Config& c = config();
+  const IntraModule intra_module = h.intra;
   // Taken at call time on every rank, so the hand-over's tag matches without a message.
   const int tag = next_collective_tag(comm);
   Pipeline pipeline(comm.loop());
-  Segments segs(count, datatype_size(type), c.segment_bytes);
+  Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const int me = comm.rank();
   const bool is_root = me == root;
   const bool leader = h.is_leader();
   const bool inter = leader && h.leader.size() > 1;
   const bool intra = h.node.size() > 1;
-  const int root_leader = node_leader_of(comm, root);
+  const int root_leader = h.group_leader(root);
   const bool hand_over = root_leader != root;
   const int inter_root = inter ? h.leader.rank_of_world(comm.world_rank(root_leader)) : -1;
   const bool root_in_place = is_root && base::is_in_place(send);
@@ -63,8 +64,8 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
     if (intra) {
       const void* in =
           root_in_place ? (leader ? kInPlace : base::byte_at(recv, off)) : base::byte_at(send, off);
-      sr = pipeline.add(h.node_queue, [&c, node, in, acc_seg, n, type, op, scratch] {
-        return intra_reduce(c, node, in, acc_seg, n, type, op, 0);
+      sr = pipeline.add(h.node_queue, [intra_module, node, in, acc_seg, n, type, op, scratch] {
+        return intra_reduce(intra_module, node, in, acc_seg, n, type, op, 0);
       });
     }
     if (inter) {

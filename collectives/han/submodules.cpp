@@ -9,39 +9,51 @@ namespace halyard::han {
 
 namespace {
 
-intranode::Flavour flavour(const Config& c) {
-  return c.intra == IntraModule::kSm ? intranode::Flavour::kSm : intranode::Flavour::kCma;
+constexpr std::size_t kSmallInterAllreduceBytes = 32 * 1024;
+
+intranode::Flavour flavour(IntraModule module) {
+  return module == IntraModule::kSm ? intranode::Flavour::kSm : intranode::Flavour::kCma;
 }
 
-adapt::Params adapt_params(const Config& c) {
+// kAuto resolved for one piece of `bytes` (every member of the node decides alike).
+IntraModule resolve(IntraModule module, std::size_t count, Datatype type) {
+  if (module != IntraModule::kAuto) return module;
+  return count * datatype_size(type) <= kSmallIntraBytes ? IntraModule::kBase : IntraModule::kCma;
+}
+
+// ADAPT cuts a HAN segment further (ibs / irs), so that the leaders' tree pipelines inside the
+// segment too; 0 keeps ADAPT's default.
+adapt::Params adapt_params(const Config& c, std::size_t segment) {
   adapt::Params p;
   p.tree = c.inter_tree;
-  // A HAN segment is already one pipeline stage; ADAPT cuts it further so that the leaders'
-  // tree pipelines inside the segment too.
+  if (segment > 0) p.segment_bytes = segment;
   return p;
 }
 
 }  // namespace
 
-Request intra_bcast(const Config& c, const Communicator& node, void* buffer, std::size_t count,
+Request intra_bcast(IntraModule module, const Communicator& node, void* buffer, std::size_t count,
                     Datatype type, int root) {
-  if (c.intra == IntraModule::kBase) return base::ibcast_binomial(node, buffer, count, type, root);
-  return intranode::ibcast(node, buffer, count, type, root, flavour(c));
+  module = resolve(module, count, type);
+  if (module == IntraModule::kBase) return base::ibcast_binomial(node, buffer, count, type, root);
+  return intranode::ibcast(node, buffer, count, type, root, flavour(module));
 }
 
-Request intra_reduce(const Config& c, const Communicator& node, const void* send, void* recv,
+Request intra_reduce(IntraModule module, const Communicator& node, const void* send, void* recv,
                      std::size_t count, Datatype type, Op op, int root) {
-  if (c.intra == IntraModule::kBase) {
+  module = resolve(module, count, type);
+  if (module == IntraModule::kBase) {
     return base::ireduce_binomial(node, send, recv, count, type, op, root);
   }
-  return intranode::ireduce(node, send, recv, count, type, op, root, flavour(c));
+  return intranode::ireduce(node, send, recv, count, type, op, root, flavour(module));
 }
 
-Request intra_gather(const Config& c, const Communicator& node, const void* send, void* recv,
+Request intra_gather(IntraModule module, const Communicator& node, const void* send, void* recv,
                      std::size_t count, Datatype type, int root) {
-  if (c.intra == IntraModule::kBase)
+  module = resolve(module, count, type);
+  if (module == IntraModule::kBase)
     return base::igather_linear(node, send, recv, count, type, root);
-  return intranode::igather(node, send, recv, count, type, root, flavour(c));
+  return intranode::igather(node, send, recv, count, type, root, flavour(module));
 }
 
 Request inter_bcast(const Config& c, const Communicator& leaders, void* buffer, std::size_t count,
@@ -49,11 +61,16 @@ Request inter_bcast(const Config& c, const Communicator& leaders, void* buffer, 
   if (c.inter == InterModule::kBase) {
     return base::ibcast_binomial(leaders, buffer, count, type, root);
   }
-  return adapt::ibcast(leaders, buffer, count, type, root, adapt_params(c));
+  return adapt::ibcast(leaders, buffer, count, type, root, adapt_params(c, c.inter_bcast_segment));
 }
 
 Request inter_allreduce_in_place(const Communicator& leaders, void* buffer, std::size_t count,
                                  Datatype type, Op op) {
+  // Small vectors: fewest rounds; large: Rabenseifner's reduce-scatter + allgather (the
+  // threshold of the flat allreduce's built-in rule, docs/collectives.md).
+  if (count * datatype_size(type) <= kSmallInterAllreduceBytes) {
+    return base::iallreduce_recursive_doubling(leaders, kInPlace, buffer, count, type, op);
+  }
   return base::iallreduce_rabenseifner(leaders, kInPlace, buffer, count, type, op);
 }
 
@@ -62,7 +79,8 @@ Request inter_reduce(const Config& c, const Communicator& leaders, const void* s
   if (c.inter == InterModule::kBase) {
     return base::ireduce_binomial(leaders, send, recv, count, type, op, root);
   }
-  return adapt::ireduce(leaders, send, recv, count, type, op, root, adapt_params(c));
+  return adapt::ireduce(leaders, send, recv, count, type, op, root,
+                        adapt_params(c, c.inter_reduce_segment));
 }
 
 }  // namespace halyard::han

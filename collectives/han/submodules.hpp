@@ -12,11 +12,11 @@
 
 namespace halyard::han {
 
-Request intra_bcast(const Config& c, const Communicator& node, void* buffer, std::size_t count,
+Request intra_bcast(IntraModule module, const Communicator& node, void* buffer, std::size_t count,
                     Datatype type, int root);
-Request intra_reduce(const Config& c, const Communicator& node, const void* send, void* recv,
+Request intra_reduce(IntraModule module, const Communicator& node, const void* send, void* recv,
                      std::size_t count, Datatype type, Op op, int root);
-Request intra_gather(const Config& c, const Communicator& node, const void* send, void* recv,
+Request intra_gather(IntraModule module, const Communicator& node, const void* send, void* recv,
                      std::size_t count, Datatype type, int root);
 Request inter_bcast(const Config& c, const Communicator& leaders, void* buffer, std::size_t count,
                     Datatype type, int root);

@@ -5,4 +5,5 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cma_slice_reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/intranode.cpp
   ${CMAKE_CURRENT_LIST_DIR}/notice_machine.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/scratch_exchange.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/scratch_exchange.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slot_lanes.cpp)

@@ -14,9 +14,10 @@
 //
 // Semantics match collectives/collectives.hpp (counts in elements, kInPlace where MPI allows
 // it). Buffers must stay untouched until the request completes. Like every collective, all
-// members call the primitives of a communicator in the same order; primitives that use scratch
-// slots also share each rank's slot in call order, so primitives on overlapping communicators
-// must be started in the same order on every rank too.
+// members call the primitives of a communicator in the same order. The sm flavour writes into a
+// lane of each rank's scratch slot (slot_lanes.hpp): a node communicator that reserved a lane
+// (reserve_lane) has it to itself; all others share lane 0, so primitives on overlapping
+// communicators without a lane of their own must be started in the same order on every rank.
 //
 // Invalid arguments, a communicator spanning several nodes, or a runtime without node memory
 // (shm off) throw halyard::Error naming the problem.

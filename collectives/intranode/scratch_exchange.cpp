@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "collectives/intranode/slot_lanes.hpp"
 #include "runtime/reduction.hpp"
 
 namespace halyard::intranode {
@@ -19,15 +20,18 @@ class ScratchExchange final : public NoticeMachine {
         plan_(std::move(plan)),
         ready_tag_(ready_tag),
         done_tag_(done_tag),
-        element_(datatype_size(plan_.type)) {
-    // Half a slot per fragment, whole elements only (reductions must not split one).
-    fragment_ = memory.scratch_slot_bytes() / 2 / element_ * element_;
+        element_(datatype_size(plan_.type)),
+        lane_(lane_of(comm, memory)) {
+    // Half a lane per fragment, whole elements only (reductions must not split one).
+    fragment_ = lane_.bytes / 2 / element_ * element_;
     fragments_ = (plan_.bytes + fragment_ - 1) / fragment_;
     acks_.assign(plan_.readers.size(), 0);
     ready_.assign(plan_.writers.size(), 0);
     consumed_.assign(plan_.combine ? 1 : plan_.writers.size(), 0);
-    for (int w : plan_.writers) slots_.push_back(memory.scratch_slot(comm.world_rank(w)).data());
-    own_slot_ = memory.scratch_slot(comm.world_rank(comm.rank())).data();
+    for (int w : plan_.writers) {
+      slots_.push_back(memory.scratch_slot(comm.world_rank(w)).data() + lane_.offset);
+    }
+    own_slot_ = memory.scratch_slot(comm.world_rank(comm.rank())).data() + lane_.offset;
   }
 
  private:
@@ -48,7 +52,7 @@ class ScratchExchange final : public NoticeMachine {
     }
     if (writer()) {
       auto self = shared_from_this();
-      memory().acquire_own_slot(loop(), [self, this] {
+      acquire_lane(memory(), loop(), lane_.index, [self, this] {
         slot_held_ = true;
         step();
       });
@@ -147,7 +151,7 @@ class ScratchExchange final : public NoticeMachine {
   }
 
   void release() override {
-    if (slot_held_) memory().release_own_slot(loop());
+    if (slot_held_) release_lane(memory(), loop(), lane_.index);
     slot_held_ = false;
   }
 
@@ -155,6 +159,7 @@ class ScratchExchange final : public NoticeMachine {
   int ready_tag_;
   int done_tag_;
   std::size_t element_;
+  SlotLane lane_;  // this communicator's region of every slot
   std::size_t fragment_ = 0;
   std::size_t fragments_ = 0;
   std::vector<std::byte*> slots_;  // the writers' slots, in plan_.writers order

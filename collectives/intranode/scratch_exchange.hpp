@@ -1,7 +1,8 @@
 // ScratchExchange: the "sm" flavour of every intra-node primitive: copy-in/copy-out through the
 // node's scratch slots (runtime/node_memory.hpp).
 //
-// A primitive is a set of flows of `bytes` each. A writer copies its data into its own slot, a
+// A primitive is a set of flows of `bytes` each. "Slot" below means the communicator's lane of
+// each rank's scratch slot (slot_lanes.hpp). A writer copies its data into its own slot, a
 // fragment at a time, and sends a "ready" notice to each reader of its flow; a reader uses the
 // fragment straight from the writer's slot and sends back "done". The slot holds two fragments,
 // so the writer fills one while the readers drain the other (fragment k waits for every reader

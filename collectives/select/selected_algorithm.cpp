@@ -60,7 +60,7 @@ bool has_adapt(Collective c) {
   return c == Collective::kBcast || c == Collective::kReduce;
 }
 
-// HAN covers these (issue 6); the name is accepted now so that scripts keep working later.
+// The collectives HAN has pipelines for (collectives/han).
 bool has_han(Collective c) {
   return c == Collective::kBcast || c == Collective::kReduce || c == Collective::kAllreduce ||
          c == Collective::kAllgather || c == Collective::kBarrier;

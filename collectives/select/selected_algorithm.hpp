@@ -38,7 +38,7 @@ enum class Algorithm {
   kDissemination,
   kPairwise,
   kAdapt,  // ADAPT's segmented trees (bcast and reduce)
-  kHan,    // reserved for HAN (issue 6); selecting it reports kUnsupported for now
+  kHan,    // HAN's hierarchical pipelines (bcast, reduce, allreduce, allgather, barrier)
 };
 
 struct SelectedAlgorithm {

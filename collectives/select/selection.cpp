@@ -14,6 +14,34 @@ constexpr std::size_t kTreeBcastLargeBytes = 128 * 1024;
 constexpr std::size_t kTreeReduceLargeBytes = 128 * 1024;
 constexpr std::size_t kAllreduceSmallBytes = 32 * 1024;
 constexpr std::size_t kBruckAllgatherTotalBytes = 64 * 1024;
+// From these sizes up HAN beat (allreduce) or matched (bcast) the best flat algorithm on 8 ranks
+// in 2 emulated nodes (docs/han.md). Reduce was not measured: it is allreduce's first half and
+// takes bcast's (more cautious) threshold. Allgather won from 4 KiB to 64 KiB per rank (up to
+// 2.3x) and lost to the ring from 256 KiB. Barrier has no size: HAN's crosses the network among
+// leaders only, and measured faster.
+constexpr std::size_t kHanBcastBytes = 1024 * 1024;
+constexpr std::size_t kHanReduceBytes = 1024 * 1024;
+constexpr std::size_t kHanAllreduceBytes = 256 * 1024;
+constexpr std::size_t kHanAllgatherMinBytes = 4 * 1024;
+constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
+
+// Whether HAN is the default for (collective, bytes) on a hierarchical communicator.
+bool han_wins(Collective collective, std::size_t bytes) {
+  switch (collective) {
+    case Collective::kBcast:
+      return bytes >= kHanBcastBytes;
+    case Collective::kReduce:
+      return bytes >= kHanReduceBytes;
+    case Collective::kAllreduce:
+      return bytes >= kHanAllreduceBytes;
+    case Collective::kAllgather:
+      return bytes >= kHanAllgatherMinBytes && bytes <= kHanAllgatherMaxBytes;
+    case Collective::kBarrier:
+      return true;
+    default:
+      return false;
+  }
+}
 
 DecisionTable& decision_table() {
   static DecisionTable table;
@@ -28,6 +56,11 @@ bool is_power_of_two(int n) {
 
 void set_decision_table(DecisionTable table) {
   decision_table() = std::move(table);
+}
+
+SelectedAlgorithm builtin_rule(Collective collective, const CommShape& shape, std::size_t bytes) {
+  if (shape.hierarchical() && han_wins(collective, bytes)) return {Algorithm::kHan};
+  return builtin_rule(collective, shape.size, bytes);
 }
 
 SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t bytes) {
@@ -84,12 +117,16 @@ std::optional<SelectedAlgorithm> forced_algorithm(Collective collective) {
   return slot.value;
 }
 
-SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes) {
+SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes) {
   if (auto forced = forced_algorithm(collective)) return *forced;
   if (const DecisionTable& table = decision_table()) {
-    if (auto chosen = table(collective, comm_size, bytes)) return *chosen;
+    if (auto chosen = table(collective, shape.size, bytes)) return *chosen;
   }
-  return builtin_rule(collective, comm_size, bytes);
+  return builtin_rule(collective, shape, bytes);
+}
+
+SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes) {
+  return choose(collective, CommShape::single_node(comm_size), bytes);
 }
 
 }  // namespace halyard::select

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 
+#include "collectives/select/comm_shape.hpp"
 #include "collectives/select/selected_algorithm.hpp"
 
 namespace halyard::select {
@@ -24,13 +25,17 @@ using DecisionTable =
 // must install the same table: ranks that chose differently would not match each other.
 void set_decision_table(DecisionTable table);
 
-// The built-in rules by message size and communicator size.
+// The built-in rules by message size and communicator shape: HAN where the communicator is
+// hierarchical and the size is one where HAN measured faster, a flat algorithm otherwise.
+SelectedAlgorithm builtin_rule(Collective collective, const CommShape& shape, std::size_t bytes);
+// The same for a communicator on one node.
 SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t bytes);
 
 // The algorithm forced by HALYARD_<COLL>_ALG, if set.
 std::optional<SelectedAlgorithm> forced_algorithm(Collective collective);
 
 // What a call runs: the forced algorithm, else the table's answer, else the rule's.
+SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes);
 SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes);
 
 }  // namespace halyard::select

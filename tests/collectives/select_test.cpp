@@ -60,6 +60,37 @@ TEST(SelectRules, SmallAndLargeMessages) {
   EXPECT_EQ(builtin_rule(Collective::kBarrier, 8, 0).algorithm, Algorithm::kDissemination);
 }
 
+TEST(SelectRules, HanOnHierarchicalCommunicatorsOnly) {
+  const CommShape two_nodes{8, 2, 4};
+  for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce}) {
+    EXPECT_EQ(builtin_rule(c, two_nodes, 4u << 20).algorithm, Algorithm::kHan) << int(c);
+    // The same size on one node, or with one rank per node, stays flat.
+    EXPECT_NE(builtin_rule(c, CommShape::single_node(8), 4u << 20).algorithm, Algorithm::kHan);
+    EXPECT_NE(builtin_rule(c, CommShape{8, 8, 1}, 4u << 20).algorithm, Algorithm::kHan);
+  }
+  // Allgather: HAN between 4 KiB and 64 KiB per rank, the ring above.
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_nodes, 16u << 10).algorithm, Algorithm::kHan);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_nodes, 1u << 20).algorithm, Algorithm::kRing);
+  EXPECT_NE(builtin_rule(Collective::kAllgather, CommShape::single_node(8), 16u << 10).algorithm,
+            Algorithm::kHan);
+  EXPECT_EQ(builtin_rule(Collective::kBarrier, two_nodes, 0).algorithm, Algorithm::kHan);
+  EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape{4, 4, 1}, 0).algorithm,
+            Algorithm::kDissemination);
+  // Small messages stay flat even across nodes.
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_nodes, 64).algorithm,
+            Algorithm::kRecursiveDoubling);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_nodes, 64).algorithm, Algorithm::kBinomial);
+  // Uneven nodes: one node with two ranks is enough for a hierarchy.
+  EXPECT_TRUE((CommShape{3, 2, 2}.hierarchical()));
+  EXPECT_FALSE((CommShape{2, 2, 1}.hierarchical()));
+  // A table still wins over the HAN rule.
+  set_decision_table([](Collective, int, std::size_t) -> std::optional<SelectedAlgorithm> {
+    return SelectedAlgorithm{Algorithm::kRing};
+  });
+  EXPECT_EQ(choose(Collective::kAllreduce, two_nodes, 4u << 20).algorithm, Algorithm::kRing);
+  set_decision_table({});
+}
+
 TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
   set_decision_table([](Collective c, int, std::size_t bytes) -> std::optional<SelectedAlgorithm> {
     if (c == Collective::kAllreduce && bytes > 100) return SelectedAlgorithm{Algorithm::kRing};

@@ -40,8 +40,9 @@ struct ProcessBlock {
   std::uint64_t segment_address;
 };
 
-// Per local rank: its collective scratch slot (ShmNodeMemory), written only by that rank.
-inline constexpr std::size_t kScratchSlotBytes = 256 * 1024;
+// Per local rank: its collective scratch slot (ShmNodeMemory), written only by that rank. 1 MiB:
+// collectives/intranode cuts it into 4 lanes of 256 KiB, one per node communicator.
+inline constexpr std::size_t kScratchSlotBytes = 1024 * 1024;
 
 // Where each part lives inside the segment. Rings and staging areas are indexed by the ordered
 // pair (sender, receiver) of local indices.

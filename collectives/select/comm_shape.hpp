@@ -1,0 +1,23 @@
+// CommShape: what the built-in rules know of a communicator besides its size: how its members
+// spread over nodes, which decides whether HAN's two levels exist.
+#pragma once
+
+#include "runtime/communicator.hpp"
+
+namespace halyard::select {
+
+struct CommShape {
+  int size = 1;
+  int nodes = 1;               // distinct nodes among the members
+  int max_ranks_per_node = 1;  // the most members on one node
+
+  // All members on one node (what a bare communicator size implies).
+  static CommShape single_node(int comm_size) { return {comm_size, 1, comm_size}; }
+  // More than one node and more than one rank on some node: a two-level hierarchy exists.
+  bool hierarchical() const { return nodes > 1 && max_ranks_per_node > 1; }
+};
+
+// The shape of `comm`, computed from its topology on first use and cached per communicator.
+CommShape shape_of(const Communicator& comm);
+
+}  // namespace halyard::select
