@@ -25,24 +25,6 @@ Registry& registry() {
 
 }  // namespace
 
-void NodeMemory::acquire_own_slot(EventLoop& loop, std::function<void()> granted) {
-  if (!slot_taken_) {
-    slot_taken_ = true;
-    loop.defer(std::move(granted));
-    return;
-  }
-  slot_waiters_.push_back(std::move(granted));
-}
-
-void NodeMemory::release_own_slot(EventLoop& loop) {
-  if (slot_waiters_.empty()) {
-    slot_taken_ = false;
-    return;
-  }
-  loop.defer(std::move(slot_waiters_.front()));
-  slot_waiters_.pop_front();
-}
-
 NodeMemory* node_memory_of(const Communicator& comm) {
   const EventLoop* loop = &comm.loop();
   Registry& r = registry();

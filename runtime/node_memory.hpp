@@ -12,8 +12,6 @@
 #pragma once
 
 #include <cstddef>
-#include <deque>
-#include <functional>
 #include <span>
 
 #include "runtime/error.hpp"
@@ -44,16 +42,6 @@ class NodeMemory {
   // writes and every rank of the node may read, at this process's address. Same size for all.
   virtual std::span<std::byte> scratch_slot(int world_rank) = 0;
   virtual std::size_t scratch_slot_bytes() const = 0;
-
-  // This rank's own slot is lent to one collective at a time, in the order they ask (every rank
-  // starts its collectives in the same order, so the grants agree). `granted` runs from the
-  // event loop, never inside this call.
-  void acquire_own_slot(EventLoop& loop, std::function<void()> granted);
-  void release_own_slot(EventLoop& loop);
-
- private:
-  bool slot_taken_ = false;
-  std::deque<std::function<void()>> slot_waiters_;
 };
 
 // A transport that can hand out NodeMemory (the shm transport). The runtime looks for one after
