@@ -193,7 +193,7 @@ void Job::on_rank_ended(int rank, int status) {
   if (!ending_ && !wait_status_ok(status)) {
     std::string what = "rank " + std::to_string(rank) + " " + how;
     end_job(exit_code_of(status), "hlaunch: " + what,
-            {ControlNotice::Kind::kPeerFailed, rank, exit_code_of(status), what}, SIGTERM);
+            {ControlNotice::Kind::kPeerFailed, rank, exit_code_of(status), what}, 0);
   }
   maybe_finish();
 }
@@ -231,10 +231,20 @@ void Job::end_job(int exit_code, const std::string& message, const ControlNotice
   final_message_ = message;
   timeout_timer_.cancel();
   server_.notify_all(notice);
+  if (first_signal == 0) {
+    signal_later(kFailureReportGrace, SIGTERM);
+    return;
+  }
   signal_running_ranks(first_signal);
-  kill_timer_.expires_after(kKillGrace);
-  kill_timer_.async_wait([this](boost::system::error_code ec) {
-    if (!ec) signal_running_ranks(SIGKILL);
+  signal_later(kKillGrace, SIGKILL);
+}
+
+void Job::signal_later(std::chrono::seconds after, int sig) {
+  kill_timer_.expires_after(after);
+  kill_timer_.async_wait([this, sig](boost::system::error_code ec) {
+    if (ec) return;
+    signal_running_ranks(sig);
+    if (sig != SIGKILL) signal_later(kKillGrace, SIGKILL);
   });
 }
 

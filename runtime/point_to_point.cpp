@@ -43,10 +43,12 @@ void PointToPoint::send(int world_peer, Envelope env, const void* buffer, Comple
   Transport& transport = router_.route(world_peer);
   ++sends_in_flight_;
   try {
-    transport.send(world_peer, env, buffer, [this, done = std::move(done)](const Status& s) {
-      --sends_in_flight_;
-      if (done) done(s);
-    });
+    transport.send(world_peer, env, buffer,
+                   [this, world_peer, done = std::move(done)](const Status& s) {
+                     --sends_in_flight_;
+                     if (s.code == ErrorCode::kTransport) peer_unreachable(world_peer, s);
+                     if (done) done(s);
+                   });
   } catch (...) {
     --sends_in_flight_;  // never started: finalize must not wait for it
     throw;
@@ -68,6 +70,15 @@ void PointToPoint::fail(const Status& status) {
   log::error("{}", status.message);
   matching_.fail_all(status);
   loop_.fail_all_pending(status);
+}
+
+void PointToPoint::peer_unreachable(int world_peer, const Status& transport_error) {
+  // Detection from the data plane, for when the transport notices before hlaunch's notice
+  // arrives: a send the transport could not deliver means the peer is gone or cut off, and
+  // the job cannot go on without it.
+  fail(Status::failure(ErrorCode::kPeerFailed, "peer failed: rank " + std::to_string(world_peer) +
+                                                   " is unreachable (" + transport_error.message +
+                                                   ")"));
 }
 
 void PointToPoint::reserve_contexts_below(std::uint32_t bound) {
