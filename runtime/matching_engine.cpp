@@ -20,6 +20,7 @@ bool MatchingEngine::matches(const PostedReceive& r, const Envelope& e) {
 // std::function's inline storage (no allocation for the completion, none for a shared_ptr).
 // The cost: a transport that drops a completion unrun (only at teardown) leaks its Delivery.
 struct MatchingEngine::Delivery {
+  MatchingEngine* engine;
   EventLoop* loop;
   std::unique_ptr<IncomingMessage> message;
   Envelope env;
@@ -28,7 +29,8 @@ struct MatchingEngine::Delivery {
 };
 
 void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive) {
-  auto* d = new Delivery{&loop_, std::move(message), {}, receive.capacity, std::move(receive.done)};
+  auto* d =
+      new Delivery{this, &loop_, std::move(message), {}, receive.capacity, std::move(receive.done)};
   d->env = d->message->envelope();
   auto completion = [d](const Status& transport_status) {
     Status s = transport_status;
@@ -44,6 +46,9 @@ void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedRec
     // not here: the transport may be running a std::function stored in the message itself
     // (see delivery_guard.hpp). Handing it to the loop before running `done` also keeps that
     // true when `done` throws.
+    if (s.code == ErrorCode::kTransport && d->engine->delivery_failure_) {
+      d->engine->delivery_failure_(d->env.source, s);
+    }
     Completion done = std::move(d->done);
     d->loop->defer([released = std::unique_ptr<Delivery>(d)] {});
     done(s);
@@ -122,6 +127,14 @@ void MatchingEngine::fail_all(const Status& status) {
 
 std::size_t MatchingEngine::posted_count() const {
   return posted_count_;
+}
+
+std::vector<int> MatchingEngine::posted_sources() const {
+  std::vector<int> sources;
+  for (const auto& [context, q] : contexts_) {
+    for (const auto& r : q.posted) sources.push_back(r.source);
+  }
+  return sources;
 }
 
 std::size_t MatchingEngine::unexpected_count() const {

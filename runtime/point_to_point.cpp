@@ -18,7 +18,10 @@ PointToPoint::PointToPoint(EventLoop& loop, Router& router)
           [this](int peer, const Envelope& env, const void* buffer, Completion done) {
             send(peer, env, buffer, std::move(done));
           },
-          ActiveMessages::eager_limit_from_environment()) {}
+          ActiveMessages::eager_limit_from_environment()) {
+  matching_.on_delivery_failure(
+      [this](int world_source, const Status& s) { peer_unreachable(world_source, s); });
+}
 
 IncomingHandler PointToPoint::incoming_handler() {
   return [this](std::unique_ptr<IncomingMessage> message) { on_incoming(std::move(message)); };

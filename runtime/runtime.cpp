@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "runtime/collective_watchdog.hpp"
 #include "runtime/log.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/notice_inbox.hpp"
@@ -86,6 +87,9 @@ void Runtime::build(RuntimeParts parts) {
   topology_ = std::make_shared<const TopologyTable>(std::move(parts.topology));
   router_ = std::move(parts.router);
   p2p_ = std::make_unique<PointToPoint>(*loop_, *router_);
+  if (auto timeout = CollectiveWatchdog::timeout_from_environment()) {
+    watchdog_ = std::make_unique<CollectiveWatchdog>(*loop_, *p2p_, *timeout);
+  }
 
   notices_ = std::make_unique<NoticeInbox>([this](const ControlNotice& notice) {
     std::string what =
@@ -168,6 +172,7 @@ void Runtime::tear_down() {
     loop_->discard_pending_work();
   }
   sources_.clear();
+  watchdog_.reset();
   p2p_.reset();
   router_.reset();
 }
