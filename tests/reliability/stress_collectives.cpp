@@ -9,7 +9,8 @@
 // against a serial reference (tests/collectives/test_data.hpp). A wrong result prints the seed
 // and the call and exits 1; a hang is caught by hlaunch --timeout. At the end rank 0 prints
 //   stress: seed S: N calls (C checked, U unsupported), 0 wrong, T s, RSS warm-up X MiB end Y MiB
-// (RSS of rank 0 after the first tenth of the calls, and at the end).
+//   stress: RSS by tenth of the calls (MiB): a b c ... (rank 0)
+// (RSS of rank 0 after the first tenth of the calls, at each further tenth, and at the end).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -279,7 +280,7 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(o.seed);
   std::deque<Call> pending;
   long unsupported = 0, checked = 0;
-  double warm_rss = 0;
+  std::vector<double> rss_by_tenth;
   auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < o.ops; ++i) {
     Call call = draw(rng, i, o, comms, p);
@@ -293,7 +294,7 @@ int main(int argc, char** argv) {
       pending.pop_front();
       ++checked;
     }
-    if (i == o.ops / 10) warm_rss = rss_mib();
+    if (o.ops >= 10 && (i + 1) % (o.ops / 10) == 0) rss_by_tenth.push_back(rss_mib());
   }
   for (; !pending.empty(); pending.pop_front(), ++checked) check(pending.front(), o.seed);
   select::set_decision_table({});
@@ -303,8 +304,11 @@ int main(int argc, char** argv) {
     std::printf(
         "stress: seed %llu: %ld calls (%ld checked, %ld unsupported), 0 wrong, %.1f s, "
         "RSS warm-up %.1f MiB end %.1f MiB\n",
-        static_cast<unsigned long long>(o.seed), o.ops, checked, unsupported, seconds, warm_rss,
-        rss_mib());
+        static_cast<unsigned long long>(o.seed), o.ops, checked, unsupported, seconds,
+        rss_by_tenth.empty() ? 0.0 : rss_by_tenth.front(), rss_mib());
+    std::printf("stress: RSS by tenth of the calls (MiB):");
+    for (double r : rss_by_tenth) std::printf(" %.0f", r);
+    std::printf("\n");
   }
   rt.finalize();
   return 0;
