@@ -163,6 +163,10 @@ void Runtime::finalize() {
 }
 
 void Runtime::tear_down() {
+  // Detach the inbox before it can go: the bootstrap's reader thread must not post into it
+  // while the destructor closes its eventfd (a race ThreadSanitizer found). on_notice()
+  // synchronizes with the thread that delivers notices.
+  if (bootstrap_) bootstrap_->on_notice({});
   world_ = Communicator();
   if (loop_ && node_memory_ != nullptr) unregister_node_memory(*loop_);
   node_memory_ = nullptr;

@@ -53,8 +53,9 @@ int main(int argc, char** argv) {
   Request allreduce =
       iallreduce(world, send.data(), recv.data(), kCount, Datatype::kFloat32, Op::kSum);
   if (world.rank() == victim) {
-    // Drive the allreduce for a while so that the others are deep inside it, then die.
-    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+    // Take part for a few milliseconds, then die: the others are inside the allreduce and
+    // cannot finish it without this rank's data (64 MiB take far longer than this).
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
     while (std::chrono::steady_clock::now() < until && !allreduce.test()) {
     }
     if (allreduce.done()) {
