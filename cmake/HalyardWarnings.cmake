@@ -15,7 +15,16 @@ function(halyard_project_warnings target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wno-old-style-cast>)
 endfunction()
 
+if(HALYARD_SANITIZE AND HALYARD_TSAN)
+  message(FATAL_ERROR "HALYARD_SANITIZE (ASan+UBSan) and HALYARD_TSAN cannot be combined")
+endif()
 if(HALYARD_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+endif()
+if(HALYARD_TSAN)
+  # -Wno-tsan: GCC 12 warns that TSan does not model the atomic_thread_fence inside Boost.Asio's
+  # fenced blocks; Asio's scheduler also locks a mutex around every handoff, which TSan sees.
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer -Wno-tsan)
+  add_link_options(-fsanitize=thread)
 endif()

@@ -6,6 +6,7 @@
 
 #include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
+#include "collectives/guard/call_guard.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/select/adapt_dispatch.hpp"
 #include "collectives/select/selection.hpp"
@@ -35,7 +36,11 @@ SelectedAlgorithm choose(Collective collective, const Communicator& comm, std::s
 
 }  // namespace
 
-Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
+namespace {
+
+// The collectives as posted once the guard (collectives/guard) let them through.
+Request post_bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
+                   int root) {
   base::check_communicator(comm, "ibcast");
   base::check_root(comm, root, "ibcast");
   base::check_datatype(type, "ibcast");
@@ -56,8 +61,8 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
   }
 }
 
-Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                Datatype type, Op op, int root) {
+Request post_reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                    Datatype type, Op op, int root) {
   base::check_communicator(comm, "ireduce");
   base::check_root(comm, root, "ireduce");
   base::check_reduction(op, type, "ireduce");
@@ -80,8 +85,8 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
   }
 }
 
-Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                   Datatype type, Op op) {
+Request post_allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                       Datatype type, Op op) {
   base::check_communicator(comm, "iallreduce");
   base::check_reduction(op, type, "iallreduce");
   base::check_buffer(send, count, "send", "iallreduce", true);
@@ -101,8 +106,8 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
   }
 }
 
-Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                   Datatype type) {
+Request post_allgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                       Datatype type) {
   base::check_communicator(comm, "iallgather");
   base::check_datatype(type, "iallgather");
   SelectedAlgorithm selected = choose(Collective::kAllgather, comm, count, type);
@@ -118,8 +123,8 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
   }
 }
 
-Request igather(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                Datatype type, int root) {
+Request post_gather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                    Datatype type, int root) {
   base::check_communicator(comm, "igather");
   base::check_datatype(type, "igather");
   SelectedAlgorithm selected = choose(Collective::kGather, comm, count, type);
@@ -127,8 +132,8 @@ Request igather(const Communicator& comm, const void* send, void* recv, std::siz
   return base::igather_linear(comm, send, recv, count, type, root);
 }
 
-Request iscatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                 Datatype type, int root) {
+Request post_scatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                     Datatype type, int root) {
   base::check_communicator(comm, "iscatter");
   base::check_datatype(type, "iscatter");
   SelectedAlgorithm selected = choose(Collective::kScatter, comm, count, type);
@@ -136,8 +141,8 @@ Request iscatter(const Communicator& comm, const void* send, void* recv, std::si
   return base::iscatter_linear(comm, send, recv, count, type, root);
 }
 
-Request ialltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                  Datatype type) {
+Request post_alltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                      Datatype type) {
   base::check_communicator(comm, "ialltoall");
   base::check_datatype(type, "ialltoall");
   SelectedAlgorithm selected = choose(Collective::kAlltoall, comm, count, type);
@@ -145,7 +150,7 @@ Request ialltoall(const Communicator& comm, const void* send, void* recv, std::s
   return base::ialltoall_pairwise(comm, send, recv, count, type);
 }
 
-Request ibarrier(const Communicator& comm) {
+Request post_barrier(const Communicator& comm) {
   base::check_communicator(comm, "ibarrier");
   SelectedAlgorithm selected = choose(Collective::kBarrier, comm, 0, Datatype::kUint8);
   switch (selected.algorithm) {
@@ -156,6 +161,58 @@ Request ibarrier(const Communicator& comm) {
     default:
       cannot_run(Collective::kBarrier, selected);
   }
+}
+
+}  // namespace
+
+// The public entry points: every call goes through the guard (HALYARD_CHECK, HALYARD_COLL_TIMEOUT).
+using guard::CallSignature;
+
+Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
+  return guard::guarded_call(comm, CallSignature::rooted(Collective::kBcast, count, type, root),
+                             [&] { return post_bcast(comm, buffer, count, type, root); });
+}
+
+Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                Datatype type, Op op, int root) {
+  return guard::guarded_call(comm,
+                             CallSignature::reduction(Collective::kReduce, count, type, op, root),
+                             [&] { return post_reduce(comm, send, recv, count, type, op, root); });
+}
+
+Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type, Op op) {
+  return guard::guarded_call(comm,
+                             CallSignature::reduction(Collective::kAllreduce, count, type, op),
+                             [&] { return post_allreduce(comm, send, recv, count, type, op); });
+}
+
+Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                   Datatype type) {
+  return guard::guarded_call(comm, CallSignature::plain(Collective::kAllgather, count, type),
+                             [&] { return post_allgather(comm, send, recv, count, type); });
+}
+
+Request igather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                Datatype type, int root) {
+  return guard::guarded_call(comm, CallSignature::rooted(Collective::kGather, count, type, root),
+                             [&] { return post_gather(comm, send, recv, count, type, root); });
+}
+
+Request iscatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                 Datatype type, int root) {
+  return guard::guarded_call(comm, CallSignature::rooted(Collective::kScatter, count, type, root),
+                             [&] { return post_scatter(comm, send, recv, count, type, root); });
+}
+
+Request ialltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                  Datatype type) {
+  return guard::guarded_call(comm, CallSignature::plain(Collective::kAlltoall, count, type),
+                             [&] { return post_alltoall(comm, send, recv, count, type); });
+}
+
+Request ibarrier(const Communicator& comm) {
+  return guard::guarded_call(comm, CallSignature{}, [&] { return post_barrier(comm); });
 }
 
 }  // namespace halyard

@@ -54,14 +54,32 @@ void BootstrapServer::accept_next() {
   acceptor_.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
     if (!ec) {
+      make_room_for_a_hello();
       auto session = std::make_shared<ControlSession>(std::move(socket), *this);
       sessions_.insert(session);
+      awaiting_hello_.push_back(session);
       session->start(kHelloDeadline);
     } else {
       log::debug("hlaunch: accept failed: {}", ec.message());
     }
     accept_next();
   });
+}
+
+void BootstrapServer::make_room_for_a_hello() {
+  std::erase_if(awaiting_hello_, [](const std::weak_ptr<ControlSession>& weak) {
+    auto s = weak.lock();
+    return !s || s->authenticated() || s->closed();
+  });
+  // A flood of connections that never say hello must not exhaust hlaunch's descriptors. The
+  // oldest goes: the job's own ranks say hello the moment they connect, so they are never the
+  // oldest for long.
+  while (awaiting_hello_.size() >= kMaxAwaitingHello) {
+    if (auto oldest = awaiting_hello_.front().lock()) {
+      oldest->close("too many connections without a hello; closing the oldest");
+    }
+    awaiting_hello_.pop_front();
+  }
 }
 
 void BootstrapServer::on_frame(ControlSession& session, const control::Frame& frame) {
@@ -116,6 +134,16 @@ void BootstrapServer::serve_request(ControlSession& session, const control::Requ
   auto finish = [weak, id](ErrorCode code, const std::string& body) {
     if (auto s = weak.lock()) reply(*s, id, code, body);
   };
+  if (request.type == control::FrameType::kPut || request.type == control::FrameType::kGet) {
+    std::string refusal =
+        store_.would_exceed(request.key, request.value, request.type == control::FrameType::kGet);
+    if (!refusal.empty()) {
+      log::warn("hlaunch: refused a {} from rank {}: {}", control::frame_type_name(request.type),
+                session.rank(), refusal);
+      finish(ErrorCode::kInvalidArgument, refusal);
+      return;
+    }
+  }
   switch (request.type) {
     case control::FrameType::kPut:
       if (store_.put(request.key, request.value)) {

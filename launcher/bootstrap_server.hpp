@@ -4,12 +4,17 @@
 //
 // Every connection must open with a hello carrying the job's random token and a valid rank;
 // anything else is dropped (logged at debug level), so another user's process on the same host
-// cannot read or poison the job's keys.
+// cannot read or poison the job's keys. Garbage cannot hurt hlaunch either: before its hello a
+// connection may announce no frame above kMaxHelloPayload, at most kMaxAwaitingHello
+// connections may owe a hello, keys, values and the whole store are bounded
+// (control_messages.hpp, key_value_store.hpp), and every parse error closes only the
+// connection that sent it (docs/reliability.md; fuzz/ fuzzes the parser and the protocol).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -50,12 +55,15 @@ class BootstrapServer final : public ControlSession::Owner {
 
   // Seconds a new connection has to send its hello.
   static constexpr std::chrono::seconds kHelloDeadline{10};
+  // At most this many connections may owe their hello at once; a new one closes the oldest.
+  static constexpr std::size_t kMaxAwaitingHello = 64;
 
   void on_frame(ControlSession& session, const control::Frame& frame) override;
   void on_closed(ControlSession& session) override;
 
  private:
   void accept_next();
+  void make_room_for_a_hello();
   void authenticate(ControlSession& session, const control::Frame& frame);
   void serve_request(ControlSession& session, const control::Request& request);
   static void reply(ControlSession& session, std::uint64_t id, ErrorCode code, std::string body);
@@ -69,6 +77,7 @@ class BootstrapServer final : public ControlSession::Owner {
   CollectiveGate fence_;
   CollectiveGate barrier_;
   std::set<std::shared_ptr<ControlSession>> sessions_;
+  std::deque<std::weak_ptr<ControlSession>> awaiting_hello_;  // in accept order
   // The notice of the ending job, also sent to ranks that connect after it.
   std::optional<ControlNotice> ending_notice_;
 };

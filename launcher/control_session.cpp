@@ -26,6 +26,11 @@ void ControlSession::start(std::chrono::seconds hello_deadline) {
   read_more();
 }
 
+void ControlSession::set_rank(int rank) {
+  rank_ = rank;
+  decoder_.set_max_payload(control::kMaxFramePayload);
+}
+
 void ControlSession::read_more() {
   socket_.async_read_some(
       asio::buffer(read_buffer_),
@@ -35,18 +40,23 @@ void ControlSession::read_more() {
           self->close(ec == asio::error::eof ? "closed by the peer" : ec.message());
           return;
         }
-        try {
-          self->decoder_.feed(self->read_buffer_.data(), n);
-          while (auto frame = self->decoder_.next()) {
-            self->owner_.on_frame(*self, *frame);
-            if (self->closed_) return;
-          }
-        } catch (const Error& e) {
-          self->close(e.what());
-          return;
-        }
-        self->read_more();
+        if (self->consume(self->read_buffer_.data(), n)) self->read_more();
       });
+}
+
+bool ControlSession::consume(const char* data, std::size_t size) {
+  try {
+    decoder_.feed(data, size);
+    while (auto frame = decoder_.next()) {
+      owner_.on_frame(*this, *frame);
+      if (closed_) return false;
+    }
+  } catch (const Error& e) {
+    // Whatever a peer sends, the worst outcome is losing its own connection.
+    close(e.what());
+    return false;
+  }
+  return !closed_;
 }
 
 void ControlSession::send(std::string frame) {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "runtime/control_frame.hpp"
+#include "runtime/control_messages.hpp"
 
 namespace halyard::launcher {
 
@@ -33,13 +34,19 @@ class ControlSession : public std::enable_shared_from_this<ControlSession> {
   // stray client cannot hold a socket forever.
   void start(std::chrono::seconds hello_deadline);
 
+  // Parses received bytes and hands each complete frame to the owner; a malformed stream
+  // closes the connection. Returns false once the connection is closed. (read_more() feeds it
+  // from the socket; the fuzzer in fuzz/ feeds it directly.)
+  bool consume(const char* data, std::size_t size);
+
   // Queues a complete frame; frames go out in the order queued.
   void send(std::string frame);
   // Drops the connection at once (pending output is discarded).
   void close(const std::string& reason);
 
-  // Set by the owner once the hello was accepted.
-  void set_rank(int rank) { rank_ = rank; }
+  // Set by the owner once the hello was accepted; lifts the frame size limit from
+  // kMaxHelloPayload to kMaxFramePayload.
+  void set_rank(int rank);
   int rank() const { return rank_; }
   bool authenticated() const { return rank_ >= 0; }
   bool closed() const { return closed_; }
@@ -55,7 +62,7 @@ class ControlSession : public std::enable_shared_from_this<ControlSession> {
   std::string peer_;
   int rank_ = -1;
   bool closed_ = false;
-  control::FrameDecoder decoder_;
+  control::FrameDecoder decoder_{control::kMaxHelloPayload};
   std::array<char, 4096> read_buffer_{};
   std::deque<std::string> outbox_;
 };

@@ -333,7 +333,7 @@ void Job::on_rank_ended(int rank, int status) {
   if (!ending_ && !wait_status_ok(status)) {
     std::string what = "rank " + std::to_string(rank) + " " + how;
     end_job(exit_code_of(status), "hlaunch: " + what,
-            {ControlNotice::Kind::kPeerFailed, rank, exit_code_of(status), what}, SIGTERM);
+            {ControlNotice::Kind::kPeerFailed, rank, exit_code_of(status), what}, 0);
   }
   maybe_finish();
 }
@@ -371,11 +371,23 @@ void Job::end_job(int exit_code, const std::string& message, const ControlNotice
   final_message_ = message;
   timeout_timer_.cancel();
   server_.notify_all(notice);
+  if (first_signal == 0) {
+    signal_later(kFailureReportGrace, SIGTERM);
+    return;
+  }
   signal_running_ranks(first_signal);
-  kill_timer_.expires_after(kKillGrace);
-  kill_timer_.async_wait([this](boost::system::error_code ec) {
+  signal_later(kKillGrace, SIGKILL);
+}
+
+void Job::signal_later(std::chrono::seconds after, int sig) {
+  kill_timer_.expires_after(after);
+  kill_timer_.async_wait([this, sig](boost::system::error_code ec) {
     if (ec) return;
-    signal_running_ranks(SIGKILL);
+    signal_running_ranks(sig);
+    if (sig != SIGKILL) {
+      signal_later(kKillGrace, SIGKILL);
+      return;
+    }
     if (agents_.empty()) return;
     // An agent that cannot pass the SIGKILL on (its host is unreachable) is cut off: the agent
     // kills its ranks when its channel closes, and its ranks count as lost.

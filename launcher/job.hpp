@@ -29,6 +29,10 @@ inline constexpr int kExitLauncherFailure = 125;
 
 // Time between SIGTERM and SIGKILL when hlaunch ends a job.
 inline constexpr std::chrono::seconds kKillGrace{2};
+// When a rank fails, the others get the peer-failure notice at once and this long to report
+// the error and exit on their own before SIGTERM (then SIGKILL after kKillGrace): so each
+// survivor says what it saw, and every rank is gone within 5 s (docs/reliability.md).
+inline constexpr std::chrono::seconds kFailureReportGrace{2};
 
 class Job {
  public:
@@ -65,9 +69,12 @@ class Job {
   void on_abort(int rank, int code, const std::string& message);
   void on_timeout();
   // Starts ending the job: records the exit code and message (the first reason wins), tells
-  // the ranks, sends them `first_signal`, and SIGKILL after the grace period.
+  // the ranks, sends them `first_signal` (0: SIGTERM after kFailureReportGrace), and SIGKILL
+  // after the grace period.
   void end_job(int exit_code, const std::string& message, const ControlNotice& notice,
                int first_signal);
+  // Sends `sig` to the running ranks `after` from now, then SIGKILL kKillGrace later.
+  void signal_later(std::chrono::seconds after, int sig);
   void signal_running_ranks(int sig);
   void maybe_finish();
 

@@ -46,7 +46,8 @@ class BootstrapClient {
   [[noreturn]] virtual void abort(int code, std::string_view message) = 0;
 
   // Called from the client's background reader thread when hlaunch sends a notice; the callback
-  // must only record it (set a flag, write an eventfd) and return.
+  // must only record it (set a flag, write an eventfd) and return. Replacing it (an empty one
+  // detaches) waits for a callback running on that thread, so afterwards the old one never runs.
   virtual void on_notice(std::function<void(const ControlNotice&)> callback) = 0;
 };
 

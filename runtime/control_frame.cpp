@@ -1,5 +1,6 @@
 #include "runtime/control_frame.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "runtime/error.hpp"
@@ -40,6 +41,10 @@ std::string encode_frame(FrameType type, std::string_view payload) {
   return out;
 }
 
+void FrameDecoder::set_max_payload(std::size_t max_payload) {
+  max_payload_ = std::min(max_payload, kMaxFramePayload);
+}
+
 void FrameDecoder::feed(const char* data, std::size_t size) {
   // Drop what was consumed before growing, so a long-lived connection does not accumulate.
   if (consumed_ > 0) {
@@ -55,10 +60,10 @@ void FrameDecoder::check_header() const {
   if (pending.size() < kFrameHeaderBytes) return;
   std::uint64_t length = read_le(pending, 4);
   auto type = static_cast<std::uint8_t>(pending[4]);
-  if (length > kMaxFramePayload) {
+  if (length > max_payload_) {
     throw Error(ErrorCode::kBootstrap, "control frame announces " + std::to_string(length) +
                                            " payload bytes, more than the limit of " +
-                                           std::to_string(kMaxFramePayload));
+                                           std::to_string(max_payload_));
   }
   if (!known_type(type)) {
     throw Error(ErrorCode::kBootstrap, "control frame has unknown type " + std::to_string(type));

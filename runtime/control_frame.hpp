@@ -41,6 +41,14 @@ std::string encode_frame(FrameType type, std::string_view payload);
 // Reassembles frames from a byte stream that arrives in arbitrary pieces.
 class FrameDecoder {
  public:
+  explicit FrameDecoder(std::size_t max_payload = kMaxFramePayload) : max_payload_(max_payload) {}
+
+  // Frames announcing more payload bytes than this are refused (at most kMaxFramePayload). The
+  // bootstrap server keeps it small until a connection has proved it belongs to the job, so a
+  // stranger cannot make hlaunch buffer megabytes.
+  void set_max_payload(std::size_t max_payload);
+  std::size_t max_payload() const { return max_payload_; }
+
   // Appends received bytes. Throws Error(kBootstrap) when a header announces an oversized
   // payload or an unknown frame type; the connection is then unusable.
   void feed(const char* data, std::size_t size);
@@ -52,6 +60,7 @@ class FrameDecoder {
  private:
   void check_header() const;
 
+  std::size_t max_payload_;
   std::string buffer_;
   std::size_t consumed_ = 0;
 };

@@ -38,6 +38,13 @@ struct AbortRequest {
   std::string message;
 };
 
+// Bounds the bootstrap server enforces (docs/reliability.md). A hello is a token and a rank:
+// a connection that has not sent one yet may not announce a bigger frame.
+constexpr std::size_t kMaxHelloPayload = 1024;
+// Keys are short names ("topo/3", "ofi/addr/12"); values are addresses and table rows.
+constexpr std::size_t kMaxKeyBytes = 1024;
+constexpr std::size_t kMaxValueBytes = 1u << 20;
+
 // Reply id used to acknowledge an abort, which carries no request id of its own.
 constexpr std::uint64_t kAbortReplyId = 0;
 

@@ -2,6 +2,7 @@
 # messages, routing, communicators and the Runtime object.
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/active_messages.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/collective_watchdog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/event_loop.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching_engine.cpp

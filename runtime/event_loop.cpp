@@ -228,6 +228,7 @@ void EventLoop::untrack(PendingOperation& op) noexcept {
   op.prev_ = op.next_ = nullptr;
   op.loop_ = nullptr;
   --pending_count_;
+  ++finished_count_;
 }
 
 void EventLoop::fail_all_pending(const Status& status) {

@@ -132,6 +132,9 @@ class EventLoop {
   void untrack(PendingOperation& op) noexcept;
   void fail_all_pending(const Status& status);
   std::size_t pending_count() const noexcept { return pending_count_; }
+  // How many tracked operations finished (completed, failed or dropped) so far: a count that
+  // stands still while operations are pending means the process makes no progress.
+  std::uint64_t finished_count() const noexcept { return finished_count_; }
 
  private:
   struct SourceSlot {
@@ -158,6 +161,7 @@ class EventLoop {
   int pass_depth_ = 0;
   PendingOperation* pending_head_ = nullptr;
   std::size_t pending_count_ = 0;
+  std::uint64_t finished_count_ = 0;
 };
 
 }  // namespace halyard

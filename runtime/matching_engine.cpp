@@ -22,6 +22,7 @@ bool MatchingEngine::matches(const PostedReceive& r, const Envelope& e) {
 // pointer and fits in Completion's inline storage (no allocation per delivery).
 // The cost: a transport that drops a completion unrun (only at teardown) leaks its Delivery.
 struct MatchingEngine::Delivery : Pooled<Delivery> {
+  MatchingEngine* engine = nullptr;
   EventLoop* loop = nullptr;
   std::unique_ptr<IncomingMessage> message;
   Envelope env;
@@ -52,6 +53,7 @@ void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedRec
     return;
   }
   auto* d = new Delivery;
+  d->engine = this;
   d->loop = &loop_;
   d->message = std::move(message);
   d->env = d->message->envelope();
@@ -63,6 +65,9 @@ void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedRec
     // not here: the transport may be running a std::function stored in the message itself
     // (see delivery_guard.hpp). Handing it to the loop before running `done` also keeps that
     // true when `done` throws.
+    if (s.code == ErrorCode::kTransport && d->engine->delivery_failure_) {
+      d->engine->delivery_failure_(d->env.source, s);
+    }
     Completion done = std::move(d->done);
     d->loop->defer([released = std::unique_ptr<Delivery>(d)] {});
     done(s);
@@ -152,6 +157,14 @@ void MatchingEngine::fail_all(const Status& status) {
 
 std::size_t MatchingEngine::posted_count() const {
   return posted_count_;
+}
+
+std::vector<int> MatchingEngine::posted_sources() const {
+  std::vector<int> sources;
+  for (const auto& [context, q] : contexts_) {
+    for (const auto& r : q.posted) sources.push_back(r.source);
+  }
+  return sources;
 }
 
 std::size_t MatchingEngine::unexpected_count() const {

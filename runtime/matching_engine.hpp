@@ -13,8 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "runtime/tags.hpp"
 #include "runtime/transport.hpp"
@@ -51,7 +53,17 @@ class MatchingEngine {
   // Completes every posted receive with `status` (a peer failed).
   void fail_all(const Status& status);
 
+  // Called (before the receive's own completion) when a transport fails to deliver a matched
+  // message with kTransport, with the sender's world rank: a dead sender shows up here.
+  using DeliveryFailureHandler = std::function<void(int world_source, const Status& status)>;
+  void on_delivery_failure(DeliveryFailureHandler handler) {
+    delivery_failure_ = std::move(handler);
+  }
+
   std::size_t posted_count() const;
+  // The world source (or kAnySource) of every posted receive still unmatched, in no order and
+  // with repeats: what a stalled process waits for (the collective watchdog's report).
+  std::vector<int> posted_sources() const;
   std::size_t unexpected_count() const;
   std::size_t unexpected_count(std::uint32_t context) const;
 
@@ -85,6 +97,7 @@ class MatchingEngine {
   ContextQueues& queues(std::uint32_t context);
 
   EventLoop& loop_;
+  DeliveryFailureHandler delivery_failure_;
   std::unordered_map<std::uint32_t, ContextQueues> contexts_;
   ContextQueues* last_queues_ = nullptr;
   std::uint32_t last_context_ = 0;

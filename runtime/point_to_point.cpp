@@ -11,8 +11,10 @@
 namespace halyard {
 
 struct PointToPoint::SendInFlight : Pooled<SendInFlight> {
-  SendInFlight(PointToPoint* p, Completion d) : p2p(p), done(std::move(d)) {}
+  SendInFlight(PointToPoint* p, int world_peer, Completion d)
+      : p2p(p), peer(world_peer), done(std::move(d)) {}
   PointToPoint* p2p;
+  int peer;
   Completion done;
 };
 
@@ -25,7 +27,10 @@ PointToPoint::PointToPoint(EventLoop& loop, Router& router)
           [this](int peer, const Envelope& env, const void* buffer, Completion done) {
             send(peer, env, buffer, std::move(done));
           },
-          ActiveMessages::eager_limit_from_environment()) {}
+          ActiveMessages::eager_limit_from_environment()) {
+  matching_.on_delivery_failure(
+      [this](int world_source, const Status& s) { peer_unreachable(world_source, s); });
+}
 
 IncomingHandler PointToPoint::incoming_handler() {
   return [this](std::unique_ptr<IncomingMessage> message) { on_incoming(std::move(message)); };
@@ -51,12 +56,14 @@ void PointToPoint::send(int world_peer, Envelope env, const void* buffer, Comple
   // The caller's completion waits in a pooled holder, so the transport's completion captures
   // one pointer and fits inline (no allocation per send). A transport that drops a completion
   // unrun (only at teardown) leaks its holder.
-  auto* in_flight = new SendInFlight{this, std::move(done)};
+  auto* in_flight = new SendInFlight{this, world_peer, std::move(done)};
   ++sends_in_flight_;
   try {
     transport.send(world_peer, env, buffer, [in_flight](const Status& s) {
       std::unique_ptr<SendInFlight> owned(in_flight);
-      --owned->p2p->sends_in_flight_;
+      PointToPoint& self = *owned->p2p;
+      --self.sends_in_flight_;
+      if (s.code == ErrorCode::kTransport) self.peer_unreachable(owned->peer, s);
       if (owned->done) owned->done(s);
     });
   } catch (...) {
@@ -87,6 +94,15 @@ void PointToPoint::fail(const Status& status) {
   log::error("{}", status.message);
   matching_.fail_all(status);
   loop_.fail_all_pending(status);
+}
+
+void PointToPoint::peer_unreachable(int world_peer, const Status& transport_error) {
+  // Detection from the data plane, for when the transport notices before hlaunch's notice
+  // arrives: a send the transport could not deliver means the peer is gone or cut off, and
+  // the job cannot go on without it.
+  fail(Status::failure(ErrorCode::kPeerFailed, "peer failed: rank " + std::to_string(world_peer) +
+                                                   " is unreachable (" + transport_error.message +
+                                                   ")"));
 }
 
 void PointToPoint::reserve_contexts_below(std::uint32_t bound) {

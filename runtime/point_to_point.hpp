@@ -54,6 +54,8 @@ class PointToPoint {
   // Fails every pending operation with `status` and every later one too (a peer failed).
   void fail(const Status& status);
   const std::optional<Status>& failure() const noexcept { return failure_; }
+  // A transport failed to reach `world_peer`: fail() with kPeerFailed naming it.
+  void peer_unreachable(int world_peer, const Status& transport_error);
 
   std::size_t sends_in_flight() const noexcept { return sends_in_flight_; }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "runtime/collective_watchdog.hpp"
 #include "runtime/log.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/notice_inbox.hpp"
@@ -86,6 +87,9 @@ void Runtime::build(RuntimeParts parts) {
   topology_ = std::make_shared<const TopologyTable>(std::move(parts.topology));
   router_ = std::move(parts.router);
   p2p_ = std::make_unique<PointToPoint>(*loop_, *router_);
+  if (auto timeout = CollectiveWatchdog::timeout_from_environment()) {
+    watchdog_ = std::make_unique<CollectiveWatchdog>(*loop_, *p2p_, *timeout);
+  }
 
   notices_ = std::make_unique<NoticeInbox>([this](const ControlNotice& notice) {
     std::string what =
@@ -159,6 +163,10 @@ void Runtime::finalize() {
 }
 
 void Runtime::tear_down() {
+  // Detach the inbox before it can go: the bootstrap's reader thread must not post into it
+  // while the destructor closes its eventfd (a race ThreadSanitizer found). on_notice()
+  // synchronizes with the thread that delivers notices.
+  if (bootstrap_) bootstrap_->on_notice({});
   world_ = Communicator();
   if (loop_ && node_memory_ != nullptr) unregister_node_memory(*loop_);
   node_memory_ = nullptr;
@@ -168,6 +176,7 @@ void Runtime::tear_down() {
     loop_->discard_pending_work();
   }
   sources_.clear();
+  watchdog_.reset();
   p2p_.reset();
   router_.reset();
 }

@@ -25,6 +25,7 @@
 
 namespace halyard {
 
+class CollectiveWatchdog;
 class NodeMemory;
 class NoticeInbox;
 class PointToPoint;
@@ -87,6 +88,7 @@ class Runtime {
   std::shared_ptr<const TopologyTable> topology_;
   std::unique_ptr<Router> router_;
   std::unique_ptr<PointToPoint> p2p_;
+  std::unique_ptr<CollectiveWatchdog> watchdog_;  // HALYARD_COLL_TIMEOUT; null when off
   Communicator world_;
   std::vector<EventLoop::SourceId> sources_;
   NodeMemory* node_memory_ = nullptr;  // owned by its transport

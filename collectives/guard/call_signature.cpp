@@ -1,0 +1,63 @@
+#include "collectives/guard/call_signature.hpp"
+
+namespace halyard::guard {
+
+namespace {
+
+std::string datatype_text(int type) {
+  return type < 0 ? "none" : std::string(datatype_name(static_cast<Datatype>(type)));
+}
+
+std::string op_text(int op) {
+  return op < 0 ? "none" : std::string(op_name(static_cast<Op>(op)));
+}
+
+std::string root_text(int root) {
+  return root < 0 ? "none" : std::to_string(root);
+}
+
+void add_difference(std::string& out, const char* field, const std::string& a,
+                    const std::string& b) {
+  if (a == b) return;
+  if (!out.empty()) out += ", ";
+  out += std::string(field) + " (" + a + " vs " + b + ")";
+}
+
+}  // namespace
+
+CallSignature CallSignature::rooted(select::Collective c, std::size_t count, Datatype type,
+                                    int root) {
+  return {c, count, static_cast<int>(type), -1, root};
+}
+
+CallSignature CallSignature::reduction(select::Collective c, std::size_t count, Datatype type,
+                                       Op op, int root) {
+  return {c, count, static_cast<int>(type), static_cast<int>(op), root};
+}
+
+CallSignature CallSignature::plain(select::Collective c, std::size_t count, Datatype type) {
+  return {c, count, static_cast<int>(type), -1, -1};
+}
+
+std::string describe(const CallSignature& call) {
+  std::string out = std::string(select::collective_name(call.collective)) + "(";
+  if (call.datatype >= 0) {
+    out += "count " + std::to_string(call.count) + ", " + datatype_text(call.datatype);
+  }
+  if (call.op >= 0) out += ", " + op_text(call.op);
+  if (call.root >= 0) out += ", root " + root_text(call.root);
+  return out + ")";
+}
+
+std::string differences(const CallSignature& a, const CallSignature& b) {
+  std::string out;
+  add_difference(out, "collective", std::string(select::collective_name(a.collective)),
+                 std::string(select::collective_name(b.collective)));
+  add_difference(out, "count", std::to_string(a.count), std::to_string(b.count));
+  add_difference(out, "datatype", datatype_text(a.datatype), datatype_text(b.datatype));
+  add_difference(out, "op", op_text(a.op), op_text(b.op));
+  add_difference(out, "root", root_text(a.root), root_text(b.root));
+  return out;
+}
+
+}  // namespace halyard::guard

@@ -1,0 +1,37 @@
+// What one collective call is, as every rank of the communicator must agree on it (MPI's rule,
+// and Halyard's): the collective, the count, the datatype, the op and the root. Fields a
+// collective does not have stay at their "none" value.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "collectives/select/selected_algorithm.hpp"
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"
+
+namespace halyard::guard {
+
+struct CallSignature {
+  select::Collective collective = select::Collective::kBarrier;
+  std::size_t count = 0;
+  int datatype = -1;  // a Datatype value, -1: none (barrier)
+  int op = -1;        // an Op value, -1: none (not a reduction)
+  int root = -1;      // -1: none (not rooted)
+
+  static CallSignature rooted(select::Collective c, std::size_t count, Datatype type, int root);
+  static CallSignature reduction(select::Collective c, std::size_t count, Datatype type, Op op,
+                                 int root = -1);
+  static CallSignature plain(select::Collective c, std::size_t count, Datatype type);
+
+  friend bool operator==(const CallSignature&, const CallSignature&) = default;
+};
+
+// "allreduce(count 1024, float32, sum)", "bcast(count 8, int32, root 2)", "barrier()".
+std::string describe(const CallSignature& call);
+
+// "count (512 vs 1024), root (1 vs 0)": the fields in which `a` differs from `b`, `a`'s value
+// first; empty when equal.
+std::string differences(const CallSignature& a, const CallSignature& b);
+
+}  // namespace halyard::guard

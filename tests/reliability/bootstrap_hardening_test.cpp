@@ -1,0 +1,223 @@
+// The bootstrap server against strangers and garbage: a real BootstrapServer on loopback, raw
+// sockets playing the stranger, and a real BootstrapClient showing the job still works after.
+#include <gtest/gtest.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include <future>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "launcher/bootstrap_server.hpp"
+#include "runtime/bootstrap_client.hpp"
+#include "runtime/control_messages.hpp"
+#include "runtime/error.hpp"
+
+namespace halyard::launcher {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+const std::string kToken = "0123456789abcdef0123456789abcdef";
+constexpr int kRanks = 2;
+
+// A server on its own io_context thread, like hlaunch's.
+class RunningServer {
+ public:
+  RunningServer() : work_(asio::make_work_guard(io_)), server_(io_, kRanks, kToken, {}) {
+    server_.start();
+    address_ = server_.address();
+    thread_ = std::thread([this] { io_.run(); });
+  }
+  ~RunningServer() {
+    std::promise<void> stopped;
+    asio::post(io_, [&] {
+      server_.stop();
+      stopped.set_value();
+    });
+    stopped.get_future().wait();
+    work_.reset();
+    io_.stop();
+    thread_.join();
+  }
+  const std::string& address() const { return address_; }
+  unsigned short port() const {
+    return static_cast<unsigned short>(std::stoi(address_.substr(address_.rfind(':') + 1)));
+  }
+
+ private:
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  BootstrapServer server_;
+  std::string address_;
+  std::thread thread_;
+};
+
+// A raw connection: what a stranger can do.
+class Stranger {
+ public:
+  explicit Stranger(unsigned short port) : socket_(io_) {
+    socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  }
+  void send(const std::string& bytes) {
+    boost::system::error_code ec;  // the server may already have closed: that is fine
+    asio::write(socket_, asio::buffer(bytes), ec);
+  }
+  // True when the server closed the connection (EOF or reset) without a byte for us.
+  bool closed_by_server() {
+    char byte = 0;
+    boost::system::error_code ec;
+    std::size_t n = socket_.read_some(asio::buffer(&byte, 1), ec);
+    return n == 0 && (ec == asio::error::eof || ec == asio::error::connection_reset);
+  }
+  // Reads one whole frame (the server's answer).
+  control::Frame read_frame() {
+    control::FrameDecoder decoder;
+    while (true) {
+      if (auto frame = decoder.next()) return *frame;
+      char chunk[256];
+      std::size_t n = socket_.read_some(asio::buffer(chunk));
+      decoder.feed(chunk, n);
+    }
+  }
+
+ private:
+  asio::io_context io_;
+  tcp::socket socket_;
+};
+
+std::unique_ptr<BootstrapClient> rank_client(const RunningServer& server, int rank) {
+  LaunchInfo info;
+  info.rank = rank;
+  info.size = kRanks;
+  info.job_id = "hardening-test";
+  info.server = server.address();
+  info.token = kToken;
+  return BootstrapClient::connect(info);
+}
+
+TEST(BootstrapHardening, ListensOnLoopbackOnly) {
+  RunningServer server;
+  EXPECT_EQ(server.address().rfind("127.0.0.1:", 0), 0u) << server.address();
+}
+
+TEST(BootstrapHardening, WrongTokenIsRefused) {
+  RunningServer server;
+  Stranger s(server.port());
+  s.send(control::encode_hello({"not-the-token-not-the-token-0000", 0}));
+  EXPECT_TRUE(s.closed_by_server());
+  LaunchInfo info;
+  info.rank = 1;
+  info.size = kRanks;
+  info.server = server.address();
+  info.token = kToken.substr(1) + "x";
+  try {
+    BootstrapClient::connect(info);
+    FAIL() << "a client with a wrong token was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kBootstrap);
+    EXPECT_NE(std::string(e.what()).find("refused rank 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BootstrapHardening, RequestBeforeHelloIsRefused) {
+  RunningServer server;
+  Stranger s(server.port());
+  s.send(control::encode_request({control::FrameType::kGet, 1, "topo/0", {}}));
+  EXPECT_TRUE(s.closed_by_server());
+}
+
+TEST(BootstrapHardening, OversizedHelloIsRefusedFromItsHeader) {
+  RunningServer server;
+  Stranger s(server.port());
+  // Announces 1 MiB but sends only the header: the server must not wait for (or buffer) it.
+  std::string header(control::kFrameHeaderBytes, '\0');
+  header[2] = 0x10;  // 0x00100000 little-endian = 1 MiB
+  header[4] = static_cast<char>(control::FrameType::kHello);
+  s.send(header);
+  EXPECT_TRUE(s.closed_by_server());
+}
+
+TEST(BootstrapHardening, GarbageClientsAreDroppedAndTheJobGoesOn) {
+  RunningServer server;
+  std::mt19937 random(12345);
+  for (int i = 0; i < 50; ++i) {
+    Stranger s(server.port());
+    std::string junk(static_cast<std::size_t>(1 + random() % 600), '\0');
+    for (auto& c : junk) c = static_cast<char>(random());
+    junk[4] = static_cast<char>(random() % 2 == 0 ? 0 : 200);  // never a valid frame type
+    s.send(junk);
+    EXPECT_TRUE(s.closed_by_server()) << "garbage client " << i << " was not dropped";
+  }
+  // A hello with a malformed payload (length field pointing past the end).
+  Stranger malformed(server.port());
+  malformed.send(
+      control::encode_frame(control::FrameType::kHello, std::string("\xff\xff\xff\x7f", 4)));
+  EXPECT_TRUE(malformed.closed_by_server());
+
+  auto a = rank_client(server, 0);
+  auto b = rank_client(server, 1);
+  a->put("after-garbage", "still-works");
+  EXPECT_EQ(b->get("after-garbage"), "still-works");
+}
+
+TEST(BootstrapHardening, ManySilentConnectionsDoNotLockRanksOut) {
+  RunningServer server;
+  std::vector<std::unique_ptr<Stranger>> silent;
+  for (std::size_t i = 0; i < BootstrapServer::kMaxAwaitingHello + 16; ++i) {
+    silent.push_back(std::make_unique<Stranger>(server.port()));
+  }
+  // The oldest silent ones were closed to make room; the ranks still get in.
+  EXPECT_TRUE(silent.front()->closed_by_server());
+  auto a = rank_client(server, 0);
+  a->put("k", "v");
+  EXPECT_EQ(a->get("k"), "v");
+}
+
+TEST(BootstrapHardening, OversizedKeysAndValuesAreRefusedWithAReason) {
+  RunningServer server;
+  auto a = rank_client(server, 0);
+  try {
+    a->put("big", std::string(control::kMaxValueBytes + 1, 'v'));
+    FAIL() << "an oversized value was stored";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("exceeds the limit of 1048576"), std::string::npos)
+        << e.what();
+  }
+  try {
+    a->get(std::string(control::kMaxKeyBytes + 1, 'k'));
+    FAIL() << "an oversized key was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("bootstrap key of 1025 bytes"), std::string::npos)
+        << e.what();
+  }
+  // The connection survives a refused request.
+  a->put("small", "ok");
+  EXPECT_EQ(a->get("small"), "ok");
+}
+
+TEST(BootstrapHardening, UnknownFrameAfterHelloClosesOnlyThatConnection) {
+  RunningServer server;
+  Stranger s(server.port());
+  s.send(control::encode_hello({kToken, 0}));
+  EXPECT_EQ(s.read_frame().type, control::FrameType::kHelloOk);
+  s.send(control::encode_notice({ControlNotice::Kind::kJobAbort, 0, 1, "forged"}));
+  EXPECT_TRUE(s.closed_by_server());
+  auto b = rank_client(server, 1);
+  b->put("k", "v");
+  EXPECT_EQ(b->get("k"), "v");
+}
+
+}  // namespace
+}  // namespace halyard::launcher
