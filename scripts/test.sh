@@ -61,7 +61,8 @@ fi
 # Stage 3: TSan on what runs threads: hlaunch, the ranks' bootstrap client (reader thread) and
 # the in-process tests that run one runtime per thread.
 tsan_targets=(hlaunch kv_exchange_rank misbehaving_rank placement_rank launcher_protocol_test
-  launcher_store_test launcher_parts_test launcher_launch_info_test reliability_bootstrap_hardening_test
+  launcher_store_test launcher_parts_test launcher_launch_info_test launcher_hosts_test
+  halyard_collectives_demo reliability_bootstrap_hardening_test
   core_communicator_test core_active_messages_test)
 tsan_tests='^(launcher_|reliability_bootstrap|BootstrapHardening|KeyValueStore|CollectiveGate|Control|LaunchOptions|LaunchInfo|Communicator|AmTest)'
 if stage tsan; then
