@@ -31,6 +31,11 @@ namespace {
   throw Error(ErrorCode::kInvalidArgument, std::string(operation) + ": " + what);
 }
 
+void require_user_tag(const char* operation, int tag) {
+  if (!is_user_tag(tag))
+    invalid(operation, "tag " + std::to_string(tag) + " is negative (user tags are >= 0)");
+}
+
 // What each rank contributes when a communicator is created.
 struct CreationItem {
   std::int32_t color;
@@ -128,9 +133,15 @@ Request Communicator::post_send(const char* operation, int peer, int tag, const 
     request.on_complete(std::move(callback));
     return request;
   }
+  return start_send(world_peer, env, buffer, std::move(callback));
+}
+
+Request Communicator::start_send(int world_peer, const Envelope& env, const void* buffer,
+                                 Completion callback) const {
+  const State& s = *state_;
   Request request = Request::make_pending(s.p2p->loop());
   request.on_complete(std::move(callback));
-  s.p2p->send(world_peer, env, buffer, [request, bytes](const Status& st) {
+  s.p2p->send(world_peer, env, buffer, [request, bytes = env.size](const Status& st) {
     Status out = st;
     if (out.ok()) out.bytes = bytes;
     request.complete(std::move(out));
@@ -166,8 +177,7 @@ Request Communicator::post_recv(const char* operation, int peer, int tag, void* 
 
 Request Communicator::isend(int peer, int tag, const void* buffer, std::size_t bytes,
                             Completion callback) const {
-  if (!is_user_tag(tag))
-    invalid("isend", "tag " + std::to_string(tag) + " is negative (user tags are >= 0)");
+  require_user_tag("isend", tag);
   return post_send("isend", peer, tag, buffer, bytes, std::move(callback));
 }
 
@@ -181,13 +191,12 @@ Request Communicator::irecv(int peer, int tag, void* buffer, std::size_t bytes,
 }
 
 void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes) const {
-  if (!is_user_tag(tag))
-    invalid("send", "tag " + std::to_string(tag) + " is negative (user tags are >= 0)");
+  require_user_tag("send", tag);
   // A message handed over whole needs no request at all.
   Envelope env;
   const int world_peer = prepare_send("send", peer, tag, buffer, bytes, env);
   if (state_->p2p->send_now(world_peer, env, buffer)) return;
-  isend(peer, tag, buffer, bytes).wait_ok();
+  start_send(world_peer, env, buffer, {}).wait_ok();
 }
 
 Status Communicator::recv(int peer, int tag, void* buffer, std::size_t bytes) const {

@@ -100,6 +100,9 @@ class Communicator {
   // Validates a send, fills `env` and returns the peer's world rank.
   int prepare_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
                    Envelope& env) const;
+  // The send path with a request that completes from the transport's progress.
+  Request start_send(int world_peer, const Envelope& env, const void* buffer,
+                     Completion callback) const;
   Request post_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
                     Completion callback) const;
   Request post_recv(const char* operation, int peer, int tag, void* buffer, std::size_t bytes,
