@@ -1,21 +1,21 @@
 # Every dependency comes from Debian's packages (scripts/install-deps.sh installs them).
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
-# libfabric: pkg-config when the -dev package is there; otherwise headers from
-# HALYARD_LIBFABRIC_INCLUDE (a folder holding rdma/fabric.h) and the runtime libfabric.so.1,
-# which is how the GPU benchmark machine (runtime library only) builds.
-pkg_check_modules(libfabric QUIET IMPORTED_TARGET libfabric>=1.17)
+# libfabric: only its headers at build time. The ofi transport loads the library with dlopen
+# when a job first needs it (transports/ofi/libfabric_library.hpp says why), so nothing links
+# it. The headers come from pkg-config when the -dev package is there, otherwise from
+# HALYARD_LIBFABRIC_INCLUDE (a folder holding rdma/fabric.h), which is how the GPU benchmark
+# machine (runtime library only) builds.
+pkg_check_modules(libfabric QUIET libfabric>=1.17)
+add_library(halyard_libfabric INTERFACE)
 if(libfabric_FOUND)
-  add_library(halyard_libfabric ALIAS PkgConfig::libfabric)
+  target_include_directories(halyard_libfabric INTERFACE ${libfabric_INCLUDE_DIRS})
 else()
   find_path(HALYARD_LIBFABRIC_INCLUDE rdma/fabric.h REQUIRED)
-  find_library(HALYARD_LIBFABRIC_LIBRARY NAMES fabric libfabric.so.1 REQUIRED)
-  add_library(halyard_libfabric UNKNOWN IMPORTED)
-  set_target_properties(halyard_libfabric PROPERTIES
-    IMPORTED_LOCATION ${HALYARD_LIBFABRIC_LIBRARY}
-    INTERFACE_INCLUDE_DIRECTORIES ${HALYARD_LIBFABRIC_INCLUDE})
-  message(STATUS "Halyard: libfabric from ${HALYARD_LIBFABRIC_LIBRARY} (no pkg-config file)")
+  target_include_directories(halyard_libfabric INTERFACE ${HALYARD_LIBFABRIC_INCLUDE})
+  message(STATUS "Halyard: libfabric headers from ${HALYARD_LIBFABRIC_INCLUDE} (no pkg-config file)")
 endif()
+target_link_libraries(halyard_libfabric INTERFACE ${CMAKE_DL_LIBS})
 pkg_check_modules(hwloc REQUIRED IMPORTED_TARGET hwloc>=2.0)
 find_package(Boost 1.74 REQUIRED)
 find_package(spdlog REQUIRED)

@@ -10,6 +10,7 @@
 
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
+#include "transports/ofi/libfabric_library.hpp"
 #include "transports/ofi/ofi_source_address.hpp"
 
 namespace halyard::ofi {
@@ -21,13 +22,13 @@ constexpr std::uint32_t kApiVersion = FI_VERSION(1, 17);
 struct InfoList {
   fi_info* head = nullptr;
   ~InfoList() {
-    if (head != nullptr) fi_freeinfo(head);
+    if (head != nullptr) libfabric().freeinfo(head);
   }
 };
 
 fi_info* make_hints(const std::optional<std::string>& provider, bool with_rma,
                     std::size_t inject_size) {
-  fi_info* hints = fi_allocinfo();
+  fi_info* hints = libfabric().dupinfo(nullptr);  // fi_allocinfo()
   if (hints == nullptr) throw Error(ErrorCode::kInternal, "fi_allocinfo failed");
   hints->ep_attr->type = FI_EP_RDM;
   hints->caps = FI_TAGGED | FI_MSG;
@@ -50,7 +51,7 @@ fi_info* make_hints(const std::optional<std::string>& provider, bool with_rma,
 int query(const std::optional<std::string>& provider, bool with_rma, std::size_t inject_size,
           InfoList& out) {
   InfoList hints{make_hints(provider, with_rma, inject_size)};
-  return fi_getinfo(kApiVersion, nullptr, nullptr, 0, hints.head, &out.head);
+  return libfabric().getinfo(kApiVersion, nullptr, nullptr, 0, hints.head, &out.head);
 }
 
 void check(int rc, const char* what) {
@@ -60,7 +61,7 @@ void check(int rc, const char* what) {
 }  // namespace
 
 std::string error_text(long rc) {
-  return fi_strerror(static_cast<int>(rc < 0 ? -rc : rc));
+  return libfabric().strerror(static_cast<int>(rc < 0 ? -rc : rc));
 }
 
 Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int address_count,
@@ -99,8 +100,8 @@ Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int ad
   std::string last_failure;
   for (fi_info* candidate = candidates.head; candidate != nullptr; candidate = candidate->next) {
     try {
-      info_ = fi_dupinfo(candidate);
-      check(fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
+      info_ = libfabric().dupinfo(candidate);
+      check(libfabric().fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
       check(fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");
 
       fi_av_attr av_attr{};
@@ -164,7 +165,7 @@ void Fabric::close_all() noexcept {
   if (av_ != nullptr) fi_close(&av_->fid);
   if (domain_ != nullptr) fi_close(&domain_->fid);
   if (fabric_ != nullptr) fi_close(&fabric_->fid);
-  if (info_ != nullptr) fi_freeinfo(info_);
+  if (info_ != nullptr) libfabric().freeinfo(info_);
   endpoint_ = nullptr;
   cq_ = nullptr;
   av_ = nullptr;
