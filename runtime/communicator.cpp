@@ -211,6 +211,17 @@ Request Communicator::isend_internal(int peer, int tag, const void* buffer, std:
   return post_send("isend_internal", peer, tag, buffer, bytes, std::move(callback));
 }
 
+bool Communicator::try_send_internal(int peer, int tag, const void* buffer,
+                                     std::size_t bytes) const {
+  if (!is_library_tag(tag)) {
+    invalid("try_send_internal",
+            "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
+  }
+  Envelope env;
+  const int world_peer = prepare_send("try_send_internal", peer, tag, buffer, bytes, env);
+  return state_->p2p->send_now(world_peer, env, buffer);
+}
+
 Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
                                      Completion callback) const {
   if (!is_library_tag(tag)) {

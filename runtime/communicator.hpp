@@ -74,6 +74,11 @@ class Communicator {
                          Completion callback = {}) const;
   Request irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
                          Completion callback = {}) const;
+  // Hands a library message to the transport whole if it can (an eager message with room for
+  // it): true means it is sent and nothing more will happen; false means nothing was sent and
+  // the caller posts it with isend_internal. A collective's step saves a request, a callback
+  // and a pass of the loop per message this way.
+  bool try_send_internal(int peer, int tag, const void* buffer, std::size_t bytes) const;
 
   // Collective over this communicator (blocking). Ranks with equal `color` form a new
   // communicator, ordered by (key, rank in this one); a negative color returns an empty one.
