@@ -88,9 +88,15 @@ class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
     while (!failed_ && child.in_flight < plan_.sends_in_flight &&
            child.next_segment < present_prefix_) {
       const std::size_t s = child.next_segment++;
+      const std::byte* segment = buffer_ + plan_.segments.offset_bytes(s);
+      // A segment the transport takes whole is sent at once: no completion to wait for.
+      if (plan_.comm.try_send_internal(child.rank, plan_.tag, segment, plan_.segments.bytes(s))) {
+        ++child.sent;
+        continue;
+      }
       ++child.in_flight;
       plan_.comm.isend_internal(
-          child.rank, plan_.tag, buffer_ + plan_.segments.offset_bytes(s), plan_.segments.bytes(s),
+          child.rank, plan_.tag, segment, plan_.segments.bytes(s),
           [self = shared_from_this(), c](const Status& status) { self->on_sent(c, status); });
     }
   }

@@ -130,10 +130,15 @@ class EventDrivenReduce : public std::enable_shared_from_this<EventDrivenReduce>
     if (plan_.parent < 0) return;
     while (!failed_ && sends_in_flight_ < plan_.sends_in_flight && next_send_ < ready_prefix_) {
       const std::size_t s = next_send_++;
+      const std::byte* segment = outgoing_ + plan_.segments.offset_bytes(s);
+      // A segment the transport takes whole is sent at once: no completion to wait for.
+      if (plan_.comm.try_send_internal(plan_.parent, plan_.tag, segment, plan_.segments.bytes(s))) {
+        ++sent_;
+        continue;
+      }
       ++sends_in_flight_;
       plan_.comm.isend_internal(
-          plan_.parent, plan_.tag, outgoing_ + plan_.segments.offset_bytes(s),
-          plan_.segments.bytes(s),
+          plan_.parent, plan_.tag, segment, plan_.segments.bytes(s),
           [self = shared_from_this()](const Status& status) { self->on_sent(status); });
     }
   }
