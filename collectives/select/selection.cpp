@@ -14,6 +14,10 @@ constexpr std::size_t kTreeBcastLargeBytes = 128 * 1024;
 constexpr std::size_t kTreeReduceLargeBytes = 128 * 1024;
 constexpr std::size_t kAllreduceSmallBytes = 32 * 1024;
 constexpr std::size_t kBruckAllgatherTotalBytes = 64 * 1024;
+// Bruck alltoall sends each block about log2(p)/2 times, packed into log2 p messages: it wins
+// while per-message latency dominates (small blocks, enough ranks for log2 p << p - 1).
+constexpr std::size_t kBruckAlltoallBlockBytes = 256;
+constexpr int kBruckAlltoallMinRanks = 4;
 // From these sizes up HAN beat (allreduce) or matched (bcast) the best flat algorithm on 8 ranks
 // in 2 emulated nodes (docs/han.md). Reduce was not measured: it is allreduce's first half and
 // takes bcast's (more cautious) threshold. Allgather won from 4 KiB to 64 KiB per rank (up to
@@ -94,6 +98,9 @@ SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t
     case Collective::kScatter:
       return {Algorithm::kLinear};
     case Collective::kAlltoall:
+      if (bytes <= kBruckAlltoallBlockBytes && comm_size >= kBruckAlltoallMinRanks) {
+        return {Algorithm::kBruck};
+      }
       return {Algorithm::kPairwise};
   }
   return {Algorithm::kLinear};
