@@ -182,9 +182,11 @@ bool EventLoop::prepare_sleep(std::chrono::nanoseconds& timeout) {
   return true;
 }
 
-void EventLoop::sleep_while_idle() {
+bool EventLoop::sleep_while_idle() {
   std::chrono::nanoseconds timeout{};
-  if (lock_ != nullptr && prepare_sleep(timeout)) lock_->sleep(wait_fds_, timeout);
+  if (lock_ == nullptr || !prepare_sleep(timeout)) return false;
+  lock_->sleep(wait_fds_, timeout);
+  return true;
 }
 
 void EventLoop::block_once() {

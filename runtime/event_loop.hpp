@@ -163,8 +163,9 @@ class EventLoop {
   Status wait(const Request& request);
 
   // Progress thread, lock held: sleeps on the sources' wait fds (for at most kMaxBlock) unless
-  // work is already there. The idle step of ProgressThread's back-off.
-  void sleep_while_idle();
+  // work is already there or a source cannot be slept on (no wait fd); false when it did not
+  // sleep. The idle step of ProgressThread's back-off.
+  bool sleep_while_idle();
 
   // True while the calling thread runs a pass of this loop (so a callback is on the stack).
   bool in_pass() const noexcept {

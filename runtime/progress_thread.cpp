@@ -78,7 +78,13 @@ void ProgressThread::run() {
       lock_.lock();
       continue;
     }
-    loop_.sleep_while_idle();
+    if (!loop_.sleep_while_idle()) {
+      // A source without a wait fd (an ofi CQ opened without one) must be polled: at least
+      // let every other runnable thread go first.
+      lock_.unlock();
+      ::sched_yield();
+      lock_.lock();
+    }
   }
   lock_.unlock();
   log::debug("progress thread stopped");

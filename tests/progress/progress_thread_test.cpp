@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -141,6 +142,9 @@ TEST(ProgressThread, SleepsWhenIdle) {
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
     const auto cpu = cpu_now() - cpu_before;
     const auto wall = Clock::now() - wall_before;
+    std::printf("idle progress thread: %.1f%% of one core\n",
+                100.0 * std::chrono::duration<double>(cpu).count() /
+                    std::chrono::duration<double>(wall).count());
     EXPECT_LT(cpu * 5, wall) << "the idle progress thread used "
                              << std::chrono::duration<double>(cpu).count() << " s of CPU in "
                              << std::chrono::duration<double>(wall).count() << " s";
