@@ -37,7 +37,10 @@ WaitPolicy wait_policy_from_environment() {
 
 EventLoop::EventLoop() : EventLoop(wait_policy_from_environment()) {}
 
-EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {}
+EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {
+  static std::atomic<std::uint64_t> next_serial{1};
+  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
+}
 
 EventLoop::~EventLoop() {
   // Requests may outlive the loop (a handle kept by the application); detach them so their

@@ -103,6 +103,10 @@ class EventLoop {
   EventLoop& operator=(const EventLoop&) = delete;
 
   WaitPolicy policy() const noexcept { return policy_; }
+  // Unique among the loops this process ever made (never reused, unlike an address): what
+  // process-wide caches of per-runtime data key on, so that a later runtime of the same process
+  // (in-process tests) never finds an earlier one's entries.
+  std::uint64_t serial() const noexcept { return serial_; }
 
   // Holds the loop's lock for its scope while a progress thread runs (re-entrant); does
   // nothing otherwise. Every entry point an application thread may call takes one.
@@ -199,6 +203,7 @@ class EventLoop {
   std::chrono::nanoseconds time_to_next_timer() const;
 
   WaitPolicy policy_;
+  std::uint64_t serial_;
   LoopLock* lock_ = nullptr;  // set while a progress thread runs
   std::vector<pollfd> wait_fds_;
   std::vector<SourceSlot> sources_;  // a removed slot keeps a null source until compacted

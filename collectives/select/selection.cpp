@@ -1,6 +1,8 @@
 #include "collectives/select/selection.hpp"
 
 #include <array>
+#include <atomic>
+#include <mutex>
 #include <utility>
 
 #include "runtime/config.hpp"
@@ -107,19 +109,25 @@ SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t
 }
 
 std::optional<SelectedAlgorithm> forced_algorithm(Collective collective) {
-  // Read once per collective; a bad name is not cached, so every call reports it.
+  // Read once per collective; a bad name is not cached, so every call reports it. Runtimes in
+  // several threads of one process (in-process tests) share the cache: the flag is read with
+  // acquire and set once under the mutex.
   struct Cached {
-    bool read = false;
+    std::atomic<bool> read{false};
     std::optional<SelectedAlgorithm> value;
   };
   static std::array<Cached, kCollectiveCount> cache;
+  static std::mutex mutex;
   Cached& slot = cache[static_cast<std::size_t>(collective)];
-  if (!slot.read) {
-    const char* variable = algorithm_variable(collective);
-    if (auto text = config::env_string(variable)) {
-      slot.value = parse_algorithm(collective, *text, variable);
+  if (!slot.read.load(std::memory_order_acquire)) {
+    std::lock_guard lock(mutex);
+    if (!slot.read.load(std::memory_order_relaxed)) {
+      const char* variable = algorithm_variable(collective);
+      if (auto text = config::env_string(variable)) {
+        slot.value = parse_algorithm(collective, *text, variable);
+      }
+      slot.read.store(true, std::memory_order_release);
     }
-    slot.read = true;
   }
   return slot.value;
 }

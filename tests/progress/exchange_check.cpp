@@ -1,6 +1,6 @@
 // exchange_check [MAX_BYTES]: alltoall and allgather at every size from 0 to MAX_BYTES per peer
 // (default 8 MiB), with each algorithm (alltoall: pairwise, Bruck, the built-in choice;
-// allgather: ring, Bruck, HAN, the built-in choice), blocking and non-blocking, first without and
+// allgather: ring, Bruck, HAN, the built-in choice), first without and
 // then with the progress thread, all in one launch. Every received element is checked against
 // what its sender wrote. With the thread on, each non-blocking call is left to the progress
 // thread while this rank computes and only reads done(), as an overlapping application would.
