@@ -25,6 +25,7 @@ typedef struct {
   double re, im;
 } cplx;
 
+static const double kPi = 3.14159265358979323846;
 static int vars = 8, rows = 512, len = 256, reps = 3;
 static size_t per_var; /* complex elements per variable and rank */
 
@@ -43,7 +44,7 @@ static void fft_rows(cplx* a, int count, int n) {
       }
     }
     for (int width = 2; width <= n; width <<= 1) {
-      double angle = -2.0 * M_PI / width;
+      double angle = -2.0 * kPi / width;
       cplx w_step = {cos(angle), sin(angle)};
       for (int start = 0; start < n; start += width) {
         cplx w = {1.0, 0.0};
