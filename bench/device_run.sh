@@ -5,10 +5,11 @@
 # limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
-#     PART: build compare noise hbench p2p (default: all of them, in that order). The device
-#     tool allows 10 minutes a command; the parts' limits add up to about 11 plus the build, so
-#     to be safe run `bench/device_run.sh build compare noise`, then
-#     `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays).
+#     PART: build compare noise hbench p2p overlap (default: all of them but overlap, in that
+#     order). The device tool allows 10 minutes a command; the parts' limits add up to about 11
+#     plus the build, so to be safe run `bench/device_run.sh build compare noise`, then
+#     `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays), and
+#     `bench/device_run.sh overlap` (about 9 minutes at most) as a third command.
 #
 # Before sending the tree there, copy the headers from this machine's libfabric-dev into the
 # ignored folder the device tool carries:
@@ -56,6 +57,18 @@ if wanted hbench; then
   timeout 100 "$build/bin/hlaunch" -n "$n" -- "$build/bin/hbench" --max-size 4M --scale 0.2 \
     --csv "$out/hbench_$n.csv" --json "$out/hbench_$n.json" >"$out/hbench_$n.txt" 2>"$out/hbench_$n.log"
   log "rc=$?"
+fi
+
+if wanted overlap; then
+  # Issue 12: overlap of ialltoall/iallgather with computation and the pipelined FFT kernel,
+  # Halyard without and with its progress thread against Open MPI (libnbc); docs/overlap.md.
+  # 8 ranks leave a core per rank for a progress thread; 16 ranks oversubscribe with it.
+  for ranks in 8 16; do
+    log "overlap, $ranks ranks, 1 KiB .. 4 MiB per peer, and the FFT pipeline"
+    timeout 280 bench/overlap.sh --build "$build" --out "$out/overlap_$ranks" -n "$ranks" \
+      --max-size 4M --iters 10 --fft-rows 1024 >"$out/overlap_$ranks.txt" 2>"$out/overlap_$ranks.log"
+    log "rc=$?"
+  done
 fi
 
 if wanted p2p; then

@@ -146,8 +146,14 @@ Request post_alltoall(const Communicator& comm, const void* send, void* recv, st
   base::check_communicator(comm, "ialltoall");
   base::check_datatype(type, "ialltoall");
   SelectedAlgorithm selected = choose(Collective::kAlltoall, comm, count, type);
-  if (selected.algorithm != Algorithm::kPairwise) cannot_run(Collective::kAlltoall, selected);
-  return base::ialltoall_pairwise(comm, send, recv, count, type);
+  switch (selected.algorithm) {
+    case Algorithm::kPairwise:
+      return base::ialltoall_pairwise(comm, send, recv, count, type);
+    case Algorithm::kBruck:
+      return base::ialltoall_bruck(comm, send, recv, count, type);
+    default:
+      cannot_run(Collective::kAlltoall, selected);
+  }
 }
 
 Request post_barrier(const Communicator& comm) {

@@ -139,6 +139,9 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   app.add_flag("--serve-bootstrap", parsed.serve_bootstrap,
                "Only serve the bootstrap for -n ranks started by another launcher (srun); "
                "prints the variables to export");
+  app.add_flag("--info", parsed.info,
+               "Print the transports, libfabric providers and features (RMA, triggered "
+               "operations) found on this host, and exit");
 
   std::vector<std::string> args = rename_np(argv);
   std::vector<const char*> cargs;
@@ -158,7 +161,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
     throw UsageError(e.what());
   }
 
-  if (parsed.agent) return parsed;  // everything arrives in the spec on stdin
+  if (parsed.agent || parsed.info) return parsed;  // nothing else applies
 
   std::vector<std::string> rest = app.remaining();
   if (!rest.empty() && rest.front() == "--") {

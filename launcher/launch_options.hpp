@@ -38,6 +38,7 @@ struct ParsedCommandLine {
   bool exit_now = false;         // --help or --version: print `text` to stdout and exit 0
   bool agent = false;            // --agent: run as a host's agent (agent.hpp), nothing else applies
   bool serve_bootstrap = false;  // --serve-bootstrap: serve -n ranks started by someone else
+  bool info = false;             // --info: print what this host offers (system_info.hpp) and exit 0
   std::string text;
   LaunchOptions options;
 };

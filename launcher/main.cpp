@@ -13,6 +13,7 @@
 #include "launcher/launch_options.hpp"
 #include "launcher/output_forwarder.hpp"
 #include "launcher/program_lookup.hpp"
+#include "launcher/system_info.hpp"
 #include "launcher/usage_error.hpp"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (parsed.agent) return run_agent();
+    if (parsed.info) {
+      write_fully(STDOUT_FILENO, system_info_text());
+      return 0;
+    }
     options = std::move(parsed.options);
     if (parsed.serve_bootstrap) return serve_bootstrap(options);
     // On other hosts the agents look the program up on their own PATH.

@@ -13,13 +13,17 @@ namespace halyard {
 struct Communicator::State {
   ~State() {
     // Handlers of a dead communicator must not keep running (nor keep its ranks alive).
-    if (!runtime_alive.expired()) p2p->active_messages().unregister_context(context);
+    if (!runtime_alive.expired()) {
+      EventLoop::Access access(p2p->loop());
+      p2p->active_messages().unregister_context(context);
+    }
   }
 
   PointToPoint* p2p = nullptr;
   std::weak_ptr<const void> runtime_alive;
   std::shared_ptr<const TopologyTable> topology;
   std::uint32_t context = 0;
+  std::uint32_t collective_calls = 0;  // next_collective_call()
   int rank = -1;
   std::vector<int> world_ranks;    // communicator rank -> world rank
   std::vector<int> rank_of_world;  // world rank -> communicator rank, -1 if not a member
@@ -90,6 +94,10 @@ int Communicator::rank_of_world(int world) const {
 std::uint32_t Communicator::context() const {
   return checked("context").context;
 }
+std::uint32_t Communicator::next_collective_call() const {
+  checked("next_collective_call");
+  return state_->collective_calls++;
+}
 const TopologyTable& Communicator::topology() const {
   return *checked("topology").topology;
 }
@@ -101,6 +109,10 @@ bool Communicator::same_node(int rank_a, int rank_b) const {
 }
 EventLoop& Communicator::loop() const {
   return checked("loop").p2p->loop();
+}
+EventLoop* Communicator::loop_if_alive() const noexcept {
+  if (state_ == nullptr || state_->runtime_alive.expired()) return nullptr;
+  return &state_->p2p->loop();
 }
 
 int Communicator::prepare_send(const char* operation, int peer, int tag, const void* buffer,
@@ -125,6 +137,7 @@ Request Communicator::post_send(const char* operation, int peer, int tag, const 
   Envelope env;
   const int world_peer = prepare_send(operation, peer, tag, buffer, bytes, env);
   const State& s = *state_;
+  EventLoop::Access access(s.p2p->loop());
   if (s.p2p->send_now(world_peer, env, buffer)) {
     // Handed over whole (an eager message with room for it): complete without a pass.
     Status sent;
@@ -160,6 +173,7 @@ Request Communicator::post_recv(const char* operation, int peer, int tag, void* 
   if (buffer == nullptr && bytes > 0) {
     invalid(operation, "buffer is null but bytes is " + std::to_string(bytes));
   }
+  EventLoop::Access access(s.p2p->loop());
   Request request = Request::make_pending(s.p2p->loop());
   request.on_complete(std::move(callback));
   int world_source =
@@ -195,6 +209,7 @@ void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes
   // A message handed over whole needs no request at all.
   Envelope env;
   const int world_peer = prepare_send("send", peer, tag, buffer, bytes, env);
+  EventLoop::Access access(state_->p2p->loop());
   if (state_->p2p->send_now(world_peer, env, buffer)) return;
   start_send(world_peer, env, buffer, {}).wait_ok();
 }
@@ -219,6 +234,7 @@ bool Communicator::try_send_internal(int peer, int tag, const void* buffer,
   }
   Envelope env;
   const int world_peer = prepare_send("try_send_internal", peer, tag, buffer, bytes, env);
+  EventLoop::Access access(state_->p2p->loop());
   return state_->p2p->send_now(world_peer, env, buffer);
 }
 
@@ -232,6 +248,8 @@ Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_
 
 Communicator Communicator::split(int color, int key) const {
   const State& s = checked("split");
+  // The context counter is the loop's state; the wait below lets the lock go while it sleeps.
+  EventLoop::Access access(s.p2p->loop());
   const int n = static_cast<int>(s.world_ranks.size());
   // A linear allgather of (color, key, next context) over this communicator, on a library
   // tag: creation is rare and small, and collectives are built on top of communicators.
@@ -302,6 +320,7 @@ Communicator Communicator::leader_comm() const {
 void Communicator::register_am_handler(int id, AmHandler handler, AmDestination destination) const {
   const State& s = checked("register_am_handler");
   if (!handler) invalid("register_am_handler", "handler is empty");
+  EventLoop::Access access(s.p2p->loop());
   // Handlers see communicator ranks; the weak reference avoids keeping the state alive.
   std::weak_ptr<State> weak = state_;
   auto to_rank = [weak](int world) {
@@ -327,6 +346,7 @@ void Communicator::register_am_handler(int id, AmHandler handler, AmDestination 
 
 void Communicator::unregister_am_handler(int id) const {
   const State& s = checked("unregister_am_handler");
+  EventLoop::Access access(s.p2p->loop());
   s.p2p->active_messages().unregister_handler(s.context, id);
 }
 
@@ -339,6 +359,7 @@ Request Communicator::am_send(int peer, int id, std::span<const std::byte> heade
                            std::to_string(s.world_ranks.size()) + ")");
   }
   if (id < 0) invalid("am_send", "id " + std::to_string(id) + " is negative");
+  EventLoop::Access access(s.p2p->loop());
   Request request = Request::make_pending(s.p2p->loop());
   request.on_complete(std::move(callback));
   s.p2p->active_messages().send(s.context, s.world_ranks[static_cast<std::size_t>(peer)], id,

@@ -47,6 +47,11 @@ class Communicator {
   // Communicator rank of world rank `world`, or -1 when it is not a member.
   int rank_of_world(int world) const;
   std::uint32_t context() const;
+  // Numbers this rank's collective calls on this communicator (0, 1, ...), from which the
+  // collective layer derives its tags. Kept per communicator state, not per process, so that
+  // runtimes sharing a process (in-process tests) do not share counters. Call with the loop
+  // held (EventLoop::Access) when a progress thread runs.
+  std::uint32_t next_collective_call() const;
 
   // The job's topology table (indexed by WORLD rank) and the row of a communicator rank.
   const TopologyTable& topology() const;
@@ -54,6 +59,8 @@ class Communicator {
   bool same_node(int rank_a, int rank_b) const;
 
   EventLoop& loop() const;
+  // The loop, or null for an empty communicator or a finalized runtime (never throws).
+  EventLoop* loop_if_alive() const noexcept;
 
   // Non-blocking point-to-point. `callback` (optional) runs from the event loop when the
   // request completes. Receives report the sender's communicator rank in status.source and

@@ -5,10 +5,12 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/collective_watchdog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/event_loop.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loop_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/notice_inbox.cpp
   ${CMAKE_CURRENT_LIST_DIR}/point_to_point.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/progress_thread.cpp
   ${CMAKE_CURRENT_LIST_DIR}/request.cpp
   ${CMAKE_CURRENT_LIST_DIR}/router.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp

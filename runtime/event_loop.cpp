@@ -37,7 +37,10 @@ WaitPolicy wait_policy_from_environment() {
 
 EventLoop::EventLoop() : EventLoop(wait_policy_from_environment()) {}
 
-EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {}
+EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {
+  static std::atomic<std::uint64_t> next_serial{1};
+  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
+}
 
 EventLoop::~EventLoop() {
   // Requests may outlive the loop (a handle kept by the application); detach them so their
@@ -46,12 +49,14 @@ EventLoop::~EventLoop() {
 }
 
 EventLoop::SourceId EventLoop::add_source(CompletionSource& source) {
+  Access access(*this);
   SourceId id = next_source_id_++;
   sources_.push_back({id, &source});
   return id;
 }
 
 EventLoop::SourceId EventLoop::add_source(Transport& transport) {
+  Access access(*this);
   auto adapter = std::make_unique<TransportSource>(transport);
   SourceId id = add_source(*adapter);
   transport_sources_.emplace(id, std::move(adapter));
@@ -59,6 +64,7 @@ EventLoop::SourceId EventLoop::add_source(Transport& transport) {
 }
 
 void EventLoop::remove_source(SourceId id) {
+  Access access(*this);
   for (auto& slot : sources_) {
     if (slot.id == id) {
       // A pass may be iterating sources_: blank the slot now, erase it outside the pass.
@@ -80,10 +86,12 @@ void EventLoop::compact_sources() {
 }
 
 void EventLoop::defer(SmallTask fn) {
+  Access access(*this);
   deferred_.push_back(std::move(fn));
 }
 
 EventLoop::TimerId EventLoop::add_timer(std::chrono::nanoseconds delay, std::function<void()> fn) {
+  Access access(*this);
   TimerId id = next_timer_id_++;
   Clock::time_point deadline = Clock::now() + delay;
   timers_.emplace(std::make_pair(deadline, id), std::move(fn));
@@ -92,6 +100,7 @@ EventLoop::TimerId EventLoop::add_timer(std::chrono::nanoseconds delay, std::fun
 }
 
 bool EventLoop::cancel_timer(TimerId id) {
+  Access access(*this);
   auto it = timer_deadlines_.find(id);
   if (it == timer_deadlines_.end()) return false;
   timers_.erase(std::make_pair(it->second, id));
@@ -100,6 +109,7 @@ bool EventLoop::cancel_timer(TimerId id) {
 }
 
 void EventLoop::discard_pending_work() {
+  Access access(*this);
   // Move out first: destroying a callback may defer or add again.
   auto deferred = std::move(deferred_);
   auto timers = std::move(timers_);
@@ -137,6 +147,7 @@ int EventLoop::run_deferred() {
 }
 
 int EventLoop::poll() {
+  Access access(*this);
   struct DepthGuard {
     int& depth;
     explicit DepthGuard(int& d) : depth(d) { ++depth; }
@@ -160,19 +171,31 @@ std::chrono::nanoseconds EventLoop::time_to_next_timer() const {
                   std::chrono::duration_cast<std::chrono::nanoseconds>(left));
 }
 
-void EventLoop::block_once() {
-  if (!deferred_.empty()) return;
-  std::chrono::nanoseconds timeout =
-      std::min<std::chrono::nanoseconds>(kMaxBlock, time_to_next_timer());
-  if (timeout.count() == 0) return;
-  std::vector<pollfd> fds;
-  fds.reserve(sources_.size());
+bool EventLoop::prepare_sleep(std::chrono::nanoseconds& timeout) {
+  if (!deferred_.empty()) return false;
+  timeout = std::min<std::chrono::nanoseconds>(kMaxBlock, time_to_next_timer());
+  if (timeout.count() == 0) return false;
+  wait_fds_.clear();
   for (const auto& slot : sources_) {
     if (slot.source == nullptr) continue;
-    if (!slot.source->prepare_to_block()) return;  // work is already there
+    if (!slot.source->prepare_to_block()) return false;  // work is already there
     int fd = slot.source->wait_fd();
-    if (fd >= 0) fds.push_back({fd, POLLIN, 0});
+    if (fd >= 0) wait_fds_.push_back({fd, POLLIN, 0});
   }
+  return true;
+}
+
+bool EventLoop::sleep_while_idle() {
+  std::chrono::nanoseconds timeout{};
+  if (lock_ == nullptr || !prepare_sleep(timeout)) return false;
+  lock_->sleep(wait_fds_, timeout);
+  return true;
+}
+
+void EventLoop::block_once() {
+  std::chrono::nanoseconds timeout{};
+  if (!prepare_sleep(timeout)) return;
+  std::vector<pollfd>& fds = wait_fds_;
   timespec ts{};
   ts.tv_sec = static_cast<time_t>(timeout.count() / 1'000'000'000);
   ts.tv_nsec = static_cast<long>(timeout.count() % 1'000'000'000);
@@ -183,10 +206,16 @@ void EventLoop::block_once() {
 }
 
 void EventLoop::run_until(const std::function<bool()>& done) {
-  if (pass_depth_ > 0) {
+  if (in_pass()) {
     throw Error(ErrorCode::kInvalidArgument,
                 "EventLoop: cannot wait from inside a completion callback; attach a callback "
                 "with on_complete() instead");
+  }
+  if (lock_ != nullptr) {
+    // The progress thread makes the progress: sleep until one of its passes satisfies done().
+    Access access(*this);
+    lock_->wait_until(done, true);
+    return;
   }
   int idle = 0;
   while (!done()) {
@@ -210,7 +239,7 @@ Status EventLoop::wait(const Request& request) {
 }
 
 void EventLoop::track(PendingOperation& op) noexcept {
-  op.loop_ = this;
+  op.loop_.store(this, std::memory_order_relaxed);
   op.prev_ = nullptr;
   op.next_ = pending_head_;
   if (pending_head_ != nullptr) pending_head_->prev_ = &op;
@@ -219,19 +248,20 @@ void EventLoop::track(PendingOperation& op) noexcept {
 }
 
 void EventLoop::untrack(PendingOperation& op) noexcept {
-  if (op.loop_ != this) return;
+  if (op.loop_.load(std::memory_order_relaxed) != this) return;
   if (op.prev_ != nullptr)
     op.prev_->next_ = op.next_;
   else
     pending_head_ = op.next_;
   if (op.next_ != nullptr) op.next_->prev_ = op.prev_;
   op.prev_ = op.next_ = nullptr;
-  op.loop_ = nullptr;
+  op.loop_.store(nullptr, std::memory_order_relaxed);
   --pending_count_;
   ++finished_count_;
 }
 
 void EventLoop::fail_all_pending(const Status& status) {
+  Access access(*this);
   // fail() completes the operation, which untracks it; take the head each time because a
   // failure may complete (and untrack) others too.
   while (pending_head_ != nullptr) {

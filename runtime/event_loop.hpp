@@ -11,10 +11,17 @@
 // cores still progress and sources without a wait fd are still polled.
 // HALYARD_WAIT=spin|yield|block (default block) selects how far it backs off.
 //
-// Not thread-safe: one thread drives the loop (the bootstrap client's reader thread only
-// writes an eventfd that a source here watches).
+// Single-threaded by default: one thread drives the loop (the bootstrap client's reader thread
+// only writes an eventfd that a source here watches), and nothing on its path locks.
+// With a progress thread (runtime/progress_thread.hpp) the loop gets a LoopLock: the progress
+// thread runs the passes, and every entry point that application threads use (posting,
+// attaching callbacks, completing, waiting) holds the lock through EventLoop::Access, which
+// is one pointer test when there is no lock. Callbacks then run on the progress thread.
 #pragma once
 
+#include <poll.h>
+
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -26,6 +33,7 @@
 #include <vector>
 
 #include "runtime/error.hpp"
+#include "runtime/loop_lock.hpp"
 #include "runtime/small_task.hpp"
 
 namespace halyard {
@@ -61,11 +69,12 @@ class PendingOperation {
   PendingOperation(const PendingOperation&) = delete;
   PendingOperation& operator=(const PendingOperation&) = delete;
   virtual ~PendingOperation() = default;
-  EventLoop* tracking_loop() const noexcept { return loop_; }
+  EventLoop* tracking_loop() const noexcept { return loop_.load(std::memory_order_relaxed); }
 
  private:
   friend class EventLoop;
-  EventLoop* loop_ = nullptr;
+  // Written under the loop's lock; read without it by a request's destructor.
+  std::atomic<EventLoop*> loop_{nullptr};
   PendingOperation* prev_ = nullptr;
   PendingOperation* next_ = nullptr;
 };
@@ -94,6 +103,37 @@ class EventLoop {
   EventLoop& operator=(const EventLoop&) = delete;
 
   WaitPolicy policy() const noexcept { return policy_; }
+  // Unique among the loops this process ever made (never reused, unlike an address): what
+  // process-wide caches of per-runtime data key on, so that a later runtime of the same process
+  // (in-process tests) never finds an earlier one's entries.
+  std::uint64_t serial() const noexcept { return serial_; }
+
+  // Holds the loop's lock for its scope while a progress thread runs (re-entrant); does
+  // nothing otherwise. Every entry point an application thread may call takes one.
+  class Access {
+   public:
+    explicit Access(EventLoop& loop) : lock_(loop.lock_) {
+      if (lock_ != nullptr) lock_->lock();
+    }
+    // A null loop (an invalid communicator) takes nothing.
+    explicit Access(EventLoop* loop) : lock_(loop != nullptr ? loop->lock_ : nullptr) {
+      if (lock_ != nullptr) lock_->lock();
+    }
+    ~Access() {
+      if (lock_ != nullptr) lock_->unlock();
+    }
+    Access(const Access&) = delete;
+    Access& operator=(const Access&) = delete;
+
+   private:
+    LoopLock* lock_;
+  };
+
+  // The lock shared with a progress thread; null when the loop is single-threaded. Installed
+  // and removed by ProgressThread while no other thread uses the loop.
+  LoopLock* lock() const noexcept { return lock_; }
+  bool threaded() const noexcept { return lock_ != nullptr; }
+  void set_lock(LoopLock* lock) noexcept { lock_ = lock; }
 
   // Sources are not owned: remove them before destroying them.
   SourceId add_source(CompletionSource& source);
@@ -115,16 +155,27 @@ class EventLoop {
   void discard_pending_work();
 
   // One non-blocking pass; returns how many events happened (source events, timers run,
-  // deferred callbacks run).
+  // deferred callbacks run). With a progress thread, any thread may call it (it takes the
+  // lock), and the callbacks of that pass run on the caller.
   int poll();
 
   // Polls, backing off per the wait policy, until `done()` is true. Throws
-  // Error(kInvalidArgument) when called from inside a callback the loop is running.
+  // Error(kInvalidArgument) when called from inside a callback the loop is running. With a
+  // progress thread it polls nothing: it sleeps until a pass that made progress finds
+  // `done()` true (evaluated with the lock held).
   void run_until(const std::function<bool()>& done);
   Status wait(const Request& request);
 
-  // True while the loop is running a pass (so a callback is on the stack).
-  bool in_pass() const noexcept { return pass_depth_ > 0; }
+  // Progress thread, lock held: sleeps on the sources' wait fds (for at most kMaxBlock) unless
+  // work is already there or a source cannot be slept on (no wait fd); false when it did not
+  // sleep. The idle step of ProgressThread's back-off.
+  bool sleep_while_idle();
+
+  // True while the calling thread runs a pass of this loop (so a callback is on the stack).
+  bool in_pass() const noexcept {
+    if (lock_ != nullptr && !lock_->held_by_me()) return false;  // another thread's pass
+    return pass_depth_ > 0;
+  }
 
   // Pending-operation registry (used by Request): fail_all_pending() fails every operation
   // still pending, e.g. when a peer died, so that nothing waits forever.
@@ -146,10 +197,15 @@ class EventLoop {
   int run_timers();
   int run_deferred();
   void block_once();
+  // Fills wait_fds_ and `timeout` for a sleep; false when there is work already.
+  bool prepare_sleep(std::chrono::nanoseconds& timeout);
   void compact_sources();
   std::chrono::nanoseconds time_to_next_timer() const;
 
   WaitPolicy policy_;
+  std::uint64_t serial_;
+  LoopLock* lock_ = nullptr;  // set while a progress thread runs
+  std::vector<pollfd> wait_fds_;
   std::vector<SourceSlot> sources_;  // a removed slot keeps a null source until compacted
   bool sources_dirty_ = false;
   std::unordered_map<SourceId, std::unique_ptr<TransportSource>> transport_sources_;

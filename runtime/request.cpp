@@ -13,21 +13,42 @@ namespace halyard {
 struct RequestState final : PendingOperation, Pooled<RequestState> {
   explicit RequestState(EventLoop& l) : loop(&l) {}
   ~RequestState() override {
-    if (EventLoop* tracker = tracking_loop()) tracker->untrack(*this);
+    // Still pending: a handle dropped before completion. With a progress thread the loop may
+    // be failing this very state (fail_all_pending), so untrack under the lock.
+    if (EventLoop* tracker = tracking_loop()) {
+      EventLoop::Access access(*tracker);
+      tracker->untrack(*this);
+    }
   }
 
-  void fail(const Status& s) override { finish(s); }
+  void fail(const Status& s) override {
+    // With a progress thread, the last handle may be dropped on another thread while the loop
+    // fails everything pending: a state already on its way out is left to its destructor.
+    if (!try_retain()) return;
+    Ref self(this, kAdopt);
+    finish(s);
+  }
 
   void retain() noexcept { refs.fetch_add(1, std::memory_order_relaxed); }
+  bool try_retain() noexcept {
+    std::uint32_t n = refs.load(std::memory_order_relaxed);
+    while (n != 0) {
+      if (refs.compare_exchange_weak(n, n + 1, std::memory_order_acquire)) return true;
+    }
+    return false;
+  }
   void release() noexcept {
     if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
 
+  // Caller holds the loop (its thread, or the lock when a progress thread runs).
   bool finish(Status s) {
-    if (done) return false;
-    done = true;
+    if (done.load(std::memory_order_relaxed)) return false;
     status = std::move(s);
+    // Release: a thread that sees done (without the lock) sees the status too.
+    done.store(true, std::memory_order_release);
     if (EventLoop* tracker = tracking_loop()) tracker->untrack(*this);
+    if (has_waiter) loop->lock()->notify_waiters();
     if (!first_callback) return true;
     // Run the callbacks from the loop, never inside complete(): the completer may be holding
     // locks or be in the middle of updating its own state.
@@ -50,8 +71,11 @@ struct RequestState final : PendingOperation, Pooled<RequestState> {
 
   // A reference held by a deferred callback: dropped when the callback is destroyed, whether
   // it ran, threw or was discarded at teardown.
+  struct Adopt {};
+  static constexpr Adopt kAdopt{};
   struct Ref {
     explicit Ref(RequestState* s) noexcept : state(s) { state->retain(); }
+    Ref(RequestState* s, Adopt) noexcept : state(s) {}
     Ref(Ref&& other) noexcept : state(other.state) { other.state = nullptr; }
     Ref(const Ref&) = delete;
     Ref& operator=(const Ref&) = delete;
@@ -64,7 +88,8 @@ struct RequestState final : PendingOperation, Pooled<RequestState> {
 
   std::atomic<std::uint32_t> refs{1};
   EventLoop* loop;
-  bool done = false;
+  std::atomic<bool> done{false};
+  bool has_waiter = false;  // an application thread sleeps in wait() (progress thread only)
   Status status;
   // Most requests get at most one callback: it is kept inline, the rest in the vector.
   Completion first_callback;
@@ -101,19 +126,20 @@ Request::~Request() {
 
 Request Request::make_pending(EventLoop& loop) {
   auto* state = new RequestState(loop);
+  EventLoop::Access access(loop);
   loop.track(*state);
   return Request(state);
 }
 
 Request Request::make_completed(EventLoop& loop, Status status) {
   auto* state = new RequestState(loop);
-  state->done = true;
   state->status = std::move(status);
+  state->done.store(true, std::memory_order_relaxed);
   return Request(state);
 }
 
 bool Request::done() const noexcept {
-  return state_ == nullptr || state_->done;
+  return state_ == nullptr || state_->done.load(std::memory_order_acquire);
 }
 
 const Status& Request::status() const noexcept {
@@ -125,7 +151,8 @@ void Request::on_complete(Completion callback) const {
   if (state_ == nullptr) {
     throw Error(ErrorCode::kInvalidArgument, "Request::on_complete: the request is null");
   }
-  if (!state_->done) {
+  EventLoop::Access access(*state_->loop);
+  if (!state_->done.load(std::memory_order_relaxed)) {
     state_->add_callback(std::move(callback));
     return;
   }
@@ -137,14 +164,24 @@ void Request::on_complete(Completion callback) const {
 bool Request::test() const {
   if (done()) return true;
   // Inside a callback the loop is already mid-pass: polling again would re-enter the
-  // transports, so test() only looks.
-  if (!state_->loop->in_pass()) state_->loop->poll();
+  // transports, so test() only looks. A progress thread makes the progress itself.
+  EventLoop& loop = *state_->loop;
+  if (!loop.threaded() && !loop.in_pass()) loop.poll();
   return done();
 }
 
 Status Request::wait() const {
   if (state_ == nullptr) return kNullRequestStatus;
-  if (!state_->done) state_->loop->run_until([this] { return state_->done; });
+  if (done()) return state_->status;
+  EventLoop& loop = *state_->loop;
+  if (!loop.threaded() || loop.in_pass()) {
+    loop.run_until([this] { return state_->done.load(std::memory_order_relaxed); });
+    return state_->status;
+  }
+  // Progress thread: sleep until finish() notifies this request's waiters.
+  EventLoop::Access access(loop);
+  state_->has_waiter = true;
+  loop.lock()->wait_until([this] { return state_->done.load(std::memory_order_relaxed); }, false);
   return state_->status;
 }
 
@@ -158,6 +195,7 @@ bool Request::complete(Status status) const {
   if (state_ == nullptr) {
     throw Error(ErrorCode::kInvalidArgument, "Request::complete: the request is null");
   }
+  EventLoop::Access access(*state_->loop);
   return state_->finish(std::move(status));
 }
 
@@ -175,6 +213,8 @@ Status wait_all(std::span<const Request> requests) {
 }
 
 Request when_all(EventLoop& loop, std::span<const Request> requests) {
+  // The joint's count is shared with callbacks that a progress thread runs.
+  EventLoop::Access access(loop);
   Request all = Request::make_pending(loop);
   struct Joint {
     std::size_t left;

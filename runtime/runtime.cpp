@@ -13,6 +13,7 @@
 #include "runtime/node_memory.hpp"
 #include "runtime/notice_inbox.hpp"
 #include "runtime/point_to_point.hpp"
+#include "runtime/progress_thread.hpp"
 #include "runtime/router.hpp"
 #include "runtime/self_transport.hpp"
 
@@ -43,6 +44,7 @@ RuntimeParts parts_from_environment() {
   std::optional<LaunchInfo> info = LaunchInfo::from_environment();
   RuntimeParts parts = info ? job_parts(*info) : singleton_parts();
   parts.wait_policy = wait_policy_from_environment();
+  parts.progress_thread = ProgressThread::enabled_from_environment();
   return parts;
 }
 
@@ -105,6 +107,21 @@ void Runtime::build(RuntimeParts parts) {
   }
   wire_transports();
   world_ = Communicator::make_world(*p2p_, topology_);
+  if (parts.progress_thread) start_progress_thread();
+}
+
+void Runtime::start_progress_thread() {
+  if (finalized_) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "Runtime::start_progress_thread: the runtime was finalized");
+  }
+  if (!progress_) progress_ = std::make_unique<ProgressThread>(*loop_);
+}
+
+void Runtime::stop_progress_thread() {
+  if (!progress_) return;
+  progress_->stop();
+  progress_.reset();
 }
 
 void Runtime::wire_transports() {
@@ -131,11 +148,15 @@ const Communicator& Runtime::world() const {
 }
 
 void Runtime::fail(const Status& status) {
-  if (p2p_) p2p_->fail(status);
+  if (!p2p_) return;
+  EventLoop::Access access(*loop_);
+  p2p_->fail(status);
 }
 
 std::optional<Status> Runtime::failure() const {
-  return p2p_ ? p2p_->failure() : std::nullopt;
+  if (!p2p_) return std::nullopt;
+  EventLoop::Access access(*loop_);
+  return p2p_->failure();
 }
 
 void Runtime::finalize() {
@@ -143,6 +164,8 @@ void Runtime::finalize() {
   if (loop_->in_pass()) {
     throw Error(ErrorCode::kInvalidArgument, "Runtime::finalize: called from inside a callback");
   }
+  // The rest runs single-threaded: the closing barrier and the teardown must not race passes.
+  stop_progress_thread();
   finalized_ = true;
   loop_->poll();  // take in notices that arrived since the last pass
   // Sends still in flight are the application's last messages: let them complete.
@@ -163,6 +186,7 @@ void Runtime::finalize() {
 }
 
 void Runtime::tear_down() {
+  stop_progress_thread();
   // Detach the inbox before it can go: the bootstrap's reader thread must not post into it
   // while the destructor closes its eventfd (a race ThreadSanitizer found). on_notice()
   // synchronizes with the thread that delivers notices.

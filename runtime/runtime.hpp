@@ -11,6 +11,10 @@
 //
 // finalize() (also run by the destructor) drains sends in flight, waits at a bootstrap
 // barrier for every rank, then tears the transports down.
+//
+// An optional progress thread (HALYARD_PROGRESS_THREAD=1, RuntimeParts::progress_thread or
+// start_progress_thread()) drives the event loop while the application computes; see
+// runtime/progress_thread.hpp. finalize() stops it first and finishes single-threaded.
 #pragma once
 
 #include <memory>
@@ -29,6 +33,7 @@ class CollectiveWatchdog;
 class NodeMemory;
 class NoticeInbox;
 class PointToPoint;
+class ProgressThread;
 class Router;
 
 // The pieces of a Runtime, for embedding and in-process tests: with these given, the Runtime
@@ -39,6 +44,7 @@ struct RuntimeParts {
   TopologyTable topology;                      // one row per world rank
   std::unique_ptr<Router> router;              // routes every world rank
   WaitPolicy wait_policy = WaitPolicy::kBlock;
+  bool progress_thread = false;  // start a progress thread once wired (HALYARD_PROGRESS_THREAD)
 };
 
 class Runtime {
@@ -68,6 +74,14 @@ class Runtime {
   // when there is none (shm off or not built, singleton).
   NodeMemory* node_memory() const noexcept { return node_memory_; }
 
+  // Starts or stops the progress thread (idempotent). Call from the thread that owns the
+  // runtime while no other application thread uses it, never from a callback.
+  void start_progress_thread();
+  void stop_progress_thread();
+  bool progress_thread_running() const noexcept { return progress_ != nullptr; }
+  // The running progress thread, or null (tests measure its CPU time).
+  ProgressThread* progress_thread() noexcept { return progress_.get(); }
+
   // Fails every pending and later operation with `status` (what a peer-failure notice does).
   void fail(const Status& status);
   // The failure that ended communication (a peer failed), if any.
@@ -89,6 +103,7 @@ class Runtime {
   std::unique_ptr<Router> router_;
   std::unique_ptr<PointToPoint> p2p_;
   std::unique_ptr<CollectiveWatchdog> watchdog_;  // HALYARD_COLL_TIMEOUT; null when off
+  std::unique_ptr<ProgressThread> progress_;      // null unless a progress thread runs
   Communicator world_;
   std::vector<EventLoop::SourceId> sources_;
   NodeMemory* node_memory_ = nullptr;  // owned by its transport

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,37 @@ halyard::Request start_bcast(const halyard::Communicator& comm, void* buffer, in
   return halyard::ibcast(comm, buffer, bytes_of(n, type), kBytes, root);
 }
 
+halyard::Request start_allgather(const halyard::Communicator& comm, const void* sendbuf,
+                                 int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                 MPI_Datatype recvtype) {
+  Block recv = block_of(recvcount, recvtype, "recv");
+  std::size_t block = is_in_place(sendbuf)
+                          ? recv.bytes
+                          : matching_block(block_of(sendcount, sendtype, "send"), recv);
+  check_buffer(sendbuf, block, "sendbuf", true);
+  check_buffer(recvbuf, blocks(block, comm), "recvbuf");
+  return halyard::iallgather(comm, halyard_send(sendbuf), recvbuf, block, kBytes);
+}
+
+halyard::Request start_alltoall(const halyard::Communicator& comm, const void* sendbuf,
+                                int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype) {
+  Block recv = block_of(recvcount, recvtype, "recv");
+  std::size_t block = is_in_place(sendbuf)
+                          ? recv.bytes
+                          : matching_block(block_of(sendcount, sendtype, "send"), recv);
+  check_buffer(recvbuf, blocks(block, comm), "recvbuf");
+  check_buffer(sendbuf, blocks(block, comm), "sendbuf", true);
+  if (!is_in_place(sendbuf)) return halyard::ialltoall(comm, sendbuf, recvbuf, block, kBytes);
+  // Halyard's alltoall has no in-place form: send from a copy of recvbuf, kept alive until
+  // the request completes (the non-blocking form returns before that).
+  auto copy = std::make_shared<std::vector<std::byte>>(blocks(block, comm));
+  if (!copy->empty()) std::memcpy(copy->data(), recvbuf, copy->size());
+  halyard::Request request = halyard::ialltoall(comm, copy->data(), recvbuf, block, kBytes);
+  request.on_complete([copy](const halyard::Status&) {});
+  return request;
+}
+
 }  // namespace
 
 extern "C" {
@@ -170,13 +202,17 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return guarded("MPI_Allgather", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    Block recv = block_of(recvcount, recvtype, "recv");
-    std::size_t block = is_in_place(sendbuf)
-                            ? recv.bytes
-                            : matching_block(block_of(sendcount, sendtype, "send"), recv);
-    check_buffer(sendbuf, block, "sendbuf", true);
-    check_buffer(recvbuf, blocks(block, c), "recvbuf");
-    halyard::allgather(c, halyard_send(sendbuf), recvbuf, block, kBytes);
+    start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).wait_ok();
+  });
+}
+
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return guarded("MPI_Iallgather", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request,
+         start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
   });
 }
 
@@ -231,20 +267,17 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return guarded("MPI_Alltoall", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    Block recv = block_of(recvcount, recvtype, "recv");
-    std::size_t block = is_in_place(sendbuf)
-                            ? recv.bytes
-                            : matching_block(block_of(sendcount, sendtype, "send"), recv);
-    check_buffer(recvbuf, blocks(block, c), "recvbuf");
-    check_buffer(sendbuf, blocks(block, c), "sendbuf", true);
-    std::vector<std::byte> send_copy;
-    if (is_in_place(sendbuf)) {
-      // Halyard's alltoall has no in-place form: send from a copy of recvbuf.
-      send_copy.resize(blocks(block, c));
-      if (!send_copy.empty()) std::memcpy(send_copy.data(), recvbuf, send_copy.size());
-      sendbuf = send_copy.data();
-    }
-    halyard::alltoall(c, sendbuf, recvbuf, block, kBytes);
+    start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).wait_ok();
+  });
+}
+
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return guarded("MPI_Ialltoall", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request,
+         start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
   });
 }
 

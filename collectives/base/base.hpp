@@ -61,5 +61,8 @@ Request iscatter_linear(const Communicator& comm, const void* send, void* recv, 
 // p-1 steps; in step s send to rank + s and receive from rank - s.
 Request ialltoall_pairwise(const Communicator& comm, const void* send, void* recv,
                            std::size_t count, Datatype type);
+// ceil(log2 p) steps of about p/2 blocks each (packed), for small blocks.
+Request ialltoall_bruck(const Communicator& comm, const void* send, void* recv, std::size_t count,
+                        Datatype type);
 
 }  // namespace halyard::base

@@ -9,6 +9,7 @@
 #include "collectives/guard/call_signature.hpp"
 #include "collectives/guard/signature_check.hpp"
 #include "runtime/communicator.hpp"
+#include "runtime/event_loop.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::guard {
@@ -17,8 +18,11 @@ namespace halyard::guard {
 void watch_collective(const Communicator& comm, const CallSignature& call, const Request& request);
 
 // Checks `call` when HALYARD_CHECK=1, then posts it with `post()` and watches the result.
+// With a progress thread the whole call holds the loop's lock: a collective's first steps are
+// posted before any of their completions can run.
 template <class Post>
 Request guarded_call(const Communicator& comm, const CallSignature& call, Post&& post) {
+  EventLoop::Access access(comm.loop_if_alive());
   if (comm.valid() && signature_check_enabled()) check_call_signatures(comm, call);
   Request request = std::forward<Post>(post)();
   watch_collective(comm, call, request);

@@ -2,21 +2,28 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <utility>
 
 #include "collectives/intranode/slot_lanes.hpp"
+#include "runtime/event_loop.hpp"
 
 namespace halyard::han {
 
 namespace {
 
-// Keyed by (event loop, context): a context id is unique per runtime, and the loop tells two
-// runtimes of one process apart. Intentionally leaked: a Communicator must not outlive its
-// Runtime, and destroying the cache at process exit could run after the Runtime is gone.
-using Key = std::pair<const EventLoop*, std::uint32_t>;
-std::map<Key, std::unique_ptr<Hierarchy>>& cache() {
-  static auto* map = new std::map<Key, std::unique_ptr<Hierarchy>>();
-  return *map;
+// Keyed by (event loop serial, context): a context id is unique per runtime, and the loop's
+// serial tells runtimes of one process apart (in-process tests run several at once, hence the
+// mutex). Intentionally leaked: a Communicator must not outlive its Runtime, and destroying the
+// cache at process exit could run after the Runtime is gone.
+using Key = std::pair<std::uint64_t, std::uint32_t>;
+struct Cache {
+  std::mutex mutex;
+  std::map<Key, std::unique_ptr<Hierarchy>> by_comm;
+};
+Cache& cache() {
+  static auto* c = new Cache();
+  return *c;
 }
 
 // The NUMA domain of every world rank, as HAN sees it (the topology's, or the testing aid's).
@@ -82,11 +89,17 @@ std::unique_ptr<Hierarchy> make_hierarchy(const Communicator& comm) {
 }  // namespace
 
 Hierarchy& hierarchy_of(const Communicator& comm) {
-  Key key{&comm.loop(), comm.context()};
-  auto& map = cache();
-  auto it = map.find(key);
-  if (it != map.end()) return *it->second;
-  return *map.emplace(key, make_hierarchy(comm)).first->second;
+  Key key{comm.loop().serial(), comm.context()};
+  Cache& c = cache();
+  {
+    std::lock_guard lock(c.mutex);
+    auto it = c.by_comm.find(key);
+    if (it != c.by_comm.end()) return *it->second;
+  }
+  // Made outside the mutex: it is collective (splits) and waits for the other ranks.
+  std::unique_ptr<Hierarchy> made = make_hierarchy(comm);
+  std::lock_guard lock(c.mutex);
+  return *c.by_comm.emplace(key, std::move(made)).first->second;
 }
 
 }  // namespace halyard::han

@@ -10,6 +10,7 @@
 #include "collectives/base/base.hpp"
 #include "collectives/collectives.hpp"
 #include "runtime/error.hpp"
+#include "runtime/event_loop.hpp"
 
 namespace halyard::intranode {
 
@@ -32,7 +33,7 @@ struct Lanes {
 struct Registry {
   std::mutex mutex;
   std::map<const NodeMemory*, Lanes> by_memory;
-  std::map<std::pair<const EventLoop*, std::uint32_t>, int> lane_by_comm;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, int> lane_by_comm;  // (loop serial, context)
 };
 
 Registry& registry() {
@@ -62,7 +63,7 @@ bool reserve_lane(const Communicator& node) {
     lanes.reserved |= 1U << lane;
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
-    r.lane_by_comm[{&node.loop(), node.context()}] = lane;
+    r.lane_by_comm[{node.loop().serial(), node.context()}] = lane;
     return true;
   }
   return false;
@@ -73,7 +74,7 @@ SlotLane lane_of(const Communicator& node, const NodeMemory& memory) {
   {
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
-    auto it = r.lane_by_comm.find({&node.loop(), node.context()});
+    auto it = r.lane_by_comm.find({node.loop().serial(), node.context()});
     if (it != r.lane_by_comm.end()) index = it->second;
   }
   std::size_t bytes = memory.scratch_slot_bytes() / kSlotLanes;

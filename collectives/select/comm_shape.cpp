@@ -6,6 +6,8 @@
 #include <mutex>
 #include <utility>
 
+#include "runtime/event_loop.hpp"
+
 namespace halyard::select {
 
 namespace {
@@ -23,12 +25,12 @@ CommShape compute(const Communicator& comm) {
 }  // namespace
 
 CommShape shape_of(const Communicator& comm) {
-  // Keyed like HAN's hierarchies: a context id is unique per runtime, the loop tells runtimes
-  // of one process (in-process tests, one thread each) apart, hence the mutex.
-  using Key = std::pair<const EventLoop*, std::uint32_t>;
+  // Keyed like HAN's hierarchies: a context id is unique per runtime, the loop's serial tells
+  // runtimes of one process (in-process tests, one thread each) apart, hence the mutex.
+  using Key = std::pair<std::uint64_t, std::uint32_t>;
   static std::mutex mutex;
   static auto* cache = new std::map<Key, CommShape>();  // leaked, like the hierarchies
-  Key key{&comm.loop(), comm.context()};
+  Key key{comm.loop().serial(), comm.context()};
   std::lock_guard lock(mutex);
   auto it = cache->find(key);
   if (it != cache->end()) return it->second;

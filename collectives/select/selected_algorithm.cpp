@@ -51,7 +51,7 @@ std::vector<Algorithm> base_algorithms(Collective collective) {
     case Collective::kScatter:
       return {Algorithm::kLinear};
     case Collective::kAlltoall:
-      return {Algorithm::kPairwise};
+      return {Algorithm::kPairwise, Algorithm::kBruck};
   }
   return {};
 }

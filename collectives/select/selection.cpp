@@ -1,6 +1,8 @@
 #include "collectives/select/selection.hpp"
 
 #include <array>
+#include <atomic>
+#include <mutex>
 #include <utility>
 
 #include "runtime/config.hpp"
@@ -14,6 +16,10 @@ constexpr std::size_t kTreeBcastLargeBytes = 128 * 1024;
 constexpr std::size_t kTreeReduceLargeBytes = 128 * 1024;
 constexpr std::size_t kAllreduceSmallBytes = 32 * 1024;
 constexpr std::size_t kBruckAllgatherTotalBytes = 64 * 1024;
+// Bruck alltoall sends each block about log2(p)/2 times, packed into log2 p messages: it wins
+// while per-message latency dominates (small blocks, enough ranks for log2 p << p - 1).
+constexpr std::size_t kBruckAlltoallBlockBytes = 256;
+constexpr int kBruckAlltoallMinRanks = 4;
 // From these sizes up HAN beat (allreduce) or matched (bcast) the best flat algorithm on 8 ranks
 // in 2 emulated nodes (docs/han.md). Reduce was not measured: it is allreduce's first half and
 // takes bcast's (more cautious) threshold. Allgather won from 4 KiB to 64 KiB per rank (up to
@@ -94,25 +100,34 @@ SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t
     case Collective::kScatter:
       return {Algorithm::kLinear};
     case Collective::kAlltoall:
+      if (bytes <= kBruckAlltoallBlockBytes && comm_size >= kBruckAlltoallMinRanks) {
+        return {Algorithm::kBruck};
+      }
       return {Algorithm::kPairwise};
   }
   return {Algorithm::kLinear};
 }
 
 std::optional<SelectedAlgorithm> forced_algorithm(Collective collective) {
-  // Read once per collective; a bad name is not cached, so every call reports it.
+  // Read once per collective; a bad name is not cached, so every call reports it. Runtimes in
+  // several threads of one process (in-process tests) share the cache: the flag is read with
+  // acquire and set once under the mutex.
   struct Cached {
-    bool read = false;
+    std::atomic<bool> read{false};
     std::optional<SelectedAlgorithm> value;
   };
   static std::array<Cached, kCollectiveCount> cache;
+  static std::mutex mutex;
   Cached& slot = cache[static_cast<std::size_t>(collective)];
-  if (!slot.read) {
-    const char* variable = algorithm_variable(collective);
-    if (auto text = config::env_string(variable)) {
-      slot.value = parse_algorithm(collective, *text, variable);
+  if (!slot.read.load(std::memory_order_acquire)) {
+    std::lock_guard lock(mutex);
+    if (!slot.read.load(std::memory_order_relaxed)) {
+      const char* variable = algorithm_variable(collective);
+      if (auto text = config::env_string(variable)) {
+        slot.value = parse_algorithm(collective, *text, variable);
+      }
+      slot.read.store(true, std::memory_order_release);
     }
-    slot.read = true;
   }
   return slot.value;
 }

@@ -324,6 +324,9 @@ TEST(OfiTransportSetup, WaitFdOnlyWhenRanksOutnumberCores) {
   EXPECT_TRUE(settings.use_wait_fd(WaitPolicy::kBlock, 8, 2));
   EXPECT_TRUE(settings.use_wait_fd(WaitPolicy::kYield, 8, 2));
   EXPECT_FALSE(settings.use_wait_fd(WaitPolicy::kSpin, 8, 2));
+  // A progress thread must sleep while the application computes.
+  EXPECT_TRUE(settings.use_wait_fd(WaitPolicy::kBlock, 2, 16, true));
+  EXPECT_FALSE(settings.use_wait_fd(WaitPolicy::kSpin, 2, 16, true));
   settings.wait_fd_mode = ofi::WaitFdMode::kOn;
   EXPECT_TRUE(settings.use_wait_fd(WaitPolicy::kSpin, 2, 16));
   settings.wait_fd_mode = ofi::WaitFdMode::kOff;

@@ -42,6 +42,7 @@ LibfabricLibrary load() {
   api.dupinfo = resolve<decltype(api.dupinfo)>(handle, library, "fi_dupinfo");
   api.fabric = resolve<decltype(api.fabric)>(handle, library, "fi_fabric");
   api.strerror = resolve<decltype(api.strerror)>(handle, library, "fi_strerror");
+  api.version = resolve<decltype(api.version)>(handle, library, "fi_version");
   log::debug("ofi: loaded {}", library);
   return api;
 }

@@ -20,6 +20,7 @@ struct LibfabricLibrary {
   decltype(&::fi_dupinfo) dupinfo;
   decltype(&::fi_fabric) fabric;
   decltype(&::fi_strerror) strerror;
+  decltype(&::fi_version) version;
 };
 
 // Loads the library on first use (thread-safe); throws Error(kUnsupported) naming the library

@@ -16,6 +16,7 @@
 #include "runtime/config.hpp"
 #include "runtime/event_loop.hpp"
 #include "runtime/log.hpp"
+#include "runtime/progress_thread.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
 #include "transports/ofi/ofi_source_address.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
@@ -25,7 +26,8 @@ namespace halyard {
 std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host) {
   ofi::Settings settings = ofi::Settings::from_environment();
   settings.wait_fd = settings.use_wait_fd(wait_policy_from_environment(), ranks_on_host,
-                                          ::sysconf(_SC_NPROCESSORS_ONLN));
+                                          ::sysconf(_SC_NPROCESSORS_ONLN),
+                                          ProgressThread::enabled_from_environment());
   ofi::tune_provider_environment(settings);
   return std::make_unique<ofi::OfiTransport>(info, std::move(settings));
 }
@@ -116,12 +118,15 @@ Settings Settings::from_environment() {
   return s;
 }
 
-bool Settings::use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_online) const {
+bool Settings::use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_online,
+                           bool progress_thread) const {
   if (wait_fd_mode != WaitFdMode::kAuto) return wait_fd_mode == WaitFdMode::kOn;
   // A loop that only spins never sleeps on the fd. Otherwise the fd is worth its price (the
   // provider signals it on every completion: a write and a read, about 1 us per message over
-  // tcp) only when ranks outnumber cores, so that idle ones must sleep to let the others run.
+  // tcp) only when ranks outnumber cores, so that idle ones must sleep to let the others run,
+  // or when a progress thread runs: it must sleep while the application computes.
   if (loop_policy == WaitPolicy::kSpin) return false;
+  if (progress_thread) return true;
   return cpus_online <= 0 || ranks_on_host > cpus_online;
 }
 

@@ -40,7 +40,8 @@ struct Settings {
   static Settings from_environment();
   // The wait-fd decision for a loop with `loop_policy`, `ranks_on_host` ranks of the job on
   // this machine and `cpus_online` CPUs (docs/transport-ofi.md).
-  bool use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_online) const;
+  bool use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_online,
+                   bool progress_thread = false) const;
 };
 
 // Sets provider variables (FI_OFI_RXM_EAGER_LIMIT) that suit `settings`, where the user set

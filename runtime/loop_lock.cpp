@@ -1,0 +1,102 @@
+#include "runtime/loop_lock.hpp"
+
+#include <sched.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+
+namespace halyard {
+
+LoopLock::LoopLock() {
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ < 0) {
+    throw Error(ErrorCode::kInternal,
+                std::string("eventfd for the progress thread: ") + std::strerror(errno));
+  }
+}
+
+LoopLock::~LoopLock() {
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+void LoopLock::lock() {
+  if (held_by_me()) {
+    ++depth_;
+    return;
+  }
+  contenders_.fetch_add(1, std::memory_order_relaxed);
+  mutex_.lock();
+  contenders_.fetch_sub(1, std::memory_order_relaxed);
+  owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  depth_ = 1;
+}
+
+void LoopLock::unlock() {
+  if (--depth_ > 0) return;
+  owner_.store(std::thread::id(), std::memory_order_relaxed);
+  mutex_.unlock();
+}
+
+void LoopLock::yield_to_contenders() {
+  if (contenders() == 0) return;
+  const int depth = depth_;
+  depth_ = 0;
+  owner_.store(std::thread::id(), std::memory_order_relaxed);
+  mutex_.unlock();
+  // std::mutex is not fair: without stepping aside, this thread would take the lock back
+  // before the woken contender runs. A bounded number of yields keeps a contender that is
+  // itself descheduled from stalling progress.
+  for (int i = 0; i < 64 && contenders() > 0; ++i) ::sched_yield();
+  mutex_.lock();
+  owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  depth_ = depth;
+}
+
+void LoopLock::notify_waiters() {
+  waiters_cv_.notify_all();
+}
+
+void LoopLock::notify_after_pass() {
+  if (pass_waiters_ > 0) waiters_cv_.notify_all();
+}
+
+void LoopLock::wake_sleeper() {
+  if (!sleeping_) return;
+  sleeping_ = false;  // one write is enough until it sleeps again
+  std::uint64_t one = 1;
+  [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof(one));
+}
+
+void LoopLock::sleep(std::vector<pollfd>& fds, std::chrono::nanoseconds timeout) {
+  fds.push_back({wake_fd_, POLLIN, 0});
+  sleeping_ = true;
+  const int depth = depth_;
+  depth_ = 0;
+  owner_.store(std::thread::id(), std::memory_order_relaxed);
+  mutex_.unlock();
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(timeout.count() / 1'000'000'000);
+  ts.tv_nsec = static_cast<long>(timeout.count() % 1'000'000'000);
+  int rc = ::ppoll(fds.data(), fds.size(), &ts, nullptr);
+  if (rc < 0 && errno != EINTR) {
+    log::warn("progress thread: ppoll failed: {}", std::strerror(errno));
+  }
+  if (fds.back().revents != 0) {
+    std::uint64_t count = 0;
+    [[maybe_unused]] ssize_t n = ::read(wake_fd_, &count, sizeof(count));
+  }
+  mutex_.lock();
+  owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  depth_ = depth;
+  sleeping_ = false;
+}
+
+}  // namespace halyard

@@ -1,0 +1,50 @@
+// ProgressThread: a thread that drives an EventLoop while the application computes
+// (HALYARD_PROGRESS_THREAD=1, or Runtime::start_progress_thread()), so non-blocking
+// collectives advance without the application calling into the library: the overlap of
+// communication and computation that the MVAPICH2 co-design paper measures.
+//
+// While it runs, the loop has a LoopLock (runtime/loop_lock.hpp): the thread runs passes with
+// the lock held, hands it to application threads that post or complete operations, and backs
+// off like run_until() does (HALYARD_WAIT: spin, then sched_yield, then sleep in ppoll(2) on the
+// sources' wait fds and its own wake eventfd), so an idle progress thread costs no core.
+// Completion callbacks run on this thread; application threads that wait sleep on a
+// condition variable until the completion wakes them.
+//
+// stop() (and the destructor) ends the thread and removes the lock; afterwards the loop is
+// single-threaded again. Start and stop from the thread that owns the runtime, while no other
+// application thread uses it.
+#pragma once
+
+#include <thread>
+
+#include "runtime/event_loop.hpp"
+#include "runtime/loop_lock.hpp"
+
+namespace halyard {
+
+class ProgressThread {
+ public:
+  // Installs the lock and starts the thread.
+  explicit ProgressThread(EventLoop& loop);
+  ~ProgressThread();
+  ProgressThread(const ProgressThread&) = delete;
+  ProgressThread& operator=(const ProgressThread&) = delete;
+
+  // Idempotent. Must not be called from a callback (that would join the calling thread).
+  void stop();
+
+  std::thread::native_handle_type native_handle() { return thread_.native_handle(); }
+
+  // HALYARD_PROGRESS_THREAD: 0 (default) or 1. Throws Error(kInvalidArgument) otherwise.
+  static bool enabled_from_environment();
+
+ private:
+  void run();
+
+  EventLoop& loop_;
+  LoopLock lock_;
+  bool stop_requested_ = false;  // under lock_
+  std::thread thread_;
+};
+
+}  // namespace halyard
