@@ -5,10 +5,12 @@
 # limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
-#     PART: build compare noise hbench p2p (default: all of them, in that order). The device
+#     PART: build compare noise hbench p2p tune (default: all but tune, in that order). The device
 #     tool allows 10 minutes a command; the parts' limits add up to about 11 plus the build, so
 #     to be safe run `bench/device_run.sh build compare noise`, then
 #     `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays).
+#     `tune` (docs/tuning.md's 16-rank figures: htune --validate on 2 and 4 emulated nodes, about
+#     8 minutes) runs alone: `bench/device_run.sh build tune` (or `tune` on a warm machine).
 #
 # Before sending the tree there, copy the headers from this machine's libfabric-dev into the
 # ignored folder the device tool carries:
@@ -63,5 +65,17 @@ if wanted p2p; then
   timeout 45 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
   log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
   timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
+fi
+if wanted tune; then
+  # htune --validate (docs/tuning.md, Figures 6.1 and 6.2): the three search modes on 2 and 4
+  # emulated nodes; each writes its table, its report and its progress log.
+  for v in 2 4; do
+    log "htune --validate, $n ranks, $v emulated nodes"
+    timeout 240 "$build/bin/hlaunch" -n "$n" --vnodes "$v" -- "$build/bin/htune" --validate \
+      --space medium --min-size 16K --max-size 4M --size-factor 4 --segments 64K,256K,1M \
+      --iterations 5 --warmup 1 --output "$out/tuning_${n}_vnodes$v.json" \
+      --report "$out/tuning_${n}_vnodes$v.txt" >"$out/tune_${n}_vnodes$v.log" 2>&1
+    log "rc=$?"
+  done
 fi
 log "done in ${SECONDS}s"
