@@ -7,6 +7,7 @@
 #include "collectives/collectives.hpp"
 #include "collectives/han/han.hpp"
 #include "runtime/error.hpp"
+#include "tuner/median.hpp"
 
 namespace halyard::tuner {
 
@@ -16,7 +17,7 @@ double time_collective(const Communicator& comm, select::Collective collective,
   using Clock = std::chrono::steady_clock;
   const std::size_t count = std::max<std::size_t>(1, bytes / sizeof(float));
   std::vector<float> send(count, 1.0f), recv(count, 0.0f);
-  double total_us = 0;
+  std::vector<double> samples;
   for (int it = 0; it < settings.warmup + settings.iterations; ++it) {
     barrier(comm);
     auto start = Clock::now();
@@ -27,10 +28,10 @@ double time_collective(const Communicator& comm, select::Collective collective,
     Status status = request.wait();
     if (!status.ok()) throw Error(status.code, "htune: " + status.message);
     if (it >= settings.warmup) {
-      total_us += std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+      samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     }
   }
-  double mine = total_us / settings.iterations;
+  double mine = median(samples);
   double slowest = 0;
   allreduce(comm, &mine, &slowest, 1, Datatype::kFloat64, Op::kMax);
   return slowest;

@@ -1,6 +1,6 @@
 // Timing a whole HAN collective with one configuration: the exhaustive search's measurement and
-// htune --validate's "measured" figure. Like IMB's t_max: each rank's average over the
-// iterations (barrier before each), then the maximum over the ranks.
+// htune --validate's "measured" figure. Like IMB's t_max, but with each rank's median over the
+// iterations (barrier before each; median.hpp says why), then the maximum over the ranks.
 #pragma once
 
 #include <cstddef>

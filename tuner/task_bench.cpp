@@ -7,6 +7,7 @@
 #include "collectives/collectives.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "runtime/error.hpp"
+#include "tuner/median.hpp"
 
 namespace halyard::tuner {
 
@@ -69,16 +70,16 @@ const RankTimes& TaskBench::alone(select::Collective collective, const Candidate
   }
   StageRunner runner(comm_, to_tuning(collective, candidate, segment_bytes), segment_bytes, 1);
   std::vector<Request> requests;
-  double total_us = 0;
+  std::vector<double> samples;
   for (int it = 0; it < settings_.warmup + settings_.iterations; ++it) {
     barrier(comm_);
     auto start = Clock::now();
     runner.post(stage, 0, requests);
     wait_ok(requests);
-    if (it >= settings_.warmup) total_us += elapsed_us(start);
+    if (it >= settings_.warmup) samples.push_back(elapsed_us(start));
   }
   ++measured_;
-  auto gathered = gather_ranks(comm_, {total_us / settings_.iterations});
+  auto gathered = gather_ranks(comm_, {median(samples)});
   return alone_cache_.emplace(key, std::move(gathered.front())).first->second;
 }
 
@@ -97,7 +98,7 @@ const std::vector<RankTimes>& TaskBench::lockstep(select::Collective collective,
   const std::size_t steps = segments + depth - 1;
   StageRunner runner(comm_, to_tuning(collective, candidate, segment_bytes), segment_bytes,
                      segments);
-  std::vector<double> step_us(steps, 0.0);
+  std::vector<std::vector<double>> samples(steps);
   std::vector<Request> requests;
   for (int it = 0; it < settings_.warmup + settings_.iterations; ++it) {
     barrier(comm_);
@@ -109,10 +110,11 @@ const std::vector<RankTimes>& TaskBench::lockstep(select::Collective collective,
         if (k >= j && k - j < segments) runner.post(stages[j], k - j, requests);
       }
       wait_ok(requests);
-      if (it >= settings_.warmup) step_us[k] += elapsed_us(start);
+      if (it >= settings_.warmup) samples[k].push_back(elapsed_us(start));
     }
   }
-  for (double& us : step_us) us /= settings_.iterations;
+  std::vector<double> step_us;
+  for (const auto& step : samples) step_us.push_back(median(step));
   ++measured_;
   return lockstep_cache_.emplace(key, gather_ranks(comm_, step_us)).first->second;
 }

@@ -5,8 +5,8 @@
 // (each step's stages posted together and waited for), every step timed: ib(0), sbib(1) (after
 // ib(0), as Algorithm 10 asks), sbib(2) (the pipeline full: the stabilised cost s), sb(2) for
 // bcast; sr(0), irsr(1), ibirsr(2), sbibirsr(3), sbibirsr(4) (s), sbibir, sbib, sb for allreduce.
-// Each figure is this rank's average over the iterations; costs are kept per rank and combined
-// by the cost model (maximum over the processes).
+// Each figure is this rank's median over the iterations (median.hpp); costs are kept per rank and
+// combined by the cost model (maximum over the processes).
 //
 // Every rank must request the same measurements in the same order (they are collective); the
 // cache answers a repeated request without communicating, on every rank alike.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "tuner/cost_model.hpp"
+#include "tuner/median.hpp"
 
 namespace halyard::tuner {
 namespace {
@@ -74,6 +75,12 @@ TEST(CostModel, SegmentCount) {
   EXPECT_EQ(segment_count(4097, 1024), 5u);
   EXPECT_EQ(segment_count(100, 1024), 1u);
   EXPECT_EQ(segment_count(0, 1024), 1u);
+}
+
+TEST(CostModel, RepetitionsAreSummarisedByTheirMedian) {
+  EXPECT_DOUBLE_EQ(median({5, 1, 400, 3, 4}), 4.0);  // one descheduled repetition ignored
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({}), 0.0);
 }
 
 }  // namespace
