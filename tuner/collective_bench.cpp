@@ -19,7 +19,7 @@ double time_collective(const Communicator& comm, select::Collective collective,
   std::vector<float> send(count, 1.0f), recv(count, 0.0f);
   std::vector<double> samples;
   for (int it = 0; it < settings.warmup + settings.iterations; ++it) {
-    barrier(comm);
+    align_ranks(comm);
     auto start = Clock::now();
     Request request = collective == select::Collective::kBcast
                           ? han::ibcast(comm, recv.data(), count, Datatype::kFloat32, 0, tuning)

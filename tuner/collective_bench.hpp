@@ -1,6 +1,6 @@
 // Timing a whole HAN collective with one configuration: the exhaustive search's measurement and
 // htune --validate's "measured" figure. Like IMB's t_max, but with each rank's median over the
-// iterations (barrier before each; median.hpp says why), then the maximum over the ranks.
+// iterations (align_ranks before each; median.hpp says why), then the maximum over the ranks.
 #pragma once
 
 #include <cstddef>

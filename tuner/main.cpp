@@ -11,6 +11,7 @@
 #include "collectives/select/comm_shape.hpp"
 #include "collectives/select/tuning_table_json.hpp"
 #include "halyard/halyard.hpp"
+#include "runtime/config.hpp"
 #include "runtime/error.hpp"
 #include "tuner/options.hpp"
 #include "tuner/search.hpp"
@@ -32,6 +33,18 @@ void print_progress(const SearchOutcome& outcome, std::size_t index, std::size_t
       size.scored.size(), size.best().us, size.best().label.c_str(), outcome.seconds);
 }
 
+// HALYARD_HAN_* knobs the user set win over every configuration htune tries, so the search would
+// compare configurations that all run alike in that knob.
+void warn_about_pinned_knobs() {
+  for (const char* name : {"HALYARD_HAN_SEGSIZE", "HALYARD_HAN_INTER", "HALYARD_HAN_INTRA",
+                           "HALYARD_HAN_IBS", "HALYARD_HAN_IRS"}) {
+    if (config::env_string(name)) {
+      std::fprintf(stderr, "htune: warning: %s is set and overrides the configurations searched\n",
+                   name);
+    }
+  }
+}
+
 int run(const Options& options) {
   Runtime runtime;
   const Communicator& world = runtime.world();
@@ -44,6 +57,7 @@ int run(const Options& options) {
                     std::to_string(shape.max_ranks_per_node) +
                     " ranks per node); on one host use hlaunch --vnodes");
   }
+  if (runtime.rank() == 0) warn_about_pinned_knobs();
   SearchSpace space = space_preset(options.space);
   space.segments = options.segments;
   std::vector<Mode> modes{options.mode};

@@ -39,6 +39,11 @@ std::string stage_key(const Candidate& c, Stage stage, std::size_t segment_bytes
 
 }  // namespace
 
+void align_ranks(const Communicator& comm) {
+  barrier(comm);
+  barrier(comm);
+}
+
 std::vector<RankTimes> gather_ranks(const Communicator& comm, const std::vector<double>& mine) {
   const auto ranks = static_cast<std::size_t>(comm.size());
   std::vector<double> all(mine.size() * ranks);
@@ -72,7 +77,7 @@ const RankTimes& TaskBench::alone(select::Collective collective, const Candidate
   std::vector<Request> requests;
   std::vector<double> samples;
   for (int it = 0; it < settings_.warmup + settings_.iterations; ++it) {
-    barrier(comm_);
+    align_ranks(comm_);
     auto start = Clock::now();
     runner.post(stage, 0, requests);
     wait_ok(requests);
@@ -101,7 +106,7 @@ const std::vector<RankTimes>& TaskBench::lockstep(select::Collective collective,
   std::vector<std::vector<double>> samples(steps);
   std::vector<Request> requests;
   for (int it = 0; it < settings_.warmup + settings_.iterations; ++it) {
-    barrier(comm_);
+    align_ranks(comm_);
     for (std::size_t k = 0; k < steps; ++k) {
       auto start = Clock::now();
       // Step k holds stage j of segment k - j; stages are posted in stage order on every rank,

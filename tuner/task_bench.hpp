@@ -28,6 +28,11 @@ struct BenchSettings {
   int warmup = 2;
 };
 
+// Two barriers: the first gathers the ranks; the second, among ranks that are all awake, lets
+// them leave nearly together. On an oversubscribed machine a rank sleeping in the first barrier
+// wakes milliseconds after the others leave it, and that skew would count in the timed task.
+void align_ranks(const Communicator& comm);
+
 // Per-rank time (us) of each listed value, gathered from every rank of `comm`: result[k][rank].
 std::vector<RankTimes> gather_ranks(const Communicator& comm, const std::vector<double>& mine);
 

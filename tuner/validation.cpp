@@ -3,20 +3,13 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <numeric>
 
+#include "runtime/config.hpp"
 #include "runtime/error.hpp"
+#include "tuner/median.hpp"
 
 namespace halyard::tuner {
-
-namespace {
-
-std::string size_text(std::size_t bytes) {
-  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + "M";
-  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + "K";
-  return std::to_string(bytes);
-}
-
-}  // namespace
 
 std::vector<ValidationRow> validate(const SearchOutcome& exhaustive, const SearchOutcome& model) {
   if (exhaustive.sizes.size() != model.sizes.size()) {
@@ -33,6 +26,10 @@ std::vector<ValidationRow> validate(const SearchOutcome& exhaustive, const Searc
     row.best = measured.best().label;
     row.best_us = measured.best().us;
     row.configurations = static_cast<int>(measured.scored.size());
+    std::vector<double> all;
+    for (const ScoredConfig& s : measured.scored) all.push_back(s.us);
+    row.median_us = median(all);
+    row.mean_us = std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size());
     bool found = false;
     for (const ScoredConfig& s : measured.scored) {
       if (s.label == chosen.label) {
@@ -65,15 +62,17 @@ std::string format_validation(const std::vector<SearchOutcome>& outcomes) {
       int within = 0;
       text += fmt::format("\n# {}, {} mode vs exhaustive\n",
                           select::collective_name(model.collective), mode_name(model.mode));
-      text +=
-          fmt::format("{:<6} {:>12} {:>12} {:>12} {:>7} {:>7}  {} | {}\n", "size", "predicted_us",
-                      "measured_us", "best_us", "rank", "ratio", "chosen", "exhaustive best");
+      text += fmt::format("{:<6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>7}  {} | {}\n", "size",
+                          "predicted_us", "measured_us", "best_us", "median_us", "mean_us", "rank",
+                          "ratio", "chosen", "exhaustive best");
       for (const ValidationRow& r : rows) {
         within += r.within_10_percent() ? 1 : 0;
-        text += fmt::format("{:<6} {:>12.1f} {:>12.1f} {:>12.1f} {:>3}/{:<3} {:>7.2f}  {} | {}\n",
-                            size_text(r.bytes), r.predicted_us, r.measured_us, r.best_us, r.rank,
-                            r.configurations, r.best_us > 0 ? r.measured_us / r.best_us : 0.0,
-                            r.chosen, r.best);
+        text += fmt::format(
+            "{:<6} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f} {:>3}/{:<3} {:>7.2f}  {} | "
+            "{}\n",
+            config::format_bytes(r.bytes), r.predicted_us, r.measured_us, r.best_us, r.median_us,
+            r.mean_us, r.rank, r.configurations, r.best_us > 0 ? r.measured_us / r.best_us : 0.0,
+            r.chosen, r.best);
       }
       text += fmt::format("# within 10% of the exhaustive best at {} of {} sizes\n", within,
                           rows.size());

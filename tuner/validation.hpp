@@ -19,6 +19,8 @@ struct ValidationRow {
   double measured_us = 0;  // the chosen configuration's exhaustive figure
   std::string best;        // the exhaustive best
   double best_us = 0;
+  double median_us = 0;  // of every configuration measured exhaustively (Figure 6.2's bars)
+  double mean_us = 0;
   int rank = 0;  // 1-based among `configurations`
   int configurations = 0;
   bool within_10_percent() const { return measured_us <= 1.10 * best_us; }

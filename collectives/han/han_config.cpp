@@ -110,12 +110,6 @@ void check(const Config& c) {
   }
 }
 
-std::string bytes_text(std::size_t bytes) {
-  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + "M";
-  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + "K";
-  return std::to_string(bytes);
-}
-
 }  // namespace
 
 std::size_t Config::segment_for(std::size_t message_bytes) const {
@@ -183,13 +177,13 @@ std::string describe(const Tuning& t) {
     if (!text.empty()) text += ' ';
     text += std::string(key) + "=" + value;
   };
-  if (t.segment_bytes) field("fs", bytes_text(*t.segment_bytes));
+  if (t.segment_bytes) field("fs", config::format_bytes(*t.segment_bytes));
   if (t.inter) field("imod", std::string(inter_module_name(*t.inter)));
   if (t.inter_bcast_tree) field("ibalg", std::string(adapt::tree_shape_name(*t.inter_bcast_tree)));
   if (t.inter_reduce_tree)
     field("iralg", std::string(adapt::tree_shape_name(*t.inter_reduce_tree)));
-  if (t.inter_bcast_segment) field("ibs", bytes_text(*t.inter_bcast_segment));
-  if (t.inter_reduce_segment) field("irs", bytes_text(*t.inter_reduce_segment));
+  if (t.inter_bcast_segment) field("ibs", config::format_bytes(*t.inter_bcast_segment));
+  if (t.inter_reduce_segment) field("irs", config::format_bytes(*t.inter_reduce_segment));
   if (t.intra) field("smod", std::string(intra_module_name(*t.intra)));
   if (t.sends_in_flight) field("N", std::to_string(*t.sends_in_flight));
   if (t.recvs_in_flight) field("M", std::to_string(*t.recvs_in_flight));
