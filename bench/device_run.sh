@@ -67,15 +67,14 @@ if wanted p2p; then
   timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
 fi
 if wanted tune; then
-  # htune --validate (docs/tuning.md, Figures 6.1 and 6.2): the three search modes on 2 and 4
-  # emulated nodes; each writes its table, its report and its progress log.
+  # docs/tuning.md's figures (dissertation Figures 6.1 and 6.2): htune --validate, the three
+  # search modes, on 2 and 4 emulated nodes; tables, reports, .dat files and PNGs per shape.
   for v in 2 4; do
     log "htune --validate, $n ranks, $v emulated nodes"
-    timeout 240 "$build/bin/hlaunch" -n "$n" --vnodes "$v" -- "$build/bin/htune" --validate \
-      --space medium --min-size 16K --max-size 4M --size-factor 4 --segments 64K,256K,1M \
-      --iterations 5 --warmup 1 --output "$out/tuning_${n}_vnodes$v.json" \
-      --report "$out/tuning_${n}_vnodes$v.txt" >"$out/tune_${n}_vnodes$v.log" 2>&1
-    log "rc=$?"
+    timeout 270 bench/tuning_figures.sh --build "$build" --out "$out/tuning_${n}_vnodes$v" -n "$n" \
+      --vnodes "$v" -- --space medium --min-size 16K --max-size 4M --size-factor 4 \
+      --segments 64K,256K,1M --iterations 5 --warmup 1 >>"$out/tune.log" 2>&1
+    log "rc=$? $(tail -3 "$out/tuning_${n}_vnodes$v/validate.txt" 2>/dev/null | tr '\n' ' ')"
   done
 fi
 log "done in ${SECONDS}s"
