@@ -19,7 +19,8 @@ constexpr std::size_t kDefaultInterSegment = 64 * 1024;
 constexpr std::size_t kChainMinInterSegments = 8;     // chain pipelines only with many segments
 constexpr std::size_t kInFlightMinInterSegments = 4;  // N/M matter only with segments to queue
 constexpr std::size_t kP2pOnlyBytes = 8 * 1024;       // the shm eager limit: p2p wins below
-constexpr std::size_t kCmaOnlyBytes = 512 * 1024;     // single copy wins above (SOLO's 512 KB)
+constexpr std::size_t kNoSmBytes =
+    512 * 1024;  // sm's fragments and notices lose above (SOLO's 512 KB)
 
 std::size_t inter_segments_in(const Candidate& c, std::size_t segment_bytes) {
   return (segment_bytes + c.inter_segment - 1) / std::max<std::size_t>(c.inter_segment, 1);
@@ -91,7 +92,7 @@ bool heuristic_keeps(select::Collective collective, const Candidate& c, std::siz
   const auto depth = static_cast<std::size_t>(pipeline_depth(collective, c.inter));
   if (segments > 1 && segments < depth) return false;  // a pipeline that never fills
   if (segment_bytes <= kP2pOnlyBytes && c.intra != IntraModule::kBase) return false;
-  if (segment_bytes >= kCmaOnlyBytes && c.intra != IntraModule::kCma) return false;
+  if (segment_bytes >= kNoSmBytes && c.intra == IntraModule::kSm) return false;
   if (c.inter == InterModule::kAdapt) {
     const std::size_t pieces = inter_segments_in(c, segment_bytes);
     // Two leaders: every tree is the same single edge.

@@ -55,12 +55,17 @@ TEST(SearchSpace, Heuristics) {
   // A pipeline that never fills (1 < u < D) is skipped; u = 1 is kept.
   EXPECT_FALSE(heuristic_keeps(Collective::kAllreduce, binomial, 128 * 1024, 3, 2));
   EXPECT_TRUE(heuristic_keeps(Collective::kAllreduce, binomial, 128 * 1024, 1, 2));
-  // Intra module by segment size: p2p up to 8K, single copy from 512K.
+  // Intra module by segment size: p2p only up to 8K, no sm from 512K.
   Candidate sm = binomial;
   sm.intra = IntraModule::kSm;
+  Candidate p2p = binomial;
+  p2p.intra = IntraModule::kBase;
   EXPECT_TRUE(heuristic_keeps(Collective::kBcast, sm, 128 * 1024, 4, 2));
   EXPECT_FALSE(heuristic_keeps(Collective::kBcast, sm, 1 << 20, 4, 2));
+  EXPECT_TRUE(heuristic_keeps(Collective::kBcast, p2p, 1 << 20, 4, 2));
+  EXPECT_TRUE(heuristic_keeps(Collective::kBcast, binomial, 1 << 20, 4, 2));
   EXPECT_FALSE(heuristic_keeps(Collective::kBcast, sm, 4096, 4, 2));
+  EXPECT_TRUE(heuristic_keeps(Collective::kBcast, p2p, 4096, 4, 2));
 }
 
 TEST(SearchSpace, SegmentChoicesAndTuning) {
