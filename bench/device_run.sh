@@ -5,11 +5,13 @@
 # limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
-#     PART: build compare noise hbench p2p overlap (default: all of them but overlap, in that
-#     order). The device tool allows 10 minutes a command; the parts' limits add up to about 11
-#     plus the build, so to be safe run `bench/device_run.sh build compare noise`, then
-#     `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays), and
-#     `bench/device_run.sh overlap` (about 9 minutes at most) as a third command.
+#     PART: build compare noise hbench p2p overlap tune (default: all of them but overlap and
+#     tune, in that order). The device tool allows 10 minutes a command; the parts' limits add up
+#     to about 11 plus the build, so to be safe run `bench/device_run.sh build compare noise`,
+#     then `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays),
+#     `bench/device_run.sh overlap` (about 9 minutes at most) and `bench/device_run.sh tune`
+#     (docs/tuning.md's 16-rank figures: htune --validate on 2 and 4 emulated nodes, about 8
+#     minutes) as commands of their own.
 #
 # Before sending the tree there, copy the headers from this machine's libfabric-dev into the
 # ignored folder the device tool carries:
@@ -76,5 +78,16 @@ if wanted p2p; then
   timeout 45 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
   log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
   timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
+fi
+if wanted tune; then
+  # docs/tuning.md's figures (dissertation Figures 6.1 and 6.2): htune --validate, the three
+  # search modes, on 2 and 4 emulated nodes; tables, reports, .dat files and PNGs per shape.
+  for v in 2 4; do
+    log "htune --validate, $n ranks, $v emulated nodes"
+    timeout 270 bench/tuning_figures.sh --build "$build" --out "$out/tuning_${n}_vnodes$v" -n "$n" \
+      --vnodes "$v" -- --space medium --min-size 16K --max-size 4M --size-factor 4 \
+      --segments 64K,256K,1M --iterations 5 --warmup 1 >>"$out/tune.log" 2>&1
+    log "rc=$? $(tail -3 "$out/tuning_${n}_vnodes$v/validate.txt" 2>/dev/null | tr '\n' ' ')"
+  done
 fi
 log "done in ${SECONDS}s"

@@ -55,7 +55,7 @@ Request post_bcast(const Communicator& comm, void* buffer, std::size_t count, Da
       return adapt::ibcast(comm, buffer, count, type, root,
                            select::adapt_params(Collective::kBcast, selected));
     case Algorithm::kHan:
-      return han::ibcast(comm, buffer, count, type, root);
+      return han::ibcast(comm, buffer, count, type, root, selected.han);
     default:
       cannot_run(Collective::kBcast, selected);
   }
@@ -79,7 +79,7 @@ Request post_reduce(const Communicator& comm, const void* send, void* recv, std:
       return adapt::ireduce(comm, send, recv, count, type, op, root,
                             select::adapt_params(Collective::kReduce, selected));
     case Algorithm::kHan:
-      return han::ireduce(comm, send, recv, count, type, op, root);
+      return han::ireduce(comm, send, recv, count, type, op, root, selected.han);
     default:
       cannot_run(Collective::kReduce, selected);
   }
@@ -100,7 +100,7 @@ Request post_allreduce(const Communicator& comm, const void* send, void* recv, s
     case Algorithm::kRabenseifner:
       return base::iallreduce_rabenseifner(comm, send, recv, count, type, op);
     case Algorithm::kHan:
-      return han::iallreduce(comm, send, recv, count, type, op);
+      return han::iallreduce(comm, send, recv, count, type, op, selected.han);
     default:
       cannot_run(Collective::kAllreduce, selected);
   }

@@ -82,4 +82,11 @@ std::string env_choice(const char* name, std::initializer_list<std::string_view>
   reject(name, *v, "one of " + list);
 }
 
+std::string format_bytes(std::size_t bytes) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + "M";
+  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes / 1024) + "K";
+  return std::to_string(bytes);
+}
+
 }  // namespace halyard::config

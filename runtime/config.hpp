@@ -25,6 +25,9 @@ std::size_t env_bytes(const char* name, std::size_t fallback);
 // the error message.
 std::size_t parse_bytes(std::string_view text, std::string_view what);
 
+// The shortest text parse_bytes reads back as `bytes`: "64K", "4M", "1000".
+std::string format_bytes(std::size_t bytes);
+
 // One of `choices`, compared case-insensitively and returned in lower case; throws an Error
 // listing the choices otherwise.
 std::string env_choice(const char* name, std::initializer_list<std::string_view> choices,

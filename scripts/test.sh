@@ -52,8 +52,8 @@ asan_targets=(hlaunch collective_check every_pair_check adapt_collectives p2p_sc
   core_router_test core_self_transport_test core_active_messages_test progress_thread_test
   exchange_check
   datatypes_reduction_test launcher_protocol_test launcher_store_test
-  reliability_bootstrap_hardening_test)
-asan_tests='^(core_|datatypes_|launcher_(protocol|store)|reliability_|Request|EventLoop|Matching|Communicator|Router|SelfTransport|AmTest|SingletonRuntime|AvailableIsas|KeyValueStore|CollectiveGate|Control|BootstrapHardening|ProgressThread|.*_n4_vnodes2$|han_|intranode_primitives)'
+  reliability_bootstrap_hardening_test tuner_decision_table_test)
+asan_tests='^(core_|datatypes_|launcher_(protocol|store)|reliability_|Request|EventLoop|Matching|Communicator|Router|SelfTransport|AmTest|SingletonRuntime|AvailableIsas|KeyValueStore|CollectiveGate|Control|BootstrapHardening|ProgressThread|DecisionTable|HanTuning|.*_n4_vnodes2$|han_|intranode_primitives)'
 if stage asan; then
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     sanitizer_stage asan HALYARD_SANITIZE "$asan_tests" "${asan_targets[@]}"

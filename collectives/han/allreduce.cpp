@@ -22,10 +22,11 @@
 namespace halyard::han {
 
 Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                   Datatype type, Op op) {
+                   Datatype type, Op op, const Tuning& tuning) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
-  const Config& c = config();
-  const IntraModule intra_module = h.intra;
+  // Copied: the tasks outlive this frame.
+  const Config c = tuning.empty() ? config() : config_for(tuning);
+  const IntraModule intra_module = h.intra_for(c);
   Pipeline pipeline(comm.loop());
   Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const bool in_place = base::is_in_place(send);
@@ -66,7 +67,7 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
       } else if (inter) {
         const void* in = inter_root ? kInPlace : static_cast<const void*>(out);
         void* dst = inter_root ? out : nullptr;
-        ir_reduce[t] = pipeline.add(h.leader_queue, [&c, leaders, in, dst, n, type, op] {
+        ir_reduce[t] = pipeline.add(h.leader_queue, [c, leaders, in, dst, n, type, op] {
           return inter_reduce(c, leaders, in, dst, n, type, op, 0);
         });
         Pipeline::depend(ir_reduce[t], sr[t]);
@@ -80,7 +81,7 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
       if (inter && one_step_inter) {
         ready = ir_reduce[s];
       } else if (inter) {
-        ready = pipeline.add(h.leader_queue, [&c, leaders, out, n, type] {
+        ready = pipeline.add(h.leader_queue, [c, leaders, out, n, type] {
           return inter_bcast(c, leaders, out, n, type, 0);
         });
         Pipeline::depend(ready, ir_reduce[s]);

@@ -26,10 +26,12 @@ constexpr std::size_t kInterWindow = 4;
 
 }  // namespace
 
-Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
+Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root,
+               const Tuning& tuning) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
-  const Config& c = config();
-  const IntraModule intra_module = h.intra;
+  // Copied: the tasks outlive this frame.
+  const Config c = tuning.empty() ? config() : config_for(tuning);
+  const IntraModule intra_module = h.intra_for(c);
   Pipeline pipeline(comm.loop());
   Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const int me = comm.rank();
@@ -48,7 +50,7 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
     std::size_t n = segs.length(i);
     std::shared_ptr<Task> sb;
     if (inter) {
-      ib[i] = pipeline.add(h.leader_queue, [&c, leaders, seg, n, type, leader_root] {
+      ib[i] = pipeline.add(h.leader_queue, [c, leaders, seg, n, type, leader_root] {
         return inter_bcast(c, leaders, seg, n, type, leader_root);
       });
       if (i >= kInterWindow) Pipeline::depend(ib[i], ib[i - kInterWindow]);

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 
+#include "collectives/han/han_config.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/reduce_op.hpp"
@@ -16,11 +17,14 @@
 
 namespace halyard::han {
 
-Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root);
+// `tuning` is this call's configuration (a decision table's choice; han_config.hpp): its fields
+// replace the defaults, and HALYARD_HAN_* variables the user set replace both.
+Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root,
+               const Tuning& tuning = {});
 Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                Datatype type, Op op, int root);
+                Datatype type, Op op, int root, const Tuning& tuning = {});
 Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                   Datatype type, Op op);
+                   Datatype type, Op op, const Tuning& tuning = {});
 Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
                    Datatype type);
 Request ibarrier(const Communicator& comm);

@@ -1,4 +1,4 @@
-// HAN's knobs, read once per process from the environment (docs/han.md has the table):
+// HAN's knobs. Process-wide ones come from the environment (docs/han.md has the table):
 //   HALYARD_HAN_SEGSIZE  bytes per pipeline segment (fs)       default: auto (segment_for)
 //   HALYARD_HAN_INTER    adapt:<tree> | base: inter-node submodule   default adapt:binomial
 //                        (allreduce: base unless set)
@@ -6,9 +6,14 @@
 //   HALYARD_HAN_IBS / HALYARD_HAN_IRS  ADAPT's segment inside ib / ir tasks  default: ADAPT's
 //   HALYARD_HAN_LEADERS  node | numa: one leader per node or per NUMA domain  default node
 //   HALYARD_HAN_TEST_NUMA_DOMAINS  testing aid: pretend every node has this many NUMA domains
+// A call may also carry a Tuning (Table 6.2's fs, imod, ibalg, iralg, ibs, irs, smod and ADAPT's
+// N/M, from the tuner's decision table); a variable the user set wins over it.
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "collectives/adapt/adapt.hpp"
 #include "collectives/intranode/intranode.hpp"
@@ -32,14 +37,35 @@ inline constexpr std::size_t kAutoMaxSegment = 16 * 1024 * 1024;
 // The lower level of the hierarchy: a node, or a NUMA domain of a node (HierKNEM section 4.1).
 enum class LeaderLevel { kNode, kNuma };
 
+// The knobs one call may choose (dissertation Table 6.2 plus ADAPT's N/M); unset fields keep
+// the process's value. Also the shape in which the environment's HALYARD_HAN_* values are kept.
+struct Tuning {
+  std::optional<std::size_t> segment_bytes;           // fs
+  std::optional<InterModule> inter;                   // imod
+  std::optional<adapt::TreeShape> inter_bcast_tree;   // ibalg
+  std::optional<adapt::TreeShape> inter_reduce_tree;  // iralg
+  std::optional<std::size_t> inter_bcast_segment;     // ibs
+  std::optional<std::size_t> inter_reduce_segment;    // irs
+  std::optional<IntraModule> intra;                   // smod
+  std::optional<int> sends_in_flight;                 // ADAPT's N inside ib / ir
+  std::optional<int> recvs_in_flight;                 // ADAPT's M inside ib / ir
+
+  bool empty() const { return *this == Tuning{}; }
+  friend bool operator==(const Tuning&, const Tuning&) = default;
+};
+
 struct Config {
   std::size_t segment_bytes = 0;  // 0: automatic (segment_for)
   InterModule inter = InterModule::kAdapt;
-  bool inter_chosen = false;  // HALYARD_HAN_INTER was set
-  adapt::TreeShape inter_tree = adapt::TreeShape::kBinomial;
+  bool inter_chosen = false;  // HALYARD_HAN_INTER or a call's tuning chose the inter module
+  adapt::TreeShape inter_tree = adapt::TreeShape::kBinomial;         // ib's tree
+  adapt::TreeShape inter_reduce_tree = adapt::TreeShape::kBinomial;  // ir's tree
   // ADAPT's own segment inside an ib / ir task (Table 6.2's ibs and irs); 0: ADAPT's default.
   std::size_t inter_bcast_segment = 0;
   std::size_t inter_reduce_segment = 0;
+  // ADAPT's N and M inside ib / ir tasks; 0: ADAPT's defaults.
+  int sends_in_flight = 0;
+  int recvs_in_flight = 0;
   IntraModule intra = IntraModule::kAuto;
   LeaderLevel leaders = LeaderLevel::kNode;
   // 0: NUMA domains as the topology reports them; k > 0: the rank at index i among its node's
@@ -53,5 +79,23 @@ struct Config {
 
 // The process's configuration; a bad value throws Error(kInvalidArgument) naming the variable.
 const Config& config();
+
+// The configuration of one call: the defaults, then `tuning`, then every HALYARD_HAN_* variable
+// the user set (the environment wins, so a user can still pin a knob under a tuned table).
+// Throws Error(kInvalidArgument) for tuning values HAN cannot use (segment 0, N < 1, M <= N).
+Config config_for(const Tuning& tuning);
+
+// Names as HALYARD_HAN_INTRA and the decision table write them: "auto", "sm", "cma", "base";
+// "adapt", "base". parse_* return nullopt for anything else (callers name the source).
+std::string_view intra_module_name(IntraModule module);
+std::string_view inter_module_name(InterModule module);
+std::optional<IntraModule> parse_intra_module(std::string_view name);
+std::optional<InterModule> parse_inter_module(std::string_view name);
+
+// Throws Error(kInvalidArgument) for values of `tuning` HAN cannot use, whatever the environment.
+void check_tuning(const Tuning& tuning);
+
+// "fs=64K imod=adapt ibalg=binary ..." listing the fields that are set (logs, htune's output).
+std::string describe(const Tuning& tuning);
 
 }  // namespace halyard::han

@@ -15,8 +15,8 @@ struct Hierarchy {
   Communicator leader;  // one rank per group (the lowest); empty on non-leaders
   // The comm rank of the leader of every comm rank's group.
   std::vector<int> leader_of;
-  // The intra-node submodule this hierarchy runs: the configured one, or base when no scratch
-  // lane was free for its group communicator (see make_hierarchy in hierarchy.cpp).
+  // The intra-node submodule of the process configuration, or base when it is base or when no
+  // scratch lane was free for its group communicator (see make_hierarchy in hierarchy.cpp).
   IntraModule intra = IntraModule::kCma;
   OrderedQueue node_queue;
   OrderedQueue leader_queue;
@@ -24,6 +24,11 @@ struct Hierarchy {
   // need no common order, but tasks need a queue to wait in.
   OrderedQueue transfer_queue;
 
+  // The submodule a call configured with `c` runs: c's, unless this hierarchy holds no scratch
+  // lane (sm and cma need one), where only base is safe.
+  IntraModule intra_for(const Config& c) const {
+    return intra == IntraModule::kBase ? IntraModule::kBase : c.intra;
+  }
   bool is_leader() const { return leader.valid(); }
   int group_leader(int rank) const { return leader_of[static_cast<std::size_t>(rank)]; }
   bool same_group(int a, int b) const { return group_leader(a) == group_leader(b); }

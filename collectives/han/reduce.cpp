@@ -22,10 +22,11 @@
 namespace halyard::han {
 
 Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                Datatype type, Op op, int root) {
+                Datatype type, Op op, int root, const Tuning& tuning) {
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
-  const Config& c = config();
-  const IntraModule intra_module = h.intra;
+  // Copied: the tasks outlive this frame.
+  const Config c = tuning.empty() ? config() : config_for(tuning);
+  const IntraModule intra_module = h.intra_for(c);
   // Taken at call time on every rank, so the hand-over's tag matches without a message.
   const int tag = next_collective_tag(comm);
   Pipeline pipeline(comm.loop());
@@ -72,7 +73,7 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
       const bool at_root = h.leader.rank() == inter_root;
       const void* in = at_root ? kInPlace : static_cast<const void*>(acc_seg);
       void* dst = at_root ? acc_seg : nullptr;
-      ir = pipeline.add(h.leader_queue, [&c, leaders, in, dst, n, type, op, inter_root, scratch] {
+      ir = pipeline.add(h.leader_queue, [c, leaders, in, dst, n, type, op, inter_root, scratch] {
         return inter_reduce(c, leaders, in, dst, n, type, op, inter_root);
       });
       Pipeline::depend(ir, sr);

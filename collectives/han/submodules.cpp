@@ -1,5 +1,7 @@
 #include "collectives/han/submodules.hpp"
 
+#include <algorithm>
+
 #include "collectives/adapt/adapt.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/collectives.hpp"
@@ -22,11 +24,15 @@ IntraModule resolve(IntraModule module, std::size_t count, Datatype type) {
 }
 
 // ADAPT cuts a HAN segment further (ibs / irs), so that the leaders' tree pipelines inside the
-// segment too; 0 keeps ADAPT's default.
-adapt::Params adapt_params(const Config& c, std::size_t segment) {
+// segment too; 0 keeps ADAPT's default, as do N = 0 and M = 0.
+adapt::Params adapt_params(const Config& c, adapt::TreeShape tree, std::size_t segment) {
   adapt::Params p;
-  p.tree = c.inter_tree;
+  p.tree = tree;
   if (segment > 0) p.segment_bytes = segment;
+  if (c.sends_in_flight > 0) p.sends_in_flight = c.sends_in_flight;
+  if (c.recvs_in_flight > 0) p.recvs_in_flight = c.recvs_in_flight;
+  // Only N was raised: keep ADAPT's rule M > N.
+  p.recvs_in_flight = std::max(p.recvs_in_flight, p.sends_in_flight + 1);
   return p;
 }
 
@@ -61,7 +67,8 @@ Request inter_bcast(const Config& c, const Communicator& leaders, void* buffer, 
   if (c.inter == InterModule::kBase) {
     return base::ibcast_binomial(leaders, buffer, count, type, root);
   }
-  return adapt::ibcast(leaders, buffer, count, type, root, adapt_params(c, c.inter_bcast_segment));
+  return adapt::ibcast(leaders, buffer, count, type, root,
+                       adapt_params(c, c.inter_tree, c.inter_bcast_segment));
 }
 
 Request inter_allreduce_in_place(const Communicator& leaders, void* buffer, std::size_t count,
@@ -80,7 +87,7 @@ Request inter_reduce(const Config& c, const Communicator& leaders, const void* s
     return base::ireduce_binomial(leaders, send, recv, count, type, op, root);
   }
   return adapt::ireduce(leaders, send, recv, count, type, op, root,
-                        adapt_params(c, c.inter_reduce_segment));
+                        adapt_params(c, c.inter_reduce_tree, c.inter_reduce_segment));
 }
 
 }  // namespace halyard::han

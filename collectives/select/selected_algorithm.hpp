@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collectives/adapt/adapt.hpp"
+#include "collectives/han/han_config.hpp"
 
 namespace halyard::select {
 
@@ -47,6 +48,9 @@ struct SelectedAlgorithm {
   // kAdapt only: segment size chosen by a rule or a decision table; 0 means ADAPT's default.
   // HALYARD_<COLL>_SEGSIZE, when set, wins over it.
   std::size_t segment_bytes = 0;
+  // kHan only: the call's HAN configuration chosen by a decision table (empty: the process's,
+  // from HALYARD_HAN_* and the defaults). HALYARD_HAN_* variables the user set win over it.
+  han::Tuning han{};
 
   friend bool operator==(const SelectedAlgorithm&, const SelectedAlgorithm&) = default;
 };

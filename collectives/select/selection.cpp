@@ -2,10 +2,15 @@
 
 #include <array>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <utility>
 
+#include "collectives/select/tuning_table.hpp"
+#include "collectives/select/tuning_table_json.hpp"
 #include "runtime/config.hpp"
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
 
 namespace halyard::select {
 
@@ -49,8 +54,25 @@ bool han_wins(Collective collective, std::size_t bytes) {
   }
 }
 
+// The table named by HALYARD_TUNING_FILE, if any. A file that cannot be used is reported once,
+// naming the file and the problem, and the built-in rules stay in force: a bad table must not
+// stop a job that would run correctly without it.
+DecisionTable table_from_tuning_file() {
+  auto path = config::env_string("HALYARD_TUNING_FILE");
+  if (!path) return {};
+  try {
+    auto table = std::make_shared<const TuningTable>(load_tuning_table(*path));
+    log::debug("decision table {} ({} entries, {} mode, made on {} at {}, commit {})", *path,
+               table->entries.size(), table->mode, table->machine, table->date, table->commit);
+    return as_decision_table(std::move(table));
+  } catch (const Error& error) {
+    log::error("{}; the built-in rules stay in force", error.what());
+    return {};
+  }
+}
+
 DecisionTable& decision_table() {
-  static DecisionTable table;
+  static DecisionTable table = table_from_tuning_file();
   return table;
 }
 
@@ -135,7 +157,7 @@ std::optional<SelectedAlgorithm> forced_algorithm(Collective collective) {
 SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes) {
   if (auto forced = forced_algorithm(collective)) return *forced;
   if (const DecisionTable& table = decision_table()) {
-    if (auto chosen = table(collective, shape.size, bytes)) return *chosen;
+    if (auto chosen = table(collective, shape, bytes)) return *chosen;
   }
   return builtin_rule(collective, shape, bytes);
 }

@@ -2,7 +2,8 @@
 //
 // Precedence, highest first:
 //   1. HALYARD_<COLL>_ALG (read once per process; a bad name throws on every call);
-//   2. a decision table installed with set_decision_table() (the tuner's JSON table, issue 9);
+//   2. a decision table: one installed with set_decision_table(), else the tuner's JSON table
+//      named by HALYARD_TUNING_FILE (read on the first choice; docs/tuning.md);
 //   3. the built-in rules below, documented in docs/collectives.md.
 // `bytes` is count * datatype size: the whole vector for bcast, reduce and allreduce, one rank's
 // block for allgather, gather, scatter and alltoall, and 0 for barrier.
@@ -17,12 +18,14 @@
 
 namespace halyard::select {
 
-// Returns the algorithm for (collective, comm size, bytes), or nullopt to defer to the rules.
-using DecisionTable =
-    std::function<std::optional<SelectedAlgorithm>(Collective, int comm_size, std::size_t bytes)>;
+// Returns the algorithm for (collective, communicator shape, bytes), or nullopt to defer to the
+// rules.
+using DecisionTable = std::function<std::optional<SelectedAlgorithm>(
+    Collective, const CommShape& shape, std::size_t bytes)>;
 
-// Installs (or, with an empty function, removes) the process-wide decision table. Every rank
-// must install the same table: ranks that chose differently would not match each other.
+// Installs (or, with an empty function, removes) the process-wide decision table, replacing the
+// one read from HALYARD_TUNING_FILE. Every rank must install the same table: ranks that chose
+// differently would not match each other.
 void set_decision_table(DecisionTable table);
 
 // The built-in rules by message size and communicator shape: HAN where the communicator is

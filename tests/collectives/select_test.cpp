@@ -84,18 +84,20 @@ TEST(SelectRules, HanOnHierarchicalCommunicatorsOnly) {
   EXPECT_TRUE((CommShape{3, 2, 2}.hierarchical()));
   EXPECT_FALSE((CommShape{2, 2, 1}.hierarchical()));
   // A table still wins over the HAN rule.
-  set_decision_table([](Collective, int, std::size_t) -> std::optional<SelectedAlgorithm> {
-    return SelectedAlgorithm{Algorithm::kRing};
-  });
+  set_decision_table(
+      [](Collective, const CommShape&, std::size_t) -> std::optional<SelectedAlgorithm> {
+        return SelectedAlgorithm{Algorithm::kRing};
+      });
   EXPECT_EQ(choose(Collective::kAllreduce, two_nodes, 4u << 20).algorithm, Algorithm::kRing);
   set_decision_table({});
 }
 
 TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
-  set_decision_table([](Collective c, int, std::size_t bytes) -> std::optional<SelectedAlgorithm> {
-    if (c == Collective::kAllreduce && bytes > 100) return SelectedAlgorithm{Algorithm::kRing};
-    return std::nullopt;
-  });
+  set_decision_table(
+      [](Collective c, const CommShape&, std::size_t bytes) -> std::optional<SelectedAlgorithm> {
+        if (c == Collective::kAllreduce && bytes > 100) return SelectedAlgorithm{Algorithm::kRing};
+        return std::nullopt;
+      });
   EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kRing);
   EXPECT_EQ(choose(Collective::kAllreduce, 8, 10).algorithm, Algorithm::kRecursiveDoubling);
   set_decision_table({});

@@ -141,9 +141,8 @@ bool post(Call& call) {
     chosen.segment_bytes = segment;
   }
   select::set_decision_table(
-      [chosen](Collective, int, std::size_t) -> std::optional<select::SelectedAlgorithm> {
-        return chosen;
-      });
+      [chosen](Collective, const select::CommShape&,
+               std::size_t) -> std::optional<select::SelectedAlgorithm> { return chosen; });
   const std::uint32_t seed = call.data_seed;
   try {
     switch (call.collective) {
