@@ -35,6 +35,16 @@ WaitPolicy wait_policy_from_environment() {
   return WaitPolicy::kBlock;
 }
 
+std::chrono::microseconds busy_poll_from_environment(int ranks_on_host, long cpus_online) {
+  std::int64_t budget = config::env_int("HALYARD_WAIT_SPIN_US", 1000);
+  if (budget < 0) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "HALYARD_WAIT_SPIN_US=" + std::to_string(budget) + ": must be at least 0");
+  }
+  if (cpus_online > 0 && ranks_on_host > cpus_online) return std::chrono::microseconds{0};
+  return std::chrono::microseconds{budget};
+}
+
 EventLoop::EventLoop() : EventLoop(wait_policy_from_environment()) {}
 
 EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {
@@ -218,6 +228,7 @@ void EventLoop::run_until(const std::function<bool()>& done) {
     return;
   }
   int idle = 0;
+  Clock::time_point busy_until{};
   while (!done()) {
     if (poll() > 0) {
       idle = 0;
@@ -225,6 +236,13 @@ void EventLoop::run_until(const std::function<bool()>& done) {
     }
     ++idle;
     if (policy_ == WaitPolicy::kSpin || idle < kSpinPasses) continue;
+    if (busy_poll_.count() > 0 && policy_ == WaitPolicy::kBlock) {
+      // Reading the clock every 64th idle pass keeps its cost out of the polling.
+      if (idle == kSpinPasses) busy_until = Clock::now() + busy_poll_;
+      if (idle % 64 != 0 || Clock::now() < busy_until) continue;
+      block_once();
+      continue;
+    }
     if (policy_ == WaitPolicy::kYield || idle < kSpinPasses + kYieldPasses) {
       ::sched_yield();
       continue;

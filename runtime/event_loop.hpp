@@ -9,7 +9,11 @@
 // When nothing progresses, run_until() backs off: it spins some passes, then sched_yield()s,
 // then sleeps in poll(2) on the sources' wait fds with a bounded timeout, so that 8 ranks on 2
 // cores still progress and sources without a wait fd are still polled.
-// HALYARD_WAIT=spin|yield|block (default block) selects how far it backs off.
+// HALYARD_WAIT=spin|yield|block (default block) selects how far it backs off. Where every rank
+// of the host has a CPU of its own, nobody needs the CPU a waiting rank gives up, while waking
+// it costs the sender a system call and the sleeper a scheduler wake-up (tens of microseconds
+// in a collective's critical path): there the loop keeps polling for a busy-poll budget
+// (HALYARD_WAIT_SPIN_US) before it sleeps, as MPI and NCCL poll.
 //
 // Single-threaded by default: one thread drives the loop (the bootstrap client's reader thread
 // only writes an eventfd that a source here watches), and nothing on its path locks.
@@ -84,6 +88,11 @@ enum class WaitPolicy { kSpin, kYield, kBlock };
 // Reads HALYARD_WAIT (spin|yield|block, default block).
 WaitPolicy wait_policy_from_environment();
 
+// How long run_until() keeps polling an idle loop before it sleeps: HALYARD_WAIT_SPIN_US
+// (default 1000) where the host's ranks have a CPU each, 0 where they outnumber its CPUs (they
+// must sleep to let each other run). Throws Error(kInvalidArgument) for a malformed value.
+std::chrono::microseconds busy_poll_from_environment(int ranks_on_host, long cpus_online);
+
 class EventLoop {
  public:
   using Clock = std::chrono::steady_clock;
@@ -103,6 +112,9 @@ class EventLoop {
   EventLoop& operator=(const EventLoop&) = delete;
 
   WaitPolicy policy() const noexcept { return policy_; }
+  // The busy-poll budget of run_until() under WaitPolicy::kBlock (0: back off by pass counts
+  // only, the default).
+  void set_busy_poll(std::chrono::microseconds budget) noexcept { busy_poll_ = budget; }
   // Unique among the loops this process ever made (never reused, unlike an address): what
   // process-wide caches of per-runtime data key on, so that a later runtime of the same process
   // (in-process tests) never finds an earlier one's entries.
@@ -203,6 +215,7 @@ class EventLoop {
   std::chrono::nanoseconds time_to_next_timer() const;
 
   WaitPolicy policy_;
+  std::chrono::microseconds busy_poll_{0};
   std::uint64_t serial_;
   LoopLock* lock_ = nullptr;  // set while a progress thread runs
   std::vector<pollfd> wait_fds_;

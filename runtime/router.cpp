@@ -43,15 +43,6 @@ bool shm_enabled() {
 
 namespace {
 
-// Ranks of the job on the machine that runs `rank` (emulated nodes of one host included).
-int ranks_on_host(int rank, const TopologyTable& topology) {
-  int n = 0;
-  for (int r = 0; r < topology.size(); ++r) {
-    if (topology[r].hostname == topology[rank].hostname) ++n;
-  }
-  return n;
-}
-
 std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& info,
                                           const TopologyTable& topology) {
   switch (kind) {
@@ -60,7 +51,7 @@ std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& 
     case TransportKind::kShm:
       return make_shm_transport(info);
     case TransportKind::kOfi:
-      return make_ofi_transport(info, ranks_on_host(info.rank, topology));
+      return make_ofi_transport(info, topology.ranks_on_host(info.rank));
   }
   throw Error(ErrorCode::kInternal, "unknown transport kind");
 }

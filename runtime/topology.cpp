@@ -128,4 +128,12 @@ TopologyTable TopologyTable::exchange(BootstrapClient& client) {
   return TopologyTable(std::move(rows));
 }
 
+int TopologyTable::ranks_on_host(int rank) const {
+  int n = 0;
+  for (const TopologyRow& row : rows_) {
+    if (row.hostname == (*this)[rank].hostname) ++n;
+  }
+  return n;
+}
+
 }  // namespace halyard

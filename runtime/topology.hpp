@@ -30,6 +30,9 @@ class TopologyTable {
   const TopologyRow& operator[](int rank) const { return rows_.at(static_cast<std::size_t>(rank)); }
   const std::vector<TopologyRow>& rows() const { return rows_; }
   bool same_node(int a, int b) const { return (*this)[a].node_id == (*this)[b].node_id; }
+  // Ranks of the job on the machine that runs `rank` (all its emulated nodes together): the
+  // ranks that share its CPUs.
+  int ranks_on_host(int rank) const;
 
  private:
   std::vector<TopologyRow> rows_;

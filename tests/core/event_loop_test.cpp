@@ -115,6 +115,47 @@ TEST(EventLoop, YieldPolicyNeverPreparesToBlock) {
   EXPECT_EQ(source.prepared.load(), 0);
 }
 
+TEST(EventLoop, BusyPollBudgetPollsThatLongBeforeItSleeps) {
+  EventLoop loop(WaitPolicy::kBlock);
+  loop.set_busy_poll(std::chrono::milliseconds(50));
+  EventFdSource source;
+  loop.add_source(source);
+  // Far more idle passes than the pass counts of the back-off, all within the budget: the
+  // loop never prepares to sleep.
+  const auto started = EventLoop::Clock::now();
+  int passes = 0;
+  loop.run_until([&] {
+    return ++passes > 20 * (EventLoop::kSpinPasses + EventLoop::kYieldPasses) &&
+           EventLoop::Clock::now() - started > std::chrono::milliseconds(5);
+  });
+  if (EventLoop::Clock::now() - started < std::chrono::milliseconds(40)) {
+    EXPECT_EQ(source.prepared.load(), 0);
+  }
+  // Past the budget it sleeps on the wait fd as before.
+  std::thread writer([&] {
+    while (source.prepared.load() == 0) std::this_thread::yield();
+    source.signal();
+  });
+  loop.run_until([&] { return source.events.load() == 1; });
+  writer.join();
+  EXPECT_GE(EventLoop::Clock::now() - started, std::chrono::milliseconds(50));
+}
+
+TEST(EventLoop, BusyPollBudgetFromEnvironment) {
+  ::unsetenv("HALYARD_WAIT_SPIN_US");
+  EXPECT_EQ(busy_poll_from_environment(2, 2), std::chrono::microseconds(1000));
+  // Ranks that outnumber the CPUs must sleep to let each other run.
+  EXPECT_EQ(busy_poll_from_environment(8, 2), std::chrono::microseconds(0));
+  ::setenv("HALYARD_WAIT_SPIN_US", "250", 1);
+  EXPECT_EQ(busy_poll_from_environment(16, 16), std::chrono::microseconds(250));
+  EXPECT_EQ(busy_poll_from_environment(17, 16), std::chrono::microseconds(0));
+  ::setenv("HALYARD_WAIT_SPIN_US", "-1", 1);
+  EXPECT_THROW(busy_poll_from_environment(1, 2), Error);
+  ::setenv("HALYARD_WAIT_SPIN_US", "soon", 1);
+  EXPECT_THROW(busy_poll_from_environment(1, 2), Error);
+  ::unsetenv("HALYARD_WAIT_SPIN_US");
+}
+
 // A source without a wait fd still progresses while the loop blocks (bounded sleeps).
 class CountdownSource final : public CompletionSource {
  public:
