@@ -32,6 +32,9 @@ class CudaDeviceSupport final : public DeviceSupport, public CompletionSource {
   PinnedBuffer pinned(std::size_t bytes) override;
 
   int progress() override { return work_.progress(); }
+  // No fd signals a CUDA event, so while device work is in flight the loop must keep polling
+  // (false: "work is there, do not sleep"); when idle, this source never keeps it awake.
+  bool prepare_to_block() override { return work_.idle(); }
 
   const IpcMappingCache& mappings() const { return mappings_; }
 
