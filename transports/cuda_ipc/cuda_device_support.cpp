@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/config.hpp"
 #include "runtime/log.hpp"
 #include "transports/cuda_ipc/cuda_error.hpp"
 #include "transports/cuda_ipc/cuda_pointer_query.hpp"
@@ -35,6 +36,16 @@ void* open_ipc_handle(const DeviceBufferExport& exported) {
   return mapped;
 }
 
+// HALYARD_CUDA_STREAMS: streams the copies and kernels of collectives are spread over.
+std::size_t stream_count() {
+  const std::int64_t streams = config::env_int("HALYARD_CUDA_STREAMS", 4);
+  if (streams < 1 || streams > 64) {
+    throw Error(ErrorCode::kInvalidArgument, "HALYARD_CUDA_STREAMS='" + std::to_string(streams) +
+                                                 "' is not valid: expected 1 to 64");
+  }
+  return static_cast<std::size_t>(streams);
+}
+
 void close_ipc_handle(void* mapped) {
   cudaError_t status = cudaIpcCloseMemHandle(mapped);
   if (status != cudaSuccess) {
@@ -47,7 +58,7 @@ void close_ipc_handle(void* mapped) {
 
 CudaDeviceSupport::CudaDeviceSupport(EventLoop& loop)
     : mappings_(open_ipc_handle, close_ipc_handle), pinned_(std::make_shared<PinnedPool>()),
-      work_(loop) {}
+      work_(loop, stream_count()) {}
 
 CudaDeviceSupport::~CudaDeviceSupport() = default;
 
