@@ -83,17 +83,16 @@ void bcast_figures(const Communicator& world) {
   if (rank == 0) {
     std::printf("# device bcast, %d ranks sharing the GPU(s); D2D cudaMemcpy %.1f GB/s\n", n,
                 d2d / 1e9);
-    std::printf("# %10s %10s %12s %14s %10s\n", "bytes", "time_us", "algbw_GB/s",
-                "aggregate_GB/s", "agg/D2D");
+    std::printf("# %10s %10s %12s %14s %10s\n", "bytes", "time_us", "algbw_GB/s", "aggregate_GB/s",
+                "agg/D2D");
   }
   for (std::size_t bytes = std::size_t{1} << 20; bytes <= (std::size_t{256} << 20); bytes *= 4) {
     void* buffer = nullptr;
     cuda_ok(cudaMalloc(&buffer, bytes), "cudaMalloc");
     cuda_ok(cudaMemset(buffer, rank, bytes), "cudaMemset");
     cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    const double t = time_collective(world, 10, [&] {
-      bcast(world, buffer, bytes, Datatype::kUint8, 0);
-    });
+    const double t =
+        time_collective(world, 10, [&] { bcast(world, buffer, bytes, Datatype::kUint8, 0); });
     // Every non-root rank copies the whole buffer: (n-1) x bytes cross the GPU's memory.
     const double aggregate = static_cast<double>(bytes) * (n - 1) / t;
     if (rank == 0) {
@@ -113,18 +112,16 @@ void allreduce_figures(const Communicator& world) {
   cuda_ok(cudaMalloc(&recv, bytes), "cudaMalloc");
   std::vector<float> host_send(count, 1.0f), host_recv(count);
   cuda_ok(cudaMemcpy(send, host_send.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
-  const double gpu = time_collective(world, 5, [&] {
-    allreduce(world, send, recv, count, Datatype::kFloat32, Op::kSum);
-  });
+  const double gpu = time_collective(
+      world, 5, [&] { allreduce(world, send, recv, count, Datatype::kFloat32, Op::kSum); });
   const double cpu = time_collective(world, 3, [&] {
     cuda_ok(cudaMemcpy(host_send.data(), send, bytes, cudaMemcpyDeviceToHost), "D2H");
     allreduce(world, host_send.data(), host_recv.data(), count, Datatype::kFloat32, Op::kSum);
     cuda_ok(cudaMemcpy(recv, host_recv.data(), bytes, cudaMemcpyHostToDevice), "H2D");
   });
   cuda_ok(cudaMemcpy(host_recv.data(), recv, bytes, cudaMemcpyDeviceToHost), "check");
-  const bool correct = std::all_of(host_recv.begin(), host_recv.end(), [&](float v) {
-    return v == static_cast<float>(world.size());
-  });
+  const bool correct = std::all_of(host_recv.begin(), host_recv.end(),
+                                   [&](float v) { return v == static_cast<float>(world.size()); });
   if (world.rank() == 0) {
     std::printf("# allreduce 64 MiB float32 sum, %d ranks\n", world.size());
     std::printf("gpu_path_ms %.3f\ncpu_reduction_ms %.3f\nspeedup %.1fx\nresult %s\n", gpu * 1e3,

@@ -21,26 +21,25 @@ Request receive_notice(const Communicator& comm, int peer, int tag, BufferNotice
                        std::size_t expected_bytes, const char* operation) {
   Request checked = Request::make_pending(comm.loop());
   BufferNotice* into = &notice;
-  comm.irecv_internal(peer, tag, into, sizeof(BufferNotice),
-                      [checked, into, peer, expected_bytes, operation](const Status& status) {
-                        if (status.code == ErrorCode::kTruncated ||
-                            (status.ok() && (status.bytes != sizeof(BufferNotice) ||
-                                             into->magic != BufferNotice::kMagic))) {
-                          checked.complete(mixed_memory(operation, peer));
-                        } else if (!status.ok()) {
-                          checked.complete(status);
-                        } else if (into->bytes != expected_bytes) {
-                          checked.complete(Status::failure(
-                              ErrorCode::kInvalidArgument,
-                              std::string(operation) + ": rank " + std::to_string(peer) +
-                                  " passed " + std::to_string(into->bytes) +
-                                  " bytes where this rank passed " +
-                                  std::to_string(expected_bytes) +
-                                  ": ranks passed different counts"));
-                        } else {
-                          checked.complete(Status{});
-                        }
-                      });
+  comm.irecv_internal(
+      peer, tag, into, sizeof(BufferNotice),
+      [checked, into, peer, expected_bytes, operation](const Status& status) {
+        if (status.code == ErrorCode::kTruncated ||
+            (status.ok() &&
+             (status.bytes != sizeof(BufferNotice) || into->magic != BufferNotice::kMagic))) {
+          checked.complete(mixed_memory(operation, peer));
+        } else if (!status.ok()) {
+          checked.complete(status);
+        } else if (into->bytes != expected_bytes) {
+          checked.complete(Status::failure(
+              ErrorCode::kInvalidArgument,
+              std::string(operation) + ": rank " + std::to_string(peer) + " passed " +
+                  std::to_string(into->bytes) + " bytes where this rank passed " +
+                  std::to_string(expected_bytes) + ": ranks passed different counts"));
+        } else {
+          checked.complete(Status{});
+        }
+      });
   return checked;
 }
 

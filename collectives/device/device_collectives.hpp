@@ -11,9 +11,9 @@
 #include <cstddef>
 
 #include "collectives/select/device_path.hpp"
-#include "runtime/device_support.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/datatype.hpp"
+#include "runtime/device_support.hpp"
 #include "runtime/reduce_op.hpp"
 #include "runtime/request.hpp"
 

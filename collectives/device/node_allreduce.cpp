@@ -25,9 +25,16 @@ class NodeAllreduce final : public base::StepMachine {
  public:
   NodeAllreduce(const Communicator& node, int tag, DeviceSupport& device, const void* input,
                 void* recv, std::size_t count, Datatype type, Op op, const char* operation)
-      : StepMachine(node, tag), device_(device), input_(input), recv_(recv), count_(count),
-        element_(datatype_size(type)), slices_(count, static_cast<std::size_t>(node.size())),
-        type_(type), op_(op), operation_(operation),
+      : StepMachine(node, tag),
+        device_(device),
+        input_(input),
+        recv_(recv),
+        count_(count),
+        element_(datatype_size(type)),
+        slices_(count, static_cast<std::size_t>(node.size())),
+        type_(type),
+        op_(op),
+        operation_(operation),
         notices_(static_cast<std::size_t>(node.size())),
         tokens_(static_cast<std::size_t>(node.size())) {}
 
@@ -57,7 +64,8 @@ class NodeAllreduce final : public base::StepMachine {
   std::size_t slice_count(int r) const { return slices_.length(static_cast<std::size_t>(r)); }
   BufferNotice& notice(int r) { return notices_[static_cast<std::size_t>(r)]; }
   const std::byte* input_of(int r) {
-    return static_cast<const std::byte*>(r == rank() ? input_ : inputs_[static_cast<std::size_t>(r)]);
+    return static_cast<const std::byte*>(r == rank() ? input_
+                                                     : inputs_[static_cast<std::size_t>(r)]);
   }
 
   void exchange_notices() {
@@ -96,10 +104,10 @@ class NodeAllreduce final : public base::StepMachine {
       const std::size_t n = slice_count(r);
       if (r == rank() || n == 0) continue;
       const std::size_t offset = slice_begin(r) * element_;
-      await(device_.copy(static_cast<std::byte*>(recv_) + offset,
-                         static_cast<const std::byte*>(remote_recv_[static_cast<std::size_t>(r)]) +
-                             offset,
-                         n * element_));
+      await(device_.copy(
+          static_cast<std::byte*>(recv_) + offset,
+          static_cast<const std::byte*>(remote_recv_[static_cast<std::size_t>(r)]) + offset,
+          n * element_));
     }
   }
 
@@ -130,13 +138,12 @@ class NodeAllreduce final : public base::StepMachine {
 }  // namespace
 
 Request node_allreduce(const Communicator& node, DeviceSupport& device, const void* input,
-                       void* recv, std::size_t count, Datatype type, Op op,
-                       const char* operation) {
+                       void* recv, std::size_t count, Datatype type, Op op, const char* operation) {
   const int tag = next_collective_tag(node);
   if (count == 0) return Request::make_completed(node.loop(), Status{});
   require_reducible_node(node, operation);
-  return base::StepMachine::start(std::make_shared<NodeAllreduce>(node, tag, device, input, recv,
-                                                                  count, type, op, operation));
+  return base::StepMachine::start(
+      std::make_shared<NodeAllreduce>(node, tag, device, input, recv, count, type, op, operation));
 }
 
 }  // namespace halyard::device

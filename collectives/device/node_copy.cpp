@@ -15,7 +15,10 @@ class NodeCopy final : public base::StepMachine {
  public:
   NodeCopy(const Communicator& node, int tag, DeviceSupport& device, NodeCopyPlan plan,
            const char* operation)
-      : StepMachine(node, tag), device_(device), plan_(std::move(plan)), operation_(operation),
+      : StepMachine(node, tag),
+        device_(device),
+        plan_(std::move(plan)),
+        operation_(operation),
         tokens_(plan_.copiers.size()) {}
 
  protected:
@@ -41,8 +44,7 @@ class NodeCopy final : public base::StepMachine {
         await(receive_notice(comm(), plan_.exporter, tag(), notice_, plan_.bytes, operation_));
         return true;
       case 1: {
-        void* remote =
-            device_.map_peer_buffer(comm().world_rank(plan_.exporter), notice_.primary);
+        void* remote = device_.map_peer_buffer(comm().world_rank(plan_.exporter), notice_.primary);
         await(plan_.pull ? device_.copy(plan_.buffer, remote, plan_.bytes)
                          : device_.copy(remote, plan_.buffer, plan_.bytes));
         return true;
@@ -87,8 +89,7 @@ Request node_copy(const Communicator& node, DeviceSupport& device, const NodeCop
   if (!involved || plan.bytes == 0 || plan.copiers.empty()) {
     return Request::make_completed(node.loop(), Status{});
   }
-  return base::StepMachine::start(
-      std::make_shared<NodeCopy>(node, tag, device, plan, operation));
+  return base::StepMachine::start(std::make_shared<NodeCopy>(node, tag, device, plan, operation));
 }
 
 }  // namespace halyard::device

@@ -48,7 +48,6 @@ void require_reducible_node(const Communicator& node, const char* operation);
 // reading every peer's input in place, then copies the other slices from their owners.
 // `input` may equal `recv` (in place).
 Request node_allreduce(const Communicator& node, DeviceSupport& device, const void* input,
-                       void* recv, std::size_t count, Datatype type, Op op,
-                       const char* operation);
+                       void* recv, std::size_t count, Datatype type, Op op, const char* operation);
 
 }  // namespace halyard::device

@@ -16,12 +16,19 @@ namespace {
 
 class NodeReduce final : public base::StepMachine {
  public:
-  NodeReduce(const Communicator& node, int tag, DeviceSupport& device, int root,
-             const void* input, void* out, std::size_t count, Datatype type, Op op,
-             const char* operation)
-      : StepMachine(node, tag), device_(device), root_(root), input_(input), out_(out),
-        count_(count), bytes_(count * datatype_size(type)), type_(type), op_(op),
-        operation_(operation), notices_(static_cast<std::size_t>(node.size())),
+  NodeReduce(const Communicator& node, int tag, DeviceSupport& device, int root, const void* input,
+             void* out, std::size_t count, Datatype type, Op op, const char* operation)
+      : StepMachine(node, tag),
+        device_(device),
+        root_(root),
+        input_(input),
+        out_(out),
+        count_(count),
+        bytes_(count * datatype_size(type)),
+        type_(type),
+        op_(op),
+        operation_(operation),
+        notices_(static_cast<std::size_t>(node.size())),
         tokens_(static_cast<std::size_t>(node.size())) {}
 
  protected:
@@ -99,8 +106,8 @@ Request node_reduce(const Communicator& node, DeviceSupport& device, int root, c
   const int tag = next_collective_tag(node);
   if (count == 0) return Request::make_completed(node.loop(), Status{});
   require_reducible_node(node, operation);
-  return base::StepMachine::start(std::make_shared<NodeReduce>(node, tag, device, root, input,
-                                                               out, count, type, op, operation));
+  return base::StepMachine::start(std::make_shared<NodeReduce>(node, tag, device, root, input, out,
+                                                               count, type, op, operation));
 }
 
 }  // namespace halyard::device

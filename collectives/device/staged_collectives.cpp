@@ -69,8 +69,8 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
                        "ibcast");
     });
     if (p.inter) {
-      to_host = pipeline.add(p.h.transfer_queue,
-                             [=] { return dev->copy(staging.get(), buffer, bytes); });
+      to_host =
+          pipeline.add(p.h.transfer_queue, [=] { return dev->copy(staging.get(), buffer, bytes); });
       Pipeline::depend(to_host, intra);
     }
   }
@@ -86,8 +86,8 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
   if (!root_group) {
     std::shared_ptr<Task> to_device;
     if (p.inter) {
-      to_device = pipeline.add(p.h.transfer_queue,
-                               [=] { return dev->copy(buffer, staging.get(), bytes); });
+      to_device =
+          pipeline.add(p.h.transfer_queue, [=] { return dev->copy(buffer, staging.get(), bytes); });
       Pipeline::depend(to_device, across);
     }
     auto intra = pipeline.add(p.h.node_queue, [=] {
@@ -126,8 +126,8 @@ Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const vo
   const int root_leader = p.h.group_leader(root);
   if (root_leader == root) {
     if (comm.rank() == root) {
-      auto to_device = pipeline.add(p.h.transfer_queue,
-                                    [=] { return dev->copy(recv, staging.get(), bytes); });
+      auto to_device =
+          pipeline.add(p.h.transfer_queue, [=] { return dev->copy(recv, staging.get(), bytes); });
       Pipeline::depend(to_device, across ? across : intra);
     }
     return pipeline.launch();
@@ -164,8 +164,8 @@ Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const
       });
       Pipeline::depend(across, intra_reduce);
     }
-    to_device = pipeline.add(p.h.transfer_queue,
-                             [=] { return dev->copy(recv, staging.get(), bytes); });
+    to_device =
+        pipeline.add(p.h.transfer_queue, [=] { return dev->copy(recv, staging.get(), bytes); });
     Pipeline::depend(to_device, across ? across : intra_reduce);
   }
   auto intra_bcast = pipeline.add(p.h.node_queue, [=] {

@@ -46,7 +46,8 @@ std::string describe(const CallSignature& call) {
   }
   if (call.op >= 0) out += ", " + op_text(call.op);
   if (call.root >= 0) out += ", root " + root_text(call.root);
-  if (call.memory != MemoryKind::kHost) out += ", " + std::string(memory_kind_name(call.memory)) + " memory";
+  if (call.memory != MemoryKind::kHost)
+    out += ", " + std::string(memory_kind_name(call.memory)) + " memory";
   return out + ")";
 }
 

@@ -23,7 +23,8 @@ struct WireSignature {
 static_assert(sizeof(WireSignature) == 24);
 
 WireSignature to_wire(const CallSignature& call) {
-  return {static_cast<std::uint16_t>(call.collective), static_cast<std::uint16_t>(call.memory),
+  return {static_cast<std::uint16_t>(call.collective),
+          static_cast<std::uint16_t>(call.memory),
           call.datatype,
           call.op,
           call.root,
@@ -33,8 +34,12 @@ WireSignature to_wire(const CallSignature& call) {
 CallSignature from_wire(const WireSignature& w) {
   // An out-of-range collective from a peer would be a bug in the peer's Halyard, not a user
   // mismatch; it still shows up as a difference, named by its number.
-  return {static_cast<select::Collective>(w.collective), static_cast<std::size_t>(w.count),
-          w.datatype, w.op, w.root, static_cast<MemoryKind>(w.memory)};
+  return {static_cast<select::Collective>(w.collective),
+          static_cast<std::size_t>(w.count),
+          w.datatype,
+          w.op,
+          w.root,
+          static_cast<MemoryKind>(w.memory)};
 }
 
 }  // namespace

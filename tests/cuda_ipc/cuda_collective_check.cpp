@@ -181,9 +181,8 @@ void mixed_suite(const Communicator& world) {
   });
   // Rank 0 on host, the others on the device: HALYARD_CHECK's exchange names the difference.
   void* buffer = rank == 0 ? static_cast<void*>(host.data()) : device.data();
-  expect_error(rank, "host on rank 0, device elsewhere", "buffers (", [&] {
-    allreduce(world, kInPlace, buffer, kCount, Datatype::kFloat32, Op::kSum);
-  });
+  expect_error(rank, "host on rank 0, device elsewhere", "buffers (",
+               [&] { allreduce(world, kInPlace, buffer, kCount, Datatype::kFloat32, Op::kSum); });
   // The communicator is still usable afterwards.
   check_collectives(world, Datatype::kFloat32, Op::kSum, kCount, true);
 }
@@ -228,6 +227,7 @@ int main(int argc, char** argv) {
   }
   runtime.finalize();
   if (failures > 0) return 1;
-  if (rank == 0) std::printf("cuda_collective_check %s: correct on %d ranks\n", suite.c_str(), size);
+  if (rank == 0)
+    std::printf("cuda_collective_check %s: correct on %d ranks\n", suite.c_str(), size);
   return 0;
 }

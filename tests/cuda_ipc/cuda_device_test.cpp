@@ -89,8 +89,8 @@ TEST_F(CudaDeviceTest, KernelsMatchTheCpuKernelsForEveryPair) {
     std::vector<std::unique_ptr<DeviceBuffer>> device_inputs;
     std::vector<const void*> pointers;
     for (unsigned k = 0; k < 3; ++k) {
-      inputs.push_back(random_bytes(bytes, 17 * k + static_cast<unsigned>(op) * 31 +
-                                               static_cast<unsigned>(type)));
+      inputs.push_back(random_bytes(
+          bytes, 17 * k + static_cast<unsigned>(op) * 31 + static_cast<unsigned>(type)));
       device_inputs.push_back(std::make_unique<DeviceBuffer>(bytes));
       device_inputs.back()->upload(inputs.back());
       pointers.push_back(device_inputs.back()->data());

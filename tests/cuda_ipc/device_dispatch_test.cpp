@@ -54,11 +54,11 @@ TEST(DeviceDispatch, HostBuffersAreHost) {
 
 TEST(DeviceDispatch, DeviceBuffersAreDevice) {
   FakeDeviceSupport fake;
-  EXPECT_EQ(call_memory_kind(&fake,
-                             {{fake.device_range.data(), "send"},
-                              {fake.device_range.data() + 128, "recv"}},
-                             "op"),
-            MemoryKind::kDevice);
+  EXPECT_EQ(
+      call_memory_kind(
+          &fake, {{fake.device_range.data(), "send"}, {fake.device_range.data() + 128, "recv"}},
+          "op"),
+      MemoryKind::kDevice);
 }
 
 TEST(DeviceDispatch, NullAndInPlaceBuffersAreSkipped) {
@@ -114,8 +114,8 @@ TEST(DeviceDispatch, PathFollowsMemoryAndShape) {
 
 TEST(DeviceDispatch, SignaturesOfHostAndDeviceCallsDiffer) {
   using guard::CallSignature;
-  auto host = CallSignature::reduction(select::Collective::kAllreduce, 8, Datatype::kFloat32,
-                                       Op::kSum);
+  auto host =
+      CallSignature::reduction(select::Collective::kAllreduce, 8, Datatype::kFloat32, Op::kSum);
   auto device = host.in_memory(MemoryKind::kDevice);
   EXPECT_NE(host, device);
   EXPECT_EQ(guard::differences(device, host), "buffers (device vs host)");

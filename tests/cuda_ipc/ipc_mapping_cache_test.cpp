@@ -123,10 +123,11 @@ TEST(IpcMappingCache, ClosesEverythingWhenDestroyed) {
 }
 
 TEST(IpcMappingCache, AFailedOpenCachesNothing) {
-  IpcMappingCache cache([](const DeviceBufferExport&) -> void* {
-    throw Error(ErrorCode::kTransport, "cudaIpcOpenMemHandle: refused");
-  },
-                        [](void*) {});
+  IpcMappingCache cache(
+      [](const DeviceBufferExport&) -> void* {
+        throw Error(ErrorCode::kTransport, "cudaIpcOpenMemHandle: refused");
+      },
+      [](void*) {});
   EXPECT_THROW(cache.map(1, allocation(1, 0x1000000, 4096)), Error);
   EXPECT_EQ(cache.size(), 0u);
 }

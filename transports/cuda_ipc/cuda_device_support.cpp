@@ -57,7 +57,8 @@ void close_ipc_handle(void* mapped) {
 }  // namespace
 
 CudaDeviceSupport::CudaDeviceSupport(EventLoop& loop)
-    : mappings_(open_ipc_handle, close_ipc_handle), pinned_(std::make_shared<PinnedPool>()),
+    : mappings_(open_ipc_handle, close_ipc_handle),
+      pinned_(std::make_shared<PinnedPool>()),
       work_(loop, stream_count()) {}
 
 CudaDeviceSupport::~CudaDeviceSupport() = default;
@@ -123,12 +124,11 @@ void* CudaDeviceSupport::map_peer_buffer(int world_rank, const DeviceBufferExpor
 }
 
 Request CudaDeviceSupport::copy(void* destination, const void* source, std::size_t bytes) {
-  return work_.submit("cudaMemcpyAsync of " + std::to_string(bytes) + " bytes",
-                      [=](cudaStream_t stream) {
-                        if (bytes == 0) return cudaSuccess;
-                        return cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault,
-                                               stream);
-                      });
+  return work_.submit(
+      "cudaMemcpyAsync of " + std::to_string(bytes) + " bytes", [=](cudaStream_t stream) {
+        if (bytes == 0) return cudaSuccess;
+        return cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault, stream);
+      });
 }
 
 Request CudaDeviceSupport::reduce(Op op, Datatype type, void* out,
@@ -140,8 +140,7 @@ Request CudaDeviceSupport::reduce(Op op, Datatype type, void* out,
                     std::to_string(kMaxReductionInputs) + " are supported)");
   }
   std::string what = "reduction kernel (" + std::string(op_name(op)) + ", " +
-                     std::string(datatype_name(type)) + ", " + std::to_string(count) +
-                     " elements)";
+                     std::string(datatype_name(type)) + ", " + std::to_string(count) + " elements)";
   return work_.submit(what, [&](cudaStream_t stream) {
     return launch_reduction(op, type, out, inputs.data(), inputs.size(), count, stream);
   });

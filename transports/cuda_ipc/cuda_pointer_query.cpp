@@ -74,8 +74,8 @@ PointerGetAttribute pointer_get_attribute() {
 template <class T>
 T driver_attribute(const void* pointer, CUpointer_attribute attribute, const char* name) {
   T value{};
-  CUresult result = pointer_get_attribute()(&value, attribute,
-                                            reinterpret_cast<CUdeviceptr>(pointer));
+  CUresult result =
+      pointer_get_attribute()(&value, attribute, reinterpret_cast<CUdeviceptr>(pointer));
   if (result != CUDA_SUCCESS) {
     throw Error(ErrorCode::kTransport, std::string("cuPointerGetAttribute(") + name +
                                            ") failed with CUresult " + std::to_string(result));
@@ -116,8 +116,8 @@ AllocationRange query_allocation(const void* pointer) {
                                              "RANGE_START_ADDR");
   range.bytes =
       driver_attribute<std::size_t>(pointer, CU_POINTER_ATTRIBUTE_RANGE_SIZE, "RANGE_SIZE");
-  range.buffer_id = driver_attribute<unsigned long long>(pointer, CU_POINTER_ATTRIBUTE_BUFFER_ID,
-                                                         "BUFFER_ID");
+  range.buffer_id =
+      driver_attribute<unsigned long long>(pointer, CU_POINTER_ATTRIBUTE_BUFFER_ID, "BUFFER_ID");
   return range;
 }
 

@@ -60,8 +60,7 @@ __global__ void fold_inputs(typename Format::Storage* out, InputPointers inputs,
                             std::size_t count) {
   using Storage = typename Format::Storage;
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += stride) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) {
     Storage acc = static_cast<const Storage*>(inputs.pointers[0])[i];
     for (int k = 1; k < input_count; ++k) {
       const Storage next = static_cast<const Storage*>(inputs.pointers[k])[i];

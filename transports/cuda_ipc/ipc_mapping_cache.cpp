@@ -17,8 +17,9 @@ bool AllocationKey::overlaps(const AllocationKey& other) const {
 }
 
 IpcMappingCache::IpcMappingCache(OpenFn open, CloseFn close, std::size_t max_per_peer)
-    : open_(std::move(open)), close_(std::move(close)), max_per_peer_(std::max<std::size_t>(
-                                                            max_per_peer, 1)) {}
+    : open_(std::move(open)),
+      close_(std::move(close)),
+      max_per_peer_(std::max<std::size_t>(max_per_peer, 1)) {}
 
 IpcMappingCache::~IpcMappingCache() {
   clear();
