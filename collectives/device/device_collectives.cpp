@@ -40,7 +40,7 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
   if (path == select::DevicePath::kStaged) {
     return ireduce_staged(comm, device, input, recv, count, type, op, root);
   }
-  return node_reduce(comm, device, root, input, recv, count, type, op, "ireduce");
+  return node_reduce(comm, device, root, {input, recv, count, type, op, "ireduce"});
 }
 
 Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
@@ -50,7 +50,7 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
   if (path == select::DevicePath::kStaged) {
     return iallreduce_staged(comm, device, input, recv, count, type, op);
   }
-  return node_allreduce(comm, device, input, recv, count, type, op, "iallreduce");
+  return node_allreduce(comm, device, {input, recv, count, type, op, "iallreduce"});
 }
 
 }  // namespace halyard::device

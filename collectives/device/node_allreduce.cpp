@@ -16,6 +16,7 @@
 #include "collectives/collective_tag.hpp"
 #include "collectives/device/buffer_notice.hpp"
 #include "collectives/device/node_operations.hpp"
+#include "collectives/device/node_size_limit.hpp"
 
 namespace halyard::device {
 
@@ -23,18 +24,13 @@ namespace {
 
 class NodeAllreduce final : public base::StepMachine {
  public:
-  NodeAllreduce(const Communicator& node, int tag, DeviceSupport& device, const void* input,
-                void* recv, std::size_t count, Datatype type, Op op, const char* operation)
+  NodeAllreduce(const Communicator& node, int tag, DeviceSupport& device,
+                const NodeReduction& reduction)
       : StepMachine(node, tag),
         device_(device),
-        input_(input),
-        recv_(recv),
-        count_(count),
-        element_(datatype_size(type)),
-        slices_(count, static_cast<std::size_t>(node.size())),
-        type_(type),
-        op_(op),
-        operation_(operation),
+        r_(reduction),
+        element_(datatype_size(reduction.type)),
+        slices_(reduction.count, static_cast<std::size_t>(node.size())),
         notices_(static_cast<std::size_t>(node.size())),
         tokens_(static_cast<std::size_t>(node.size())) {}
 
@@ -64,20 +60,20 @@ class NodeAllreduce final : public base::StepMachine {
   std::size_t slice_count(int r) const { return slices_.length(static_cast<std::size_t>(r)); }
   BufferNotice& notice(int r) { return notices_[static_cast<std::size_t>(r)]; }
   const std::byte* input_of(int r) {
-    return static_cast<const std::byte*>(r == rank() ? input_
+    return static_cast<const std::byte*>(r == rank() ? r_.input
                                                      : inputs_[static_cast<std::size_t>(r)]);
   }
 
   void exchange_notices() {
-    const std::size_t bytes = count_ * element_;
+    const std::size_t bytes = r_.bytes();
     BufferNotice& mine = notice(rank());
     mine.bytes = bytes;
-    mine.primary = device_.export_buffer(input_, bytes);
-    mine.secondary = device_.export_buffer(recv_, bytes);
+    mine.primary = device_.export_buffer(r_.input, bytes);
+    mine.secondary = device_.export_buffer(r_.out, bytes);
     for (int r = 0; r < size(); ++r) {
       if (r == rank()) continue;
       send(r, &mine, sizeof mine);
-      await(receive_notice(comm(), r, tag(), notice(r), bytes, operation_));
+      await(receive_notice(comm(), r, tag(), notice(r), bytes, r_.operation));
     }
   }
 
@@ -96,7 +92,7 @@ class NodeAllreduce final : public base::StepMachine {
     const std::size_t offset = slice_begin(rank()) * element_;
     std::vector<const void*> slices(static_cast<std::size_t>(size()));
     for (int r = 0; r < size(); ++r) slices[static_cast<std::size_t>(r)] = input_of(r) + offset;
-    await(device_.reduce(op_, type_, static_cast<std::byte*>(recv_) + offset, slices, n));
+    await(device_.reduce(r_.op, r_.type, static_cast<std::byte*>(r_.out) + offset, slices, n));
   }
 
   void copy_other_slices() {
@@ -105,7 +101,7 @@ class NodeAllreduce final : public base::StepMachine {
       if (r == rank() || n == 0) continue;
       const std::size_t offset = slice_begin(r) * element_;
       await(device_.copy(
-          static_cast<std::byte*>(recv_) + offset,
+          static_cast<std::byte*>(r_.out) + offset,
           static_cast<const std::byte*>(remote_recv_[static_cast<std::size_t>(r)]) + offset,
           n * element_));
     }
@@ -120,14 +116,9 @@ class NodeAllreduce final : public base::StepMachine {
   }
 
   DeviceSupport& device_;
-  const void* input_;
-  void* recv_;
-  std::size_t count_;
+  NodeReduction r_;
   std::size_t element_;
   base::BlockPartition slices_;
-  Datatype type_;
-  Op op_;
-  const char* operation_;
   std::vector<BufferNotice> notices_;
   std::vector<unsigned char> tokens_;
   std::vector<const void*> inputs_;  // peers' inputs, mapped here
@@ -137,13 +128,12 @@ class NodeAllreduce final : public base::StepMachine {
 
 }  // namespace
 
-Request node_allreduce(const Communicator& node, DeviceSupport& device, const void* input,
-                       void* recv, std::size_t count, Datatype type, Op op, const char* operation) {
+Request node_allreduce(const Communicator& node, DeviceSupport& device,
+                       const NodeReduction& reduction) {
   const int tag = next_collective_tag(node);
-  if (count == 0) return Request::make_completed(node.loop(), Status{});
-  require_reducible_node(node, operation);
-  return base::StepMachine::start(
-      std::make_shared<NodeAllreduce>(node, tag, device, input, recv, count, type, op, operation));
+  if (reduction.count == 0) return Request::make_completed(node.loop(), Status{});
+  require_reducible_node(node, reduction.operation);
+  return base::StepMachine::start(std::make_shared<NodeAllreduce>(node, tag, device, reduction));
 }
 
 }  // namespace halyard::device

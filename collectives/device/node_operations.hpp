@@ -35,19 +35,29 @@ Request node_copy(const Communicator& node, DeviceSupport& device, const NodeCop
 // The ranks of `node` but `root`, in rank order.
 std::vector<int> all_but(const Communicator& node, int root);
 
+// One rank's part of a device reduction: its contribution (`input`, a device buffer), where the
+// result goes (`out`), and what to compute.
+struct NodeReduction {
+  const void* input = nullptr;
+  void* out = nullptr;
+  std::size_t count = 0;
+  Datatype type = Datatype::kUint8;
+  Op op = Op::kSum;
+  const char* operation = "";
+
+  std::size_t bytes() const { return count * datatype_size(type); }
+};
+
 // At `root`: out = input of rank 0 op input of rank 1 op ... (node rank order), computed by one
-// kernel that reads the peers' inputs in place. `out` is device memory or pinned host memory;
-// at root it may equal root's `input` (in place).
-Request node_reduce(const Communicator& node, DeviceSupport& device, int root, const void* input,
-                    void* out, std::size_t count, Datatype type, Op op, const char* operation);
+// kernel that reads the peers' inputs in place. `out` (significant at root only) is device
+// memory or pinned host memory; it may equal root's `input` (in place).
+Request node_reduce(const Communicator& node, DeviceSupport& device, int root,
+                    const NodeReduction& reduction);
 
-// Throws Error(kUnsupported) when `node` has more ranks than one kernel takes inputs.
-void require_reducible_node(const Communicator& node, const char* operation);
-
-// recv = the reduction of every rank's input, on every rank: each rank reduces one slice
-// reading every peer's input in place, then copies the other slices from their owners.
-// `input` may equal `recv` (in place).
-Request node_allreduce(const Communicator& node, DeviceSupport& device, const void* input,
-                       void* recv, std::size_t count, Datatype type, Op op, const char* operation);
+// out = the reduction of every rank's input, on every rank (`out` a device buffer): each rank
+// reduces one slice reading every peer's input in place, then copies the other slices from
+// their owners. `input` may equal `out` (in place).
+Request node_allreduce(const Communicator& node, DeviceSupport& device,
+                       const NodeReduction& reduction);
 
 }  // namespace halyard::device

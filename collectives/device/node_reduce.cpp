@@ -9,6 +9,7 @@
 #include "collectives/collective_tag.hpp"
 #include "collectives/device/buffer_notice.hpp"
 #include "collectives/device/node_operations.hpp"
+#include "collectives/device/node_size_limit.hpp"
 
 namespace halyard::device {
 
@@ -16,18 +17,12 @@ namespace {
 
 class NodeReduce final : public base::StepMachine {
  public:
-  NodeReduce(const Communicator& node, int tag, DeviceSupport& device, int root, const void* input,
-             void* out, std::size_t count, Datatype type, Op op, const char* operation)
+  NodeReduce(const Communicator& node, int tag, DeviceSupport& device, int root,
+             const NodeReduction& reduction)
       : StepMachine(node, tag),
         device_(device),
         root_(root),
-        input_(input),
-        out_(out),
-        count_(count),
-        bytes_(count * datatype_size(type)),
-        type_(type),
-        op_(op),
-        operation_(operation),
+        r_(reduction),
         notices_(static_cast<std::size_t>(node.size())),
         tokens_(static_cast<std::size_t>(node.size())) {}
 
@@ -38,8 +33,8 @@ class NodeReduce final : public base::StepMachine {
   bool peer_step() {
     if (step_++ > 0) return false;
     BufferNotice& mine = notices_[static_cast<std::size_t>(rank())];
-    mine.bytes = bytes_;
-    mine.primary = device_.export_buffer(input_, bytes_);
+    mine.bytes = r_.bytes();
+    mine.primary = device_.export_buffer(r_.input, r_.bytes());
     send(root_, &mine, sizeof mine);
     recv(root_, &tokens_[0], 1);
     return true;
@@ -50,19 +45,19 @@ class NodeReduce final : public base::StepMachine {
       case 0:
         for (int r = 0; r < size(); ++r) {
           if (r == root_) continue;
-          await(receive_notice(comm(), r, tag(), notices_[static_cast<std::size_t>(r)], bytes_,
-                               operation_));
+          await(receive_notice(comm(), r, tag(), notices_[static_cast<std::size_t>(r)], r_.bytes(),
+                               r_.operation));
         }
         return true;
       case 1: {
         std::vector<const void*> inputs(static_cast<std::size_t>(size()));
         for (int r = 0; r < size(); ++r) {
           inputs[static_cast<std::size_t>(r)] =
-              r == root_ ? input_
+              r == root_ ? r_.input
                          : device_.map_peer_buffer(comm().world_rank(r),
                                                    notices_[static_cast<std::size_t>(r)].primary);
         }
-        await(device_.reduce(op_, type_, out_, inputs, count_));
+        await(device_.reduce(r_.op, r_.type, r_.out, inputs, r_.count));
         return true;
       }
       case 2:
@@ -77,13 +72,7 @@ class NodeReduce final : public base::StepMachine {
 
   DeviceSupport& device_;
   int root_;
-  const void* input_;
-  void* out_;
-  std::size_t count_;
-  std::size_t bytes_;
-  Datatype type_;
-  Op op_;
-  const char* operation_;
+  NodeReduction r_;
   std::vector<BufferNotice> notices_;
   std::vector<unsigned char> tokens_;
   int step_ = 0;
@@ -101,13 +90,12 @@ void require_reducible_node(const Communicator& node, const char* operation) {
   }
 }
 
-Request node_reduce(const Communicator& node, DeviceSupport& device, int root, const void* input,
-                    void* out, std::size_t count, Datatype type, Op op, const char* operation) {
+Request node_reduce(const Communicator& node, DeviceSupport& device, int root,
+                    const NodeReduction& reduction) {
   const int tag = next_collective_tag(node);
-  if (count == 0) return Request::make_completed(node.loop(), Status{});
-  require_reducible_node(node, operation);
-  return base::StepMachine::start(std::make_shared<NodeReduce>(node, tag, device, root, input, out,
-                                                               count, type, op, operation));
+  if (reduction.count == 0) return Request::make_completed(node.loop(), Status{});
+  require_reducible_node(node, reduction.operation);
+  return base::StepMachine::start(std::make_shared<NodeReduce>(node, tag, device, root, reduction));
 }
 
 }  // namespace halyard::device

@@ -23,75 +23,77 @@ namespace {
 using han::Pipeline;
 using han::Task;
 
-// What every staged collective needs to know about this rank's place in the hierarchy.
-struct Placement {
+// One staged call as its tasks see it: this rank's place in the hierarchy and the leader's
+// staging buffer. Shared by the tasks, so it (and the buffer) lives until the last one ends.
+struct Staged {
   han::Hierarchy& h;
+  DeviceSupport& device;
   Communicator node;
   Communicator leaders;
   bool leader;
   bool inter;  // this rank is a leader and there is more than one group
   std::size_t bytes;
+  PinnedBuffer staging;  // the leaders' pinned copy of the whole message
+
+  void* staged() const { return staging.get(); }
 };
 
-Placement place(const Communicator& comm, std::size_t count, Datatype type) {
+std::shared_ptr<const Staged> stage(const Communicator& comm, DeviceSupport& device,
+                                    std::size_t count, Datatype type) {
   han::Hierarchy& h = han::hierarchy_of(comm);  // first: creating it is collective
   const bool leader = h.is_leader();
-  return {h, h.node, h.leader, leader, leader && h.leader.size() > 1, count * datatype_size(type)};
+  const std::size_t bytes = count * datatype_size(type);
+  return std::make_shared<const Staged>(
+      Staged{h, device, h.node, h.leader, leader, leader && h.leader.size() > 1, bytes,
+             leader && bytes > 0 ? device.pinned(bytes) : nullptr});
 }
 
 // The leaders' rank of the leader of comm rank `rank`'s group.
-int inter_rank_of(const Communicator& comm, const Placement& p, int rank) {
-  return p.leaders.rank_of_world(comm.world_rank(p.h.group_leader(rank)));
-}
-
-PinnedBuffer staging_for(DeviceSupport& device, const Placement& p) {
-  return p.leader && p.bytes > 0 ? device.pinned(p.bytes) : nullptr;
+int inter_rank_of(const Communicator& comm, const Staged& s, int rank) {
+  return s.leaders.rank_of_world(comm.world_rank(s.h.group_leader(rank)));
 }
 
 }  // namespace
 
 Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buffer,
                       std::size_t count, Datatype type, int root) {
-  Placement p = place(comm, count, type);
-  PinnedBuffer staging = staging_for(device, p);
-  DeviceSupport* dev = &device;
-  const Communicator node = p.node;
-  const Communicator leaders = p.leaders;
-  const std::size_t bytes = p.bytes;
-  const bool root_group = p.h.same_group(comm.rank(), root);
+  auto s = stage(comm, device, count, type);
+  const bool root_group = s->h.same_group(comm.rank(), root);
   Pipeline pipeline(comm.loop());
   std::shared_ptr<Task> to_host;
   if (root_group) {
     // The root's group first gets the data from the root; its leader then stages it.
-    const int node_root = node.rank_of_world(comm.world_rank(root));
-    auto intra = pipeline.add(p.h.node_queue, [=] {
-      return node_copy(node, *dev, {node_root, all_but(node, node_root), true, buffer, bytes},
-                       "ibcast");
+    const int node_root = s->node.rank_of_world(comm.world_rank(root));
+    auto intra = pipeline.add(s->h.node_queue, [s, node_root, buffer] {
+      return node_copy(s->node, s->device,
+                       {node_root, all_but(s->node, node_root), true, buffer, s->bytes}, "ibcast");
     });
-    if (p.inter) {
-      to_host =
-          pipeline.add(p.h.transfer_queue, [=] { return dev->copy(staging.get(), buffer, bytes); });
+    if (s->inter) {
+      to_host = pipeline.add(s->h.transfer_queue,
+                             [s, buffer] { return s->device.copy(s->staged(), buffer, s->bytes); });
       Pipeline::depend(to_host, intra);
     }
   }
   std::shared_ptr<Task> across;
-  if (p.inter) {
-    const int inter_root = inter_rank_of(comm, p, root);
-    across = pipeline.add(p.h.leader_queue, [=] {
-      return han::inter_bcast(han::config(), leaders, staging.get(), bytes, Datatype::kUint8,
+  if (s->inter) {
+    const int inter_root = inter_rank_of(comm, *s, root);
+    across = pipeline.add(s->h.leader_queue, [s, inter_root] {
+      return han::inter_bcast(han::config(), s->leaders, s->staged(), s->bytes, Datatype::kUint8,
                               inter_root);
     });
     Pipeline::depend(across, to_host);
   }
   if (!root_group) {
     std::shared_ptr<Task> to_device;
-    if (p.inter) {
-      to_device =
-          pipeline.add(p.h.transfer_queue, [=] { return dev->copy(buffer, staging.get(), bytes); });
+    if (s->inter) {
+      to_device = pipeline.add(s->h.transfer_queue, [s, buffer] {
+        return s->device.copy(buffer, s->staged(), s->bytes);
+      });
       Pipeline::depend(to_device, across);
     }
-    auto intra = pipeline.add(p.h.node_queue, [=] {
-      return node_copy(node, *dev, {0, all_but(node, 0), true, buffer, bytes}, "ibcast");
+    auto intra = pipeline.add(s->h.node_queue, [s, buffer] {
+      return node_copy(s->node, s->device, {0, all_but(s->node, 0), true, buffer, s->bytes},
+                       "ibcast");
     });
     Pipeline::depend(intra, to_device);
   }
@@ -100,76 +102,68 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
 
 Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const void* input,
                        void* recv, std::size_t count, Datatype type, Op op, int root) {
-  Placement p = place(comm, count, type);
-  PinnedBuffer staging = staging_for(device, p);
-  DeviceSupport* dev = &device;
-  const Communicator node = p.node;
-  const Communicator leaders = p.leaders;
-  const std::size_t bytes = p.bytes;
+  auto s = stage(comm, device, count, type);
   Pipeline pipeline(comm.loop());
   // Each group reduces into its leader's staging buffer (the kernel writes pinned memory).
-  auto intra = pipeline.add(p.h.node_queue, [=] {
-    return node_reduce(node, *dev, 0, input, staging.get(), count, type, op, "ireduce");
+  auto intra = pipeline.add(s->h.node_queue, [s, input, count, type, op] {
+    return node_reduce(s->node, s->device, 0, {input, s->staged(), count, type, op, "ireduce"});
   });
   std::shared_ptr<Task> across;
-  const bool at_inter_root = p.inter && p.leaders.rank() == inter_rank_of(comm, p, root);
-  if (p.inter) {
-    const int inter_root = inter_rank_of(comm, p, root);
-    across = pipeline.add(p.h.leader_queue, [=] {
-      void* result = at_inter_root ? staging.get() : nullptr;
-      const void* mine = at_inter_root ? kInPlace : staging.get();
-      return han::inter_reduce(han::config(), leaders, mine, result, count, type, op, inter_root);
+  if (s->inter) {
+    const int inter_root = inter_rank_of(comm, *s, root);
+    const bool at_root = s->leaders.rank() == inter_root;
+    across = pipeline.add(s->h.leader_queue, [s, inter_root, at_root, count, type, op] {
+      const void* mine = at_root ? kInPlace : s->staged();
+      void* result = at_root ? s->staged() : nullptr;
+      return han::inter_reduce(han::config(), s->leaders, mine, result, count, type, op,
+                               inter_root);
     });
     Pipeline::depend(across, intra);
   }
-  if (!p.h.same_group(comm.rank(), root)) return pipeline.launch();
-  const int root_leader = p.h.group_leader(root);
-  if (root_leader == root) {
+  const std::shared_ptr<Task> result_ready = across ? across : intra;
+  if (!s->h.same_group(comm.rank(), root)) return pipeline.launch();
+  if (s->h.group_leader(root) == root) {
     if (comm.rank() == root) {
-      auto to_device =
-          pipeline.add(p.h.transfer_queue, [=] { return dev->copy(recv, staging.get(), bytes); });
-      Pipeline::depend(to_device, across ? across : intra);
+      auto to_device = pipeline.add(
+          s->h.transfer_queue, [s, recv] { return s->device.copy(recv, s->staged(), s->bytes); });
+      Pipeline::depend(to_device, result_ready);
     }
     return pipeline.launch();
   }
   // The root is not its group's leader: the leader writes the result into the root's mapped
   // receive buffer. Every rank of the group takes part in the tag sequence.
-  const int node_root = node.rank_of_world(comm.world_rank(root));
-  void* local = p.leader ? static_cast<void*>(staging.get()) : recv;
-  auto hand_over = pipeline.add(p.h.node_queue, [=] {
-    return node_copy(node, *dev, {node_root, {0}, false, local, bytes}, "ireduce");
+  const int node_root = s->node.rank_of_world(comm.world_rank(root));
+  void* local = s->leader ? s->staged() : recv;
+  auto hand_over = pipeline.add(s->h.node_queue, [s, node_root, local] {
+    return node_copy(s->node, s->device, {node_root, {0}, false, local, s->bytes}, "ireduce");
   });
-  if (p.leader) Pipeline::depend(hand_over, across ? across : intra);
+  if (s->leader) Pipeline::depend(hand_over, result_ready);
   return pipeline.launch();
 }
 
 Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const void* input,
                           void* recv, std::size_t count, Datatype type, Op op) {
-  Placement p = place(comm, count, type);
-  PinnedBuffer staging = staging_for(device, p);
-  DeviceSupport* dev = &device;
-  const Communicator node = p.node;
-  const Communicator leaders = p.leaders;
-  const std::size_t bytes = p.bytes;
+  auto s = stage(comm, device, count, type);
   Pipeline pipeline(comm.loop());
-  auto intra_reduce = pipeline.add(p.h.node_queue, [=] {
-    return node_reduce(node, *dev, 0, input, staging.get(), count, type, op, "iallreduce");
+  auto intra_reduce = pipeline.add(s->h.node_queue, [s, input, count, type, op] {
+    return node_reduce(s->node, s->device, 0, {input, s->staged(), count, type, op, "iallreduce"});
   });
   std::shared_ptr<Task> to_device;
-  if (p.leader) {
+  if (s->leader) {
     std::shared_ptr<Task> across;
-    if (p.inter) {
-      across = pipeline.add(p.h.leader_queue, [=] {
-        return han::inter_allreduce_in_place(leaders, staging.get(), count, type, op);
+    if (s->inter) {
+      across = pipeline.add(s->h.leader_queue, [s, count, type, op] {
+        return han::inter_allreduce_in_place(s->leaders, s->staged(), count, type, op);
       });
       Pipeline::depend(across, intra_reduce);
     }
-    to_device =
-        pipeline.add(p.h.transfer_queue, [=] { return dev->copy(recv, staging.get(), bytes); });
+    to_device = pipeline.add(s->h.transfer_queue,
+                             [s, recv] { return s->device.copy(recv, s->staged(), s->bytes); });
     Pipeline::depend(to_device, across ? across : intra_reduce);
   }
-  auto intra_bcast = pipeline.add(p.h.node_queue, [=] {
-    return node_copy(node, *dev, {0, all_but(node, 0), true, recv, bytes}, "iallreduce");
+  auto intra_bcast = pipeline.add(s->h.node_queue, [s, recv] {
+    return node_copy(s->node, s->device, {0, all_but(s->node, 0), true, recv, s->bytes},
+                     "iallreduce");
   });
   Pipeline::depend(intra_bcast, to_device);
   return pipeline.launch();

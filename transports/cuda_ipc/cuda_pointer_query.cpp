@@ -59,11 +59,14 @@ using PointerGetAttribute = CUresult (*)(void* data, CUpointer_attribute attribu
                                          CUdeviceptr pointer);
 
 PointerGetAttribute pointer_get_attribute() {
-  static PointerGetAttribute fn = [] {
+  static std::atomic<PointerGetAttribute> found{nullptr};  // kept once found, never a miss
+  PointerGetAttribute fn = found.load(std::memory_order_acquire);
+  if (fn == nullptr) {
     void* driver = loaded_driver();
     void* symbol = driver == nullptr ? nullptr : ::dlsym(driver, "cuPointerGetAttribute");
-    return reinterpret_cast<PointerGetAttribute>(symbol);
-  }();
+    fn = reinterpret_cast<PointerGetAttribute>(symbol);
+    if (fn != nullptr) found.store(fn, std::memory_order_release);
+  }
   if (fn == nullptr) {
     throw Error(ErrorCode::kTransport,
                 "cuPointerGetAttribute was not found in the loaded CUDA driver (libcuda.so.1)");
@@ -83,6 +86,22 @@ T driver_attribute(const void* pointer, CUpointer_attribute attribute, const cha
   return value;
 }
 
+// Asks the driver itself, which works even where Halyard's CUDA runtime cannot start (a driver
+// older than the toolkit Halyard was built with, while the application's older runtime runs).
+// False for host memory and whenever the driver cannot answer.
+bool driver_says_device_memory(const void* pointer) {
+  unsigned int type = 0;
+  PointerGetAttribute get = nullptr;
+  try {
+    get = pointer_get_attribute();
+  } catch (const Error&) {
+    return false;
+  }
+  return get(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(pointer)) ==
+             CUDA_SUCCESS &&
+         type == CU_MEMORYTYPE_DEVICE;
+}
+
 }  // namespace
 
 bool cuda_driver_loaded() {
@@ -97,6 +116,14 @@ PointerKind query_pointer_kind(const void* pointer) {
     (void)cudaGetLastError();  // not sticky, but do not leave it for the application to find
     if (status == cudaErrorInvalidValue) return {};  // unregistered host memory (CUDA < 11)
     if (means_no_device(status)) {
+      if (driver_says_device_memory(pointer)) {
+        throw Error(ErrorCode::kUnsupported,
+                    "a buffer is CUDA device memory but Halyard cannot use CUDA in this process: " +
+                        describe_cuda_error(status, "cudaPointerGetAttributes") +
+                        " (Halyard was built with CUDA " + std::to_string(CUDART_VERSION / 1000) +
+                        "." + std::to_string(CUDART_VERSION % 1000 / 10) +
+                        "; an older driver cannot run it)");
+      }
       static std::atomic<bool> logged{false};
       if (!logged.exchange(true)) {
         log::debug("cuda_ipc: {}; every buffer is treated as host memory",

@@ -20,7 +20,8 @@ struct PointerKind {
 
 // Host for memory CUDA does not know, for managed memory, and when CUDA reports that this
 // process has no usable device or driver (logged once at debug level: then no device memory
-// can exist here either). Throws Error(kTransport) for other CUDA failures.
+// can exist here either), unless the driver itself calls the memory device memory: then
+// Error(kUnsupported) says that it cannot be used. Throws Error(kTransport) for other failures.
 PointerKind query_pointer_kind(const void* pointer);
 
 struct AllocationRange {
