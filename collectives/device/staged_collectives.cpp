@@ -53,6 +53,18 @@ int inter_rank_of(const Communicator& comm, const Staged& s, int rank) {
   return s.leaders.rank_of_world(comm.world_rank(s.h.group_leader(rank)));
 }
 
+// Every group reduces into its leader's staging buffer: the kernel writes the pinned memory
+// directly, so the data crosses PCIe once.
+std::shared_ptr<Task> reduce_into_staging(Pipeline& pipeline,
+                                          const std::shared_ptr<const Staged>& s,
+                                          const NodeReduction& reduction) {
+  return pipeline.add(s->h.node_queue, [s, reduction] {
+    NodeReduction into_staging = reduction;
+    into_staging.out = s->staged();
+    return node_reduce(s->node, s->device, 0, into_staging);
+  });
+}
+
 }  // namespace
 
 Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buffer,
@@ -104,10 +116,7 @@ Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const vo
                        void* recv, std::size_t count, Datatype type, Op op, int root) {
   auto s = stage(comm, device, count, type);
   Pipeline pipeline(comm.loop());
-  // Each group reduces into its leader's staging buffer (the kernel writes pinned memory).
-  auto intra = pipeline.add(s->h.node_queue, [s, input, count, type, op] {
-    return node_reduce(s->node, s->device, 0, {input, s->staged(), count, type, op, "ireduce"});
-  });
+  auto intra = reduce_into_staging(pipeline, s, {input, nullptr, count, type, op, "ireduce"});
   std::shared_ptr<Task> across;
   if (s->inter) {
     const int inter_root = inter_rank_of(comm, *s, root);
@@ -145,9 +154,8 @@ Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const
                           void* recv, std::size_t count, Datatype type, Op op) {
   auto s = stage(comm, device, count, type);
   Pipeline pipeline(comm.loop());
-  auto intra_reduce = pipeline.add(s->h.node_queue, [s, input, count, type, op] {
-    return node_reduce(s->node, s->device, 0, {input, s->staged(), count, type, op, "iallreduce"});
-  });
+  auto intra_reduce =
+      reduce_into_staging(pipeline, s, {input, nullptr, count, type, op, "iallreduce"});
   std::shared_ptr<Task> to_device;
   if (s->leader) {
     std::shared_ptr<Task> across;
