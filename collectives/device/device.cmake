@@ -3,6 +3,7 @@
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/buffer_notice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_collectives.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_step_machine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_allreduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_copy.cpp
