@@ -2,6 +2,7 @@
 // maps the exporter's buffer, copies, and sends its token. A failure on either side travels in
 // the notice's ok flag or the token, so no rank waits for a message that will not come.
 #include <memory>
+#include <string>
 
 #include "collectives/collective_tag.hpp"
 #include "collectives/device/buffer_notice.hpp"
@@ -20,7 +21,13 @@ class NodeCopy final : public DeviceStepMachine {
         device_(device),
         plan_(std::move(plan)),
         operation_(operation),
-        tokens_(plan_.copiers.size(), kTokenFailed) {}
+        tokens_(plan_.copiers.size(), kTokenFailed) {
+    if (plan_.failed_elsewhere) {
+      fail_locally(Status::failure(ErrorCode::kTransport, std::string(operation) +
+                                                              ": the collective failed on another "
+                                                              "node (its ranks' errors say why)"));
+    }
+  }
 
  protected:
   bool post_next_step() override {

@@ -28,6 +28,9 @@ struct NodeCopyPlan {
   bool pull = true;
   void* buffer = nullptr;
   std::size_t bytes = 0;
+  // This rank already knows that the call failed elsewhere (another node): it still takes part,
+  // to tell its peers, who then fail too, and its own request fails.
+  bool failed_elsewhere = false;
 };
 Request node_copy(const Communicator& node, DeviceSupport& device, const NodeCopyPlan& plan,
                   const char* operation);

@@ -3,9 +3,11 @@
 // failures) runs in every build, GPU or not:
 //
 //   fake_device_check pairs|sizes|cache|mixed
-//   fake_device_check fail RANK   exports fail on world rank RANK: every rank's allreduce,
-//                                 reduce and bcast must fail (none may hang), and the
-//                                 communicator must work afterwards
+//   fake_device_check fail RANK   exports fail on world rank RANK: allreduce, reduce and bcast
+//                                 fail where their result depends on it (none may hang, none
+//                                 may finish with a wrong result), and the communicator works
+//                                 afterwards
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,28 +38,54 @@ class FakeMemory final : public testing::DeviceMemory {
   testing::FakeDevice& device_;
 };
 
-// Every collective must fail on every rank when one rank cannot export; none may hang.
+// One rank cannot export its buffers. No rank may hang; a rank whose result depends on the
+// failed rank must fail, and a rank that finishes must hold the right result:
+//   allreduce: the failed rank's node fails; other nodes fail too, unless the failure hit after
+//              their result was complete (a failed leader's last node step), then they are right;
+//   reduce:    a root that finishes holds the right result (the failed rank's export may not
+//              have been needed: a leader reducing its node exports nothing);
+//   bcast from the failed rank: every rank fails.
 int failure_suite(Runtime& runtime, testing::FakeDevice& device, int failing_rank) {
   const Communicator& world = runtime.world();
+  const int me = world.rank();
   int failures = 0;
   constexpr std::size_t kCount = 1000;
-  std::byte* send = device.allocate(kCount * 4);
-  std::byte* recv = device.allocate(kCount * 4);
-  auto expect_failure = [&](const char* what, auto&& call) {
+  auto* send = reinterpret_cast<float*>(device.allocate(kCount * 4));
+  auto* recv = reinterpret_cast<float*>(device.allocate(kCount * 4));
+  std::fill(send, send + kCount, 1.0f);
+  // Returns whether `call` failed; an unexpected success is counted.
+  auto failed = [&](const char* what, bool must_fail, auto&& call) {
     try {
       call();
-      std::fprintf(stderr, "rank %d: %s did not fail\n", world.rank(), what);
-      ++failures;
+      if (must_fail) {
+        std::fprintf(stderr, "rank %d: %s did not fail\n", me, what);
+        ++failures;
+      }
+      return false;
     } catch (const Error& e) {
-      if (world.rank() == 0) std::printf("%s: %s\n", what, e.what());
+      if (me == 0) std::printf("%s: %s\n", what, e.what());
+      return true;
     }
   };
-  expect_failure("allreduce",
-                 [&] { allreduce(world, send, recv, kCount, Datatype::kFloat32, Op::kSum); });
-  expect_failure("reduce", [&] {
-    reduce(world, send, recv, kCount, Datatype::kFloat32, Op::kSum, failing_rank == 0 ? 1 : 0);
+  const bool failing_node = world.same_node(me, failing_rank);
+  if (!failed("allreduce", failing_node,
+              [&] { allreduce(world, send, recv, kCount, Datatype::kFloat32, Op::kSum); })) {
+    if (std::any_of(recv, recv + kCount, [&](float v) { return v != float(world.size()); })) {
+      std::fprintf(stderr, "rank %d: allreduce finished with a wrong result\n", me);
+      ++failures;
+    }
+  }
+  const int reduce_root = failing_rank == 0 ? 1 : 0;
+  std::fill(recv, recv + kCount, 0.0f);
+  const bool reduce_failed = failed("reduce", false, [&] {
+    reduce(world, send, recv, kCount, Datatype::kFloat32, Op::kSum, reduce_root);
   });
-  expect_failure("bcast", [&] { bcast(world, send, kCount, Datatype::kFloat32, failing_rank); });
+  if (!reduce_failed && me == reduce_root &&
+      std::any_of(recv, recv + kCount, [&](float v) { return v != float(world.size()); })) {
+    std::fprintf(stderr, "rank %d: reduce finished with a wrong result\n", me);
+    ++failures;
+  }
+  failed("bcast", true, [&] { bcast(world, send, kCount, Datatype::kFloat32, failing_rank); });
   // Host collectives on the same communicator still work (no message was left behind).
   float one = 1.0f;
   float sum = 0.0f;
