@@ -64,6 +64,7 @@ CudaDeviceSupport::CudaDeviceSupport(EventLoop& loop)
 CudaDeviceSupport::~CudaDeviceSupport() = default;
 
 void CudaDeviceSupport::require_usable(int device) {
+  if (device >= 0 && device == work_.device()) return;  // checked before: the common case
   int devices = 0;
   cudaError_t status = cudaGetDeviceCount(&devices);
   if (status != cudaSuccess || device < 0 || device >= devices) {

@@ -28,9 +28,10 @@ PinnedBuffer PinnedPool::acquire(std::size_t bytes) {
   }
   if (block.memory == nullptr) {
     void* memory = nullptr;
-    // Portable: usable from every device context; with unified addressing the device reads
-    // and writes it directly (kernels may store their result straight into it).
-    check_cuda(cudaHostAlloc(&memory, bytes, cudaHostAllocPortable), "cudaHostAlloc");
+    // Portable: usable from every device context. Mapped: kernels store their result straight
+    // into it (with unified addressing, at the same address as on the host).
+    check_cuda(cudaHostAlloc(&memory, bytes, cudaHostAllocPortable | cudaHostAllocMapped),
+               "cudaHostAlloc");
     block = {static_cast<std::byte*>(memory), bytes};
   }
   std::weak_ptr<PinnedPool> pool = weak_from_this();
