@@ -45,6 +45,13 @@ struct DeviceBufferExport {
   std::uint64_t offset = 0;  // the buffer's start inside the allocation
 };
 
+// The export of the `bytes` at `address` inside the allocation [base, base + allocation_bytes)
+// with `buffer_id`, all but the IPC handle. Throws Error(kInvalidArgument) when the buffer does
+// not lie inside the allocation.
+DeviceBufferExport export_inside_allocation(std::uint64_t address, std::size_t bytes,
+                                            std::uint64_t base, std::uint64_t allocation_bytes,
+                                            std::uint64_t buffer_id);
+
 // Pinned (page-locked) host memory for staging; returns to its pool when the last copy goes.
 using PinnedBuffer = std::shared_ptr<std::byte>;
 

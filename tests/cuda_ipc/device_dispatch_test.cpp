@@ -123,5 +123,19 @@ TEST(DeviceDispatch, SignaturesOfHostAndDeviceCallsDiffer) {
   EXPECT_EQ(guard::describe(host), "allreduce(count 8, float32, sum)");
 }
 
+TEST(DeviceExport, DescribesTheBufferInsideItsAllocation) {
+  DeviceBufferExport e = export_inside_allocation(0x1100, 0x100, 0x1000, 0x1000, 42);
+  EXPECT_EQ(e.allocation_base, 0x1000u);
+  EXPECT_EQ(e.allocation_bytes, 0x1000u);
+  EXPECT_EQ(e.offset, 0x100u);
+  EXPECT_EQ(e.buffer_id, 42u);
+  EXPECT_NO_THROW(export_inside_allocation(0x1F00, 0x100, 0x1000, 0x1000, 1));  // up to the end
+  EXPECT_NO_THROW(export_inside_allocation(0x2000, 0, 0x1000, 0x1000, 1));      // empty, at the end
+  EXPECT_THROW(export_inside_allocation(0x1F00, 0x101, 0x1000, 0x1000, 1), Error);
+  EXPECT_THROW(export_inside_allocation(0x0F00, 0x10, 0x1000, 0x1000, 1), Error);
+  EXPECT_THROW(export_inside_allocation(0x3000, 0, 0x1000, 0x1000, 1), Error);
+  EXPECT_THROW(export_inside_allocation(0x1100, ~std::size_t{0}, 0x1000, 0x1000, 1), Error);
+}
+
 }  // namespace
 }  // namespace halyard

@@ -89,16 +89,8 @@ DeviceBufferExport FakeDevice::export_buffer(const void* pointer, std::size_t by
     throw Error(ErrorCode::kTransport, "fake device: export refused on purpose");
   }
   const Allocation& a = allocation_of(pointer);
-  const auto offset = static_cast<std::uint64_t>(static_cast<const std::byte*>(pointer) - arena_);
-  if (offset - a.offset + bytes > a.bytes) {
-    throw Error(ErrorCode::kInvalidArgument, "fake device: buffer runs past its allocation");
-  }
-  DeviceBufferExport e;
-  e.buffer_id = a.id;
-  e.allocation_base = a.offset;
-  e.allocation_bytes = a.bytes;
-  e.offset = offset - a.offset;
-  return e;
+  const auto address = static_cast<std::uint64_t>(static_cast<const std::byte*>(pointer) - arena_);
+  return export_inside_allocation(address, bytes, a.offset, a.bytes, a.id);
 }
 
 void* FakeDevice::map_peer_buffer(int world_rank, const DeviceBufferExport& exported) {

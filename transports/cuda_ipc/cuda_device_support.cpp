@@ -99,23 +99,13 @@ MemoryKind CudaDeviceSupport::kind_of(const void* pointer) {
 
 DeviceBufferExport CudaDeviceSupport::export_buffer(const void* pointer, std::size_t bytes) {
   AllocationRange range = query_allocation(pointer);
-  const auto address = reinterpret_cast<std::uint64_t>(pointer);
-  if (address < range.base || address - range.base + bytes > range.bytes) {
-    throw Error(ErrorCode::kInvalidArgument,
-                "device buffer of " + std::to_string(bytes) +
-                    " bytes runs past the end of its CUDA allocation (" +
-                    std::to_string(range.bytes) + " bytes)");
-  }
+  DeviceBufferExport exported = export_inside_allocation(
+      reinterpret_cast<std::uint64_t>(pointer), bytes, range.base, range.bytes, range.buffer_id);
   cudaIpcMemHandle_t handle;
   check_cuda(cudaIpcGetMemHandle(&handle, reinterpret_cast<void*>(range.base)),
              "cudaIpcGetMemHandle (memory from cudaMalloc can be exported; memory from "
              "cudaMallocAsync pools or the VMM API cannot)");
-  DeviceBufferExport exported;
   std::memcpy(exported.ipc_handle.data(), &handle, sizeof handle);
-  exported.buffer_id = range.buffer_id;
-  exported.allocation_base = range.base;
-  exported.allocation_bytes = range.bytes;
-  exported.offset = address - range.base;
   return exported;
 }
 
