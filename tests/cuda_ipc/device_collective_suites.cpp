@@ -31,7 +31,10 @@ struct Checker {
 
   void compare(const std::string& what, const std::vector<std::byte>& got,
                const std::vector<std::byte>& want) {
-    if (got.size() == want.size() && std::memcmp(got.data(), want.data(), want.size()) == 0) return;
+    if (got.size() == want.size() &&
+        (want.empty() || std::memcmp(got.data(), want.data(), want.size()) == 0)) {
+      return;
+    }
     std::size_t i = 0;
     while (i < want.size() && i < got.size() && got[i] == want[i]) ++i;
     fail(what + " differs at byte " + std::to_string(i));
