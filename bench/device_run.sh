@@ -5,18 +5,29 @@
 # limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
-#     PART: build compare noise hbench p2p overlap tune (default: all of them but overlap and
-#     tune, in that order). The device tool allows 10 minutes a command; the parts' limits add up
-#     to about 11 plus the build, so to be safe run `bench/device_run.sh build compare noise`,
-#     then `bench/device_run.sh hbench p2p` on the same warm machine (the build folder stays),
-#     `bench/device_run.sh overlap` (about 9 minutes at most) and `bench/device_run.sh tune`
-#     (docs/tuning.md's 16-rank figures: htune --validate on 2 and 4 emulated nodes, about 8
-#     minutes) as commands of their own.
+#     PART: build compare noise hbench p2p overlap tune, and cuda (= cuda-tests cuda-bench);
+#     the default is build compare noise hbench p2p. The device tool allows 10 minutes a
+#     command; the parts' limits add up to about 11 plus the build, so to be safe run
+#     `bench/device_run.sh build compare noise`, then `bench/device_run.sh hbench p2p` on the same
+#     warm machine (the build folder stays), `bench/device_run.sh overlap` (about 9 minutes at
+#     most), `bench/device_run.sh tune` (docs/tuning.md's 16-rank figures: htune --validate on 2
+#     and 4 emulated nodes, about 8 minutes) and `bench/device_run.sh cuda` as commands of their
+#     own.
 #
 # Before sending the tree there, copy the headers from this machine's libfabric-dev into the
 # ignored folder the device tool carries:
 #   mkdir -p .device/include/rdma && cp /usr/include/rdma/fabric.h /usr/include/rdma/fi_*.h .device/include/rdma/
 # and run with carry [".device"].
+#
+# The `cuda` part (issue 10; one command: `bench/device_run.sh cuda`, or `cuda-tests` then
+# `cuda-bench` should the two not fit in one 10-minute call) builds a second tree with
+# HALYARD_CUDA=ON and the tests (build/device-cuda, sm_90 unless CUDA_ARCH says otherwise), runs
+# every GPU test (ctest -L cuda and the CUDA unit tests; none may be skipped there) and the two
+# GPU benchmarks of docs/transport-cuda-ipc.md: device bcast with 2, 4 and 8 ranks against the
+# GPU's device-to-device copy bandwidth, and the 64 MiB float32 allreduce against reductions on
+# the CPU. If that machine has no GoogleTest, carry this machine's along:
+#   mkdir -p .device/gtest/usr/lib/x86_64-linux-gnu && cp -r /usr/include/gtest .device/gtest/usr/include/ &&
+#   cp -r /usr/lib/x86_64-linux-gnu/libgtest*.a /usr/lib/x86_64-linux-gnu/cmake .device/gtest/usr/lib/x86_64-linux-gnu/
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -27,6 +38,7 @@ n=${RANKS:-16}
 vnodes=${VNODES:-1,2,4}
 parts=("$@")
 [[ ${#parts[@]} -gt 0 ]] || parts=(build compare noise hbench p2p)
+cuda_build=${CUDA_BUILD:-build/device-cuda}
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 wanted() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 
@@ -89,5 +101,59 @@ if wanted tune; then
       --segments 64K,256K,1M --iterations 5 --warmup 1 >>"$out/tune.log" 2>&1
     log "rc=$? $(tail -3 "$out/tuning_${n}_vnodes$v/validate.txt" 2>/dev/null | tr '\n' ' ')"
   done
+fi
+
+# The CUDA parts: "cuda" = cuda-tests then cuda-bench (each builds what it needs, incrementally).
+cuda_tests=OFF
+cuda_configure_and_build() {
+  [[ -n ${cuda_built:-} ]] && return 0
+  log "CUDA: nvcc $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+  local gtest=()
+  [[ -d .device/gtest/usr ]] && gtest=(-DCMAKE_PREFIX_PATH="$PWD/.device/gtest/usr")
+  cuda_tests=ON
+  cuda_cmake() {
+    cmake -S . -B "$cuda_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHALYARD_CUDA=ON \
+      -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" -DHALYARD_BUILD_TESTS=$cuda_tests \
+      -DHALYARD_WERROR=OFF -DHALYARD_LIBFABRIC_INCLUDE="$PWD/.device/include" "${gtest[@]}" >"$out/cuda_cmake.log" 2>&1
+  }
+  if ! cuda_cmake; then
+    cuda_tests=OFF
+    log "CUDA: configuring with the tests failed (no GoogleTest? see the header); benchmarks only"
+    cuda_cmake || { log "CUDA configure failed"; tail -30 "$out/cuda_cmake.log"; exit 1; }
+  fi
+  local targets=(hlaunch halyard_bench_cuda)
+  [[ $cuda_tests == ON ]] && targets+=(cuda_collective_check cuda_ipc_device_test cuda_ipc_cache_test cuda_ipc_dispatch_test)
+  timeout 400 cmake --build "$cuda_build" -j "$(nproc)" --target "${targets[@]}" >"$out/cuda_build.log" 2>&1 ||
+    { log "CUDA build failed"; tail -40 "$out/cuda_build.log"; exit 1; }
+  cuda_built=1
+  log "CUDA build done at ${SECONDS}s"
+}
+
+if wanted cuda || wanted cuda-tests; then
+  cuda_configure_and_build
+  if [[ $cuda_tests == ON ]]; then
+    # On a GPU machine nothing here may report "Skipped".
+    timeout 420 ctest --test-dir "$cuda_build" --output-on-failure --timeout 300 \
+      -R '^(cuda_|Cuda|IpcMappingCache|DeviceDispatch)' >"$out/cuda_tests.txt" 2>&1
+    log "CUDA tests rc=$?: $(grep -E 'tests passed|tests failed' "$out/cuda_tests.txt")"
+    grep -E 'Skipped|Failed|\*\*\*' "$out/cuda_tests.txt" | tee -a "$out/summary.txt"
+  fi
+fi
+
+if wanted cuda || wanted cuda-bench; then
+  cuda_configure_and_build
+  for ranks in 2 4 8; do
+    log "device bcast, $ranks ranks"
+    timeout 120 "$cuda_build/bin/hlaunch" -n "$ranks" -- "$cuda_build/bin/halyard_bench_cuda" bcast \
+      2>&1 | tee "$out/cuda_bcast_$ranks.txt" | tee -a "$out/summary.txt"
+  done
+  for ranks in 2 4 8; do
+    log "allreduce 64 MiB float32: GPU path vs reductions on the CPU, $ranks ranks"
+    timeout 180 "$cuda_build/bin/hlaunch" -n "$ranks" -- "$cuda_build/bin/halyard_bench_cuda" allreduce \
+      2>&1 | tee "$out/cuda_allreduce_$ranks.txt" | tee -a "$out/summary.txt"
+  done
+  log "allreduce 64 MiB float32 over 2 emulated nodes (staged through pinned host buffers), 4 ranks"
+  timeout 180 "$cuda_build/bin/hlaunch" -n 4 --vnodes 2 -- "$cuda_build/bin/halyard_bench_cuda" allreduce \
+    2>&1 | tee "$out/cuda_allreduce_4_vnodes2.txt" | tee -a "$out/summary.txt"
 fi
 log "done in ${SECONDS}s"

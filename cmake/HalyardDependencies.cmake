@@ -31,6 +31,19 @@ if(NOT HALYARD_CUDA STREQUAL "OFF")
   find_package(CUDAToolkit QUIET)
   if(CUDAToolkit_FOUND)
     set(HALYARD_HAVE_CUDA ON)
+    # One architecture keeps CI's CUDA compile small: sm_90 (H100/H200), overridable with
+    # -DCMAKE_CUDA_ARCHITECTURES=80 (or "80;90", "native").
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90 CACHE STRING "GPU architectures of the CUDA kernels")
+    endif()
+    if(NOT CMAKE_CUDA_COMPILER)
+      set(CMAKE_CUDA_COMPILER ${CUDAToolkit_NVCC_EXECUTABLE})
+    endif()
+    enable_language(CUDA)
+    # C++17 for the one .cu file (it includes only C++17 headers): CMake 3.25 knows no C++20
+    # flag for nvcc, and older toolkits on GPU machines lack it too.
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   elseif(HALYARD_CUDA STREQUAL "ON")
     message(FATAL_ERROR "HALYARD_CUDA=ON but no CUDA toolkit was found (set CUDAToolkit_ROOT)")
   endif()

@@ -9,7 +9,8 @@ function(halyard_project_warnings target)
       -Wold-style-cast -Wcast-align -Wunused -Woverloaded-virtual
       -Wdouble-promotion -Wformat=2 -Wno-restrict>)
   if(HALYARD_WERROR)
-    target_compile_options(${target} PRIVATE -Werror)
+    # nvcc's -Werror takes an argument: the CUDA kernels get their host warnings only.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX,C>:-Werror>)
   endif()
   # -Wold-style-cast and -Wnon-virtual-dtor are C++-only.
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:-Wno-old-style-cast>)

@@ -6,9 +6,12 @@
 
 #include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
+#include "collectives/device/device_collectives.hpp"
+#include "collectives/device/memory_dispatch.hpp"
 #include "collectives/guard/call_guard.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/select/adapt_dispatch.hpp"
+#include "collectives/select/device_path.hpp"
 #include "collectives/select/selection.hpp"
 #include "runtime/error.hpp"
 
@@ -34,17 +37,27 @@ SelectedAlgorithm choose(Collective collective, const Communicator& comm, std::s
                         base::checked_bytes(count, type, 1, "collective"));
 }
 
+// Device buffers take the GPU-aware algorithms (collectives/device), whatever
+// HALYARD_<COLL>_ALG says: the host algorithms cannot read device memory.
+select::DevicePath device_path(const Communicator& comm, MemoryKind memory) {
+  if (memory == MemoryKind::kHost) return select::DevicePath::kHost;
+  return select::choose_device_path(memory, select::shape_of(comm));
+}
+
 }  // namespace
 
 namespace {
 
 // The collectives as posted once the guard (collectives/guard) let them through.
 Request post_bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
-                   int root) {
+                   int root, MemoryKind memory) {
   base::check_communicator(comm, "ibcast");
   base::check_root(comm, root, "ibcast");
   base::check_datatype(type, "ibcast");
   base::check_buffer(buffer, count, "buffer", "ibcast", false);
+  if (auto path = device_path(comm, memory); path != select::DevicePath::kHost) {
+    return device::ibcast(comm, buffer, count, type, root, path);
+  }
   SelectedAlgorithm selected = choose(Collective::kBcast, comm, count, type);
   switch (selected.algorithm) {
     case Algorithm::kLinear:
@@ -62,13 +75,16 @@ Request post_bcast(const Communicator& comm, void* buffer, std::size_t count, Da
 }
 
 Request post_reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                    Datatype type, Op op, int root) {
+                    Datatype type, Op op, int root, MemoryKind memory) {
   base::check_communicator(comm, "ireduce");
   base::check_root(comm, root, "ireduce");
   base::check_reduction(op, type, "ireduce");
   bool is_root = comm.rank() == root;
   base::check_buffer(send, count, "send", "ireduce", is_root);
   if (is_root) base::check_buffer(recv, count, "recv", "ireduce", false);
+  if (auto path = device_path(comm, memory); path != select::DevicePath::kHost) {
+    return device::ireduce(comm, send, recv, count, type, op, root, path);
+  }
   SelectedAlgorithm selected = choose(Collective::kReduce, comm, count, type);
   switch (selected.algorithm) {
     case Algorithm::kLinear:
@@ -86,11 +102,14 @@ Request post_reduce(const Communicator& comm, const void* send, void* recv, std:
 }
 
 Request post_allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                       Datatype type, Op op) {
+                       Datatype type, Op op, MemoryKind memory) {
   base::check_communicator(comm, "iallreduce");
   base::check_reduction(op, type, "iallreduce");
   base::check_buffer(send, count, "send", "iallreduce", true);
   base::check_buffer(recv, count, "recv", "iallreduce", false);
+  if (auto path = device_path(comm, memory); path != select::DevicePath::kHost) {
+    return device::iallreduce(comm, send, recv, count, type, op, path);
+  }
   SelectedAlgorithm selected = choose(Collective::kAllreduce, comm, count, type);
   switch (selected.algorithm) {
     case Algorithm::kRing:
@@ -175,22 +194,31 @@ Request post_barrier(const Communicator& comm) {
 using guard::CallSignature;
 
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
-  return guard::guarded_call(comm, CallSignature::rooted(Collective::kBcast, count, type, root),
-                             [&] { return post_bcast(comm, buffer, count, type, root); });
+  const MemoryKind memory = device::call_memory_kind(comm, {{buffer, "buffer"}}, "ibcast");
+  return guard::guarded_call(
+      comm, CallSignature::rooted(Collective::kBcast, count, type, root).in_memory(memory),
+      [&] { return post_bcast(comm, buffer, count, type, root, memory); });
 }
 
 Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                 Datatype type, Op op, int root) {
-  return guard::guarded_call(comm,
-                             CallSignature::reduction(Collective::kReduce, count, type, op, root),
-                             [&] { return post_reduce(comm, send, recv, count, type, op, root); });
+  // recv means something at the root only; elsewhere it may be anything.
+  const bool is_root = comm.valid() && comm.rank() == root;
+  const MemoryKind memory =
+      is_root ? device::call_memory_kind(comm, {{send, "send"}, {recv, "recv"}}, "ireduce")
+              : device::call_memory_kind(comm, {{send, "send"}}, "ireduce");
+  return guard::guarded_call(
+      comm, CallSignature::reduction(Collective::kReduce, count, type, op, root).in_memory(memory),
+      [&] { return post_reduce(comm, send, recv, count, type, op, root, memory); });
 }
 
 Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                    Datatype type, Op op) {
-  return guard::guarded_call(comm,
-                             CallSignature::reduction(Collective::kAllreduce, count, type, op),
-                             [&] { return post_allreduce(comm, send, recv, count, type, op); });
+  const MemoryKind memory =
+      device::call_memory_kind(comm, {{send, "send"}, {recv, "recv"}}, "iallreduce");
+  return guard::guarded_call(
+      comm, CallSignature::reduction(Collective::kAllreduce, count, type, op).in_memory(memory),
+      [&] { return post_allreduce(comm, send, recv, count, type, op, memory); });
 }
 
 Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,

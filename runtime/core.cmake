@@ -4,6 +4,7 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/active_messages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_watchdog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_support.cpp
   ${CMAKE_CURRENT_LIST_DIR}/event_loop.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loop_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching_engine.cpp
@@ -16,3 +17,7 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_transport.cpp
 )
+# Without CUDA the runtime has no DeviceSupport; with it, transports/cuda_ipc provides one.
+if(NOT HALYARD_HAVE_CUDA)
+  target_sources(halyard PRIVATE ${CMAKE_CURRENT_LIST_DIR}/device_support_none.cpp)
+endif()

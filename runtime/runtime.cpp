@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "runtime/collective_watchdog.hpp"
+#include "runtime/device_support.hpp"
 #include "runtime/log.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/notice_inbox.hpp"
@@ -108,6 +109,7 @@ void Runtime::build(RuntimeParts parts) {
     bootstrap_->on_notice([inbox = notices_.get()](const ControlNotice& n) { inbox->post(n); });
   }
   wire_transports();
+  start_device_support();
   world_ = Communicator::make_world(*p2p_, topology_);
   if (parts.progress_thread) start_progress_thread();
 }
@@ -141,6 +143,16 @@ void Runtime::wire_transports() {
     }
   }
   if (node_memory_ != nullptr) register_node_memory(*loop_, node_memory_);
+}
+
+void Runtime::start_device_support() {
+  // Cheap: CUDA itself starts on the first device buffer a collective sees.
+  device_support_ = make_device_support(*loop_);
+  if (!device_support_) return;
+  if (auto* source = dynamic_cast<CompletionSource*>(device_support_.get())) {
+    sources_.push_back(loop_->add_source(*source));
+  }
+  register_device_support(*loop_, device_support_.get());
 }
 
 const Communicator& Runtime::world() const {
@@ -196,6 +208,7 @@ void Runtime::tear_down() {
   world_ = Communicator();
   if (loop_ && node_memory_ != nullptr) unregister_node_memory(*loop_);
   node_memory_ = nullptr;
+  if (loop_ && device_support_) register_device_support(*loop_, nullptr);
   if (loop_) {
     for (auto id : sources_) loop_->remove_source(id);
     // Deferred work may hold the transports' messages: drop it before the transports go.
@@ -203,6 +216,7 @@ void Runtime::tear_down() {
   }
   sources_.clear();
   watchdog_.reset();
+  device_support_.reset();  // waits for device work still on its streams
   p2p_.reset();
   router_.reset();
 }

@@ -30,6 +30,7 @@
 namespace halyard {
 
 class CollectiveWatchdog;
+class DeviceSupport;
 class NodeMemory;
 class NoticeInbox;
 class PointToPoint;
@@ -73,6 +74,9 @@ class Runtime {
   // What the node-local transport offers intra-node collectives (runtime/node_memory.hpp); null
   // when there is none (shm off or not built, singleton).
   NodeMemory* node_memory() const noexcept { return node_memory_; }
+  // What the CUDA IPC transport offers collectives on device buffers
+  // (runtime/device_support.hpp); null in a build without CUDA.
+  DeviceSupport* device_support() const noexcept { return device_support_.get(); }
 
   // Starts or stops the progress thread (idempotent). Call from the thread that owns the
   // runtime while no other application thread uses it, never from a callback.
@@ -93,6 +97,7 @@ class Runtime {
  private:
   void build(RuntimeParts parts);
   void wire_transports();
+  void start_device_support();
   void tear_down();
 
   LaunchInfo info_;
@@ -107,6 +112,7 @@ class Runtime {
   Communicator world_;
   std::vector<EventLoop::SourceId> sources_;
   NodeMemory* node_memory_ = nullptr;  // owned by its transport
+  std::unique_ptr<DeviceSupport> device_support_;
   bool finalized_ = false;
 };
 

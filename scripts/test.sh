@@ -44,10 +44,11 @@ sanitizer_stage() {
 
 # Stage 2: ASan+UBSan. Every unit test, each algorithm and p2p scenario once (4 ranks over 2
 # emulated nodes: shm, CMA and ofi all run), HAN, the intranode primitives and the reliability
-# tests (peer failure, mismatched calls without the check, stress). One report fails the test.
+# tests (peer failure, mismatched calls without the check, stress), and the device collectives'
+# protocol on the fake device (cuda_fake_*_n4_vnodes2). One report fails the test.
 asan_targets=(hlaunch collective_check every_pair_check adapt_collectives p2p_scenarios han_check
   intranode_primitives shm_data_path halyard_collectives_demo halyard_topology_example
-  peer_failure_check misuse_check stress_collectives
+  peer_failure_check misuse_check stress_collectives fake_device_check
   core_request_test core_event_loop_test core_matching_test core_communicator_test
   core_router_test core_self_transport_test core_active_messages_test progress_thread_test
   exchange_check

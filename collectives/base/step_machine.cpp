@@ -35,6 +35,12 @@ void StepMachine::recv(int peer, void* buffer, std::size_t bytes) {
   });
 }
 
+void StepMachine::await(const Request& request) {
+  ++outstanding_;
+  auto self = shared_from_this();
+  request.on_complete([self](const Status& status) { self->operation_done(status, 0, false); });
+}
+
 void StepMachine::operation_done(const Status& status, std::size_t expected_bytes,
                                  bool is_receive) {
   --outstanding_;

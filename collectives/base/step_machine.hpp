@@ -40,6 +40,9 @@ class StepMachine : public std::enable_shared_from_this<StepMachine> {
   // `bytes` bytes: anything else means the ranks disagree on the count.
   void send(int peer, const void* buffer, std::size_t bytes);
   void recv(int peer, void* buffer, std::size_t bytes);
+  // Counts `request` (device work, a receive the algorithm checks itself, a sub-collective) as
+  // an operation of the current step; its failure fails the collective.
+  void await(const Request& request);
 
   const Communicator& comm() const noexcept { return comm_; }
   int rank() const noexcept { return rank_; }

@@ -46,6 +46,8 @@ std::string describe(const CallSignature& call) {
   }
   if (call.op >= 0) out += ", " + op_text(call.op);
   if (call.root >= 0) out += ", root " + root_text(call.root);
+  if (call.memory != MemoryKind::kHost)
+    out += ", " + std::string(memory_kind_name(call.memory)) + " memory";
   return out + ")";
 }
 
@@ -57,6 +59,7 @@ std::string differences(const CallSignature& a, const CallSignature& b) {
   add_difference(out, "datatype", datatype_text(a.datatype), datatype_text(b.datatype));
   add_difference(out, "op", op_text(a.op), op_text(b.op));
   add_difference(out, "root", root_text(a.root), root_text(b.root));
+  add_difference(out, "buffers", memory_kind_name(a.memory), memory_kind_name(b.memory));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // What one collective call is, as every rank of the communicator must agree on it (MPI's rule,
-// and Halyard's): the collective, the count, the datatype, the op and the root. Fields a
-// collective does not have stay at their "none" value.
+// and Halyard's): the collective, the count, the datatype, the op, the root, and where the
+// buffers live (host or CUDA device memory: the two take different algorithms, so ranks that
+// mix them cannot meet). Fields a collective does not have stay at their "none" value.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,7 @@
 
 #include "collectives/select/selected_algorithm.hpp"
 #include "runtime/datatype.hpp"
+#include "runtime/device_support.hpp"
 #include "runtime/reduce_op.hpp"
 
 namespace halyard::guard {
@@ -18,11 +20,18 @@ struct CallSignature {
   int datatype = -1;  // a Datatype value, -1: none (barrier)
   int op = -1;        // an Op value, -1: none (not a reduction)
   int root = -1;      // -1: none (not rooted)
+  MemoryKind memory = MemoryKind::kHost;
 
   static CallSignature rooted(select::Collective c, std::size_t count, Datatype type, int root);
   static CallSignature reduction(select::Collective c, std::size_t count, Datatype type, Op op,
                                  int root = -1);
   static CallSignature plain(select::Collective c, std::size_t count, Datatype type);
+  // This signature with its buffers in `kind` memory.
+  CallSignature in_memory(MemoryKind kind) const {
+    CallSignature copy = *this;
+    copy.memory = kind;
+    return copy;
+  }
 
   friend bool operator==(const CallSignature&, const CallSignature&) = default;
 };

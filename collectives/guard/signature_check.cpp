@@ -13,7 +13,8 @@ namespace {
 
 // The signature on the wire: fixed-width fields, all ranks share one architecture.
 struct WireSignature {
-  std::uint32_t collective;
+  std::uint16_t collective;
+  std::uint16_t memory;  // MemoryKind
   std::int32_t datatype;
   std::int32_t op;
   std::int32_t root;
@@ -22,15 +23,23 @@ struct WireSignature {
 static_assert(sizeof(WireSignature) == 24);
 
 WireSignature to_wire(const CallSignature& call) {
-  return {static_cast<std::uint32_t>(call.collective), call.datatype, call.op, call.root,
+  return {static_cast<std::uint16_t>(call.collective),
+          static_cast<std::uint16_t>(call.memory),
+          call.datatype,
+          call.op,
+          call.root,
           static_cast<std::uint64_t>(call.count)};
 }
 
 CallSignature from_wire(const WireSignature& w) {
   // An out-of-range collective from a peer would be a bug in the peer's Halyard, not a user
   // mismatch; it still shows up as a difference, named by its number.
-  return {static_cast<select::Collective>(w.collective), static_cast<std::size_t>(w.count),
-          w.datatype, w.op, w.root};
+  return {static_cast<select::Collective>(w.collective),
+          static_cast<std::size_t>(w.count),
+          w.datatype,
+          w.op,
+          w.root,
+          static_cast<MemoryKind>(w.memory)};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/adapt_dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comm_shape.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_path.cpp
   ${CMAKE_CURRENT_LIST_DIR}/selected_algorithm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/selection.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tuning_table.cpp

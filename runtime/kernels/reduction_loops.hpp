@@ -5,6 +5,9 @@
 // auto-vectorizes the loops for that ISA. The per-ISA namespace keeps the copies apart: the
 // templates would otherwise be identical symbols and the linker could keep the AVX-512 copy for
 // every caller. For the same reason these loops call no out-of-line library code.
+// The element operations (SumOp ... LxorOp) are constexpr so that the GPU kernels
+// (transports/cuda_ipc/device_reduction.cu, built with --expt-relaxed-constexpr) use them too:
+// one definition of the semantics for CPU and GPU.
 #pragma once
 
 #ifndef HALYARD_KERNEL_ISA
@@ -28,7 +31,7 @@ using WrapType =
 
 struct SumOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return a + b;
     } else {
@@ -39,7 +42,7 @@ struct SumOp {
 
 struct ProdOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     if constexpr (std::is_floating_point_v<T>) {
       return a * b;
     } else {
@@ -52,7 +55,7 @@ struct ProdOp {
 // operands compare equal (+0 and -0) the result is b, so every rank computes the same bits.
 struct MinOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     T r = a < b ? a : b;
     if constexpr (std::is_floating_point_v<T>) {
       r = b != b ? b : r;
@@ -64,7 +67,7 @@ struct MinOp {
 
 struct MaxOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     T r = a > b ? a : b;
     if constexpr (std::is_floating_point_v<T>) {
       r = b != b ? b : r;
@@ -76,21 +79,21 @@ struct MaxOp {
 
 struct BandOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     return static_cast<T>(a & b);
   }
 };
 
 struct BorOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     return static_cast<T>(a | b);
   }
 };
 
 struct BxorOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     return static_cast<T>(a ^ b);
   }
 };
@@ -99,21 +102,21 @@ struct BxorOp {
 // Non-short-circuit forms so that the loops stay branch-free.
 struct LandOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     return static_cast<T>(static_cast<int>(a != T{0}) & static_cast<int>(b != T{0}));
   }
 };
 
 struct LorOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     return static_cast<T>(static_cast<int>(a != T{0}) | static_cast<int>(b != T{0}));
   }
 };
 
 struct LxorOp {
   template <class T>
-  T operator()(T a, T b) const {
+  constexpr T operator()(T a, T b) const {
     return static_cast<T>(static_cast<int>(a != T{0}) ^ static_cast<int>(b != T{0}));
   }
 };

@@ -1,0 +1,40 @@
+#include "collectives/device/memory_dispatch.hpp"
+
+#include <optional>
+#include <string>
+
+#include "collectives/base/arguments.hpp"
+#include "runtime/error.hpp"
+
+namespace halyard::device {
+
+MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBuffer> buffers,
+                            std::string_view operation) {
+  if (support == nullptr) return MemoryKind::kHost;
+  std::optional<CallBuffer> first;
+  MemoryKind first_kind = MemoryKind::kHost;
+  for (const CallBuffer& buffer : buffers) {
+    if (buffer.pointer == nullptr || base::is_in_place(buffer.pointer)) continue;
+    MemoryKind kind = support->kind_of(buffer.pointer);
+    if (!first) {
+      first = buffer;
+      first_kind = kind;
+    } else if (kind != first_kind) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  std::string(operation) + ": " + first->name + " is " +
+                      memory_kind_name(first_kind) + " memory but " + buffer.name + " is " +
+                      memory_kind_name(kind) +
+                      " memory; the buffers of one call must both be host or both be CUDA "
+                      "device memory");
+    }
+  }
+  return first_kind;
+}
+
+MemoryKind call_memory_kind(const Communicator& comm, std::initializer_list<CallBuffer> buffers,
+                            std::string_view operation) {
+  if (!comm.valid()) return MemoryKind::kHost;
+  return call_memory_kind(device_support_of(comm), buffers, operation);
+}
+
+}  // namespace halyard::device

@@ -1,0 +1,50 @@
+#include "runtime/device_support.hpp"
+
+#include <string>
+
+#include "runtime/communicator.hpp"
+#include "runtime/error.hpp"
+#include "runtime/event_loop.hpp"
+#include "runtime/loop_registry.hpp"
+
+namespace halyard {
+
+namespace {
+
+LoopRegistry<DeviceSupport>& supports() {
+  static LoopRegistry<DeviceSupport> registry;
+  return registry;
+}
+
+}  // namespace
+
+const char* memory_kind_name(MemoryKind kind) {
+  return kind == MemoryKind::kDevice ? "device" : "host";
+}
+
+DeviceBufferExport export_inside_allocation(std::uint64_t address, std::size_t bytes,
+                                            std::uint64_t base, std::uint64_t allocation_bytes,
+                                            std::uint64_t buffer_id) {
+  if (address < base || address - base > allocation_bytes ||
+      bytes > allocation_bytes - (address - base)) {
+    throw Error(ErrorCode::kInvalidArgument, "a device buffer of " + std::to_string(bytes) +
+                                                 " bytes does not lie inside its allocation of " +
+                                                 std::to_string(allocation_bytes) + " bytes");
+  }
+  DeviceBufferExport exported;
+  exported.buffer_id = buffer_id;
+  exported.allocation_base = base;
+  exported.allocation_bytes = allocation_bytes;
+  exported.offset = address - base;
+  return exported;
+}
+
+DeviceSupport* device_support_of(const Communicator& comm) {
+  return supports().find(comm.loop());
+}
+
+void register_device_support(const EventLoop& loop, DeviceSupport* support) {
+  supports().set(loop, support);
+}
+
+}  // namespace halyard

@@ -1,0 +1,100 @@
+// DeviceSupport: what the CUDA IPC transport offers the collectives for buffers in GPU memory.
+//
+// Whether a buffer lives on a device is a property of the buffer, not of the peer, so device
+// traffic does not fit the Router (which picks one transport per peer). Instead, like
+// NodeMemory, the transport that knows CUDA (transports/cuda_ipc) implements this interface and
+// the GPU-aware collectives (collectives/device) ask device_support_of(comm). Nothing here
+// includes a CUDA header: a build with HALYARD_CUDA=OFF compiles the same runtime and simply
+// has no DeviceSupport (device_support_of() returns null and every buffer counts as host memory).
+//
+// Asynchronous device work (copies, reductions) returns a Request that the implementation
+// completes from the event loop once the CUDA event recorded after the work has fired, so the
+// collectives stay event driven: they never wait on a stream.
+//
+// Ranks here are WORLD ranks. Not thread-safe (one thread drives the event loop).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "runtime/datatype.hpp"
+#include "runtime/reduce_op.hpp"
+#include "runtime/request.hpp"
+
+namespace halyard {
+
+class Communicator;
+class EventLoop;
+
+enum class MemoryKind : std::uint8_t { kHost, kDevice };
+
+// "host" or "device".
+const char* memory_kind_name(MemoryKind kind);
+
+// What another process of the node needs to map one device buffer. Sent as-is between ranks of
+// one job (trivially copyable, fixed size).
+struct DeviceBufferExport {
+  std::array<std::byte, 64> ipc_handle{};  // cudaIpcMemHandle_t of the whole allocation
+  std::uint64_t buffer_id = 0;             // unique per allocation for the exporter's lifetime
+  std::uint64_t allocation_base = 0;       // the allocation, in the exporter's address space
+  std::uint64_t allocation_bytes = 0;
+  std::uint64_t offset = 0;  // the buffer's start inside the allocation
+};
+
+// The export of the `bytes` at `address` inside the allocation [base, base + allocation_bytes)
+// with `buffer_id`, all but the IPC handle. Throws Error(kInvalidArgument) when the buffer does
+// not lie inside the allocation.
+DeviceBufferExport export_inside_allocation(std::uint64_t address, std::size_t bytes,
+                                            std::uint64_t base, std::uint64_t allocation_bytes,
+                                            std::uint64_t buffer_id);
+
+// Pinned (page-locked) host memory for staging; returns to its pool when the last copy goes.
+using PinnedBuffer = std::shared_ptr<std::byte>;
+
+class DeviceSupport {
+ public:
+  virtual ~DeviceSupport() = default;
+
+  // Where `pointer` lives. Host for null and for memory CUDA does not know. Managed (unified)
+  // memory counts as host: IPC cannot export it and the host paths can read it. Throws
+  // Error(kUnsupported) when CUDA reports device memory that this process cannot use.
+  virtual MemoryKind kind_of(const void* pointer) = 0;
+
+  // Exports the device buffer at `pointer` (`bytes` long) for the other ranks of this node.
+  virtual DeviceBufferExport export_buffer(const void* pointer, std::size_t bytes) = 0;
+
+  // The address, in this process, of a buffer `world_rank` exported. Each allocation is opened
+  // once and cached; an entry whose allocation the peer freed (a new buffer id over the same
+  // addresses) is closed and replaced.
+  virtual void* map_peer_buffer(int world_rank, const DeviceBufferExport& exported) = 0;
+
+  // Copies `bytes` between any two addresses the device can reach (own or mapped device memory,
+  // pinned host memory) on a stream of a small pool. Completes from the event loop.
+  virtual Request copy(void* destination, const void* source, std::size_t bytes) = 0;
+
+  // out[i] = inputs[0][i] op inputs[1][i] op ... (left to right, rounded after each op like the
+  // CPU kernels) for i < count, as a kernel on a stream of the pool. `out` may be one of the
+  // inputs (each element is read from every input before it is written). At most
+  // kMaxReductionInputs inputs. Completes from the event loop.
+  static constexpr std::size_t kMaxReductionInputs = 64;
+  virtual Request reduce(Op op, Datatype type, void* out, std::span<const void* const> inputs,
+                         std::size_t count) = 0;
+
+  // At least `bytes` of pinned host memory, from a pool reused across calls.
+  virtual PinnedBuffer pinned(std::size_t bytes) = 0;
+};
+
+// Makes the DeviceSupport of a runtime whose loop is `loop`, or null when this build has none
+// (HALYARD_CUDA=OFF). Touches no GPU: CUDA is initialized on the first device buffer seen.
+// The result is also a CompletionSource the runtime adds to the loop (see runtime.cpp).
+std::unique_ptr<DeviceSupport> make_device_support(EventLoop& loop);
+
+// The DeviceSupport of the runtime `comm` belongs to; null when there is none.
+DeviceSupport* device_support_of(const Communicator& comm);
+void register_device_support(const EventLoop& loop, DeviceSupport* support);
+
+}  // namespace halyard

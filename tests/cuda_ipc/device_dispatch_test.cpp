@@ -1,0 +1,141 @@
+// Which path a call takes by where its buffers live, with a fake DeviceSupport that calls a
+// fixed address range "device memory" (no GPU needed): the memory-kind check of one rank's
+// buffers, the automatic device path by communicator shape, and the call signature that
+// HALYARD_CHECK compares across ranks.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstddef>
+#include <string>
+
+#include "collectives/collectives.hpp"
+#include "collectives/device/memory_dispatch.hpp"
+#include "collectives/guard/call_signature.hpp"
+#include "collectives/select/device_path.hpp"
+#include "runtime/error.hpp"
+
+namespace halyard {
+namespace {
+
+// Addresses inside `device_range` are device memory; `unusable` makes them an Error, as
+// CudaDeviceSupport does for device memory this process cannot use.
+class FakeDeviceSupport final : public DeviceSupport {
+ public:
+  std::array<std::byte, 256> device_range{};
+  bool unusable = false;
+  int queries = 0;
+
+  MemoryKind kind_of(const void* p) override {
+    ++queries;
+    const auto* b = static_cast<const std::byte*>(p);
+    if (b >= device_range.data() && b < device_range.data() + device_range.size()) {
+      if (unusable) throw Error(ErrorCode::kUnsupported, "a buffer is CUDA device memory but");
+      return MemoryKind::kDevice;
+    }
+    return MemoryKind::kHost;
+  }
+  DeviceBufferExport export_buffer(const void*, std::size_t) override { return {}; }
+  void* map_peer_buffer(int, const DeviceBufferExport&) override { return nullptr; }
+  Request copy(void*, const void*, std::size_t) override { return {}; }
+  Request reduce(Op, Datatype, void*, std::span<const void* const>, std::size_t) override {
+    return {};
+  }
+  PinnedBuffer pinned(std::size_t) override { return nullptr; }
+};
+
+using device::call_memory_kind;
+
+TEST(DeviceDispatch, HostBuffersAreHost) {
+  FakeDeviceSupport fake;
+  std::array<std::byte, 16> host{};
+  EXPECT_EQ(call_memory_kind(&fake, {{host.data(), "send"}, {host.data() + 8, "recv"}}, "op"),
+            MemoryKind::kHost);
+}
+
+TEST(DeviceDispatch, DeviceBuffersAreDevice) {
+  FakeDeviceSupport fake;
+  EXPECT_EQ(
+      call_memory_kind(
+          &fake, {{fake.device_range.data(), "send"}, {fake.device_range.data() + 128, "recv"}},
+          "op"),
+      MemoryKind::kDevice);
+}
+
+TEST(DeviceDispatch, NullAndInPlaceBuffersAreSkipped) {
+  FakeDeviceSupport fake;
+  EXPECT_EQ(call_memory_kind(&fake, {{kInPlace, "send"}, {fake.device_range.data(), "recv"}},
+                             "iallreduce"),
+            MemoryKind::kDevice);
+  EXPECT_EQ(call_memory_kind(&fake, {{nullptr, "buffer"}}, "ibcast"), MemoryKind::kHost);
+  EXPECT_EQ(fake.queries, 1);  // neither kInPlace nor null reached kind_of
+}
+
+TEST(DeviceDispatch, MixingHostAndDeviceOnOneRankIsAnErrorNamingBoth) {
+  FakeDeviceSupport fake;
+  std::array<std::byte, 16> host{};
+  try {
+    call_memory_kind(&fake, {{host.data(), "send"}, {fake.device_range.data(), "recv"}},
+                     "iallreduce");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(std::string(e.what()),
+              "iallreduce: send is host memory but recv is device memory; the buffers of one "
+              "call must both be host or both be CUDA device memory");
+  }
+}
+
+TEST(DeviceDispatch, DeviceMemoryThatCannotBeUsedIsAnError) {
+  FakeDeviceSupport fake;
+  fake.unusable = true;
+  EXPECT_THROW(call_memory_kind(&fake, {{fake.device_range.data(), "buffer"}}, "ibcast"), Error);
+}
+
+TEST(DeviceDispatch, WithoutDeviceSupportEverythingIsHost) {
+  FakeDeviceSupport fake;
+  EXPECT_EQ(call_memory_kind(static_cast<DeviceSupport*>(nullptr),
+                             {{fake.device_range.data(), "buffer"}}, "ibcast"),
+            MemoryKind::kHost);
+}
+
+TEST(DeviceDispatch, PathFollowsMemoryAndShape) {
+  using select::choose_device_path;
+  using select::CommShape;
+  using select::DevicePath;
+  EXPECT_EQ(choose_device_path(MemoryKind::kHost, CommShape::single_node(4)), DevicePath::kHost);
+  EXPECT_EQ(choose_device_path(MemoryKind::kHost, CommShape{8, 2, 4}), DevicePath::kHost);
+  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape::single_node(1)),
+            DevicePath::kNodeIpc);
+  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape::single_node(8)),
+            DevicePath::kNodeIpc);
+  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape{8, 2, 4}), DevicePath::kStaged);
+  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape{4, 4, 1}), DevicePath::kStaged);
+}
+
+TEST(DeviceDispatch, SignaturesOfHostAndDeviceCallsDiffer) {
+  using guard::CallSignature;
+  auto host =
+      CallSignature::reduction(select::Collective::kAllreduce, 8, Datatype::kFloat32, Op::kSum);
+  auto device = host.in_memory(MemoryKind::kDevice);
+  EXPECT_NE(host, device);
+  EXPECT_EQ(guard::differences(device, host), "buffers (device vs host)");
+  EXPECT_EQ(guard::describe(device), "allreduce(count 8, float32, sum, device memory)");
+  EXPECT_EQ(guard::describe(host), "allreduce(count 8, float32, sum)");
+}
+
+TEST(DeviceExport, DescribesTheBufferInsideItsAllocation) {
+  DeviceBufferExport e = export_inside_allocation(0x1100, 0x100, 0x1000, 0x1000, 42);
+  EXPECT_EQ(e.allocation_base, 0x1000u);
+  EXPECT_EQ(e.allocation_bytes, 0x1000u);
+  EXPECT_EQ(e.offset, 0x100u);
+  EXPECT_EQ(e.buffer_id, 42u);
+  EXPECT_NO_THROW(export_inside_allocation(0x1F00, 0x100, 0x1000, 0x1000, 1));  // up to the end
+  EXPECT_NO_THROW(export_inside_allocation(0x2000, 0, 0x1000, 0x1000, 1));      // empty, at the end
+  EXPECT_THROW(export_inside_allocation(0x1F00, 0x101, 0x1000, 0x1000, 1), Error);
+  EXPECT_THROW(export_inside_allocation(0x0F00, 0x10, 0x1000, 0x1000, 1), Error);
+  EXPECT_THROW(export_inside_allocation(0x3000, 0, 0x1000, 0x1000, 1), Error);
+  EXPECT_THROW(export_inside_allocation(0x1100, ~std::size_t{0}, 0x1000, 0x1000, 1), Error);
+}
+
+}  // namespace
+}  // namespace halyard

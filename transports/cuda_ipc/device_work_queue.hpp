@@ -1,0 +1,62 @@
+// DeviceWorkQueue: asynchronous device work (copies, reduction kernels) on a small pool of
+// CUDA streams, each piece followed by an event; progress() polls the events from the event
+// loop and completes the matching Requests. Nothing ever waits on a stream, so device work
+// overlaps the messages of the collectives that posted it (ADAPT section 4.1).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runtime/request.hpp"
+
+namespace halyard {
+class EventLoop;
+}
+
+namespace halyard::cuda_ipc {
+
+class DeviceWorkQueue {
+ public:
+  // Streams are made on the first submit(), on the device current at that moment.
+  explicit DeviceWorkQueue(EventLoop& loop, std::size_t streams = 4);
+  ~DeviceWorkQueue();
+  DeviceWorkQueue(const DeviceWorkQueue&) = delete;
+  DeviceWorkQueue& operator=(const DeviceWorkQueue&) = delete;
+
+  // The device the streams live on (made on first use); -1 before.
+  int device() const { return device_; }
+  // Creates the streams if needed. Throws Error(kTransport) when CUDA refuses.
+  void start();
+
+  // Runs `enqueue(stream)` (which enqueues the work and returns the launch's status) on the
+  // next stream of the pool and returns a Request that completes once the work is done. A
+  // launch failure completes the request at once with the error, naming `what`.
+  Request submit(const std::string& what, const std::function<cudaError_t(cudaStream_t)>& enqueue);
+
+  // Completes the requests whose events fired; returns how many.
+  int progress();
+  bool idle() const { return in_flight_.empty(); }
+
+ private:
+  struct InFlight {
+    cudaEvent_t event;
+    Request request;
+    std::string what;
+  };
+  cudaEvent_t take_event();
+
+  EventLoop& loop_;
+  std::size_t stream_count_;
+  int device_ = -1;
+  std::vector<cudaStream_t> streams_;
+  std::size_t next_stream_ = 0;
+  std::vector<cudaEvent_t> free_events_;
+  std::deque<InFlight> in_flight_;
+};
+
+}  // namespace halyard::cuda_ipc

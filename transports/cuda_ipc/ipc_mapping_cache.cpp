@@ -1,0 +1,78 @@
+#include "transports/cuda_ipc/ipc_mapping_cache.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "runtime/error.hpp"
+
+namespace halyard::cuda_ipc {
+
+AllocationKey AllocationKey::of(int peer, const DeviceBufferExport& exported) {
+  return {peer, exported.buffer_id, exported.allocation_base, exported.allocation_bytes};
+}
+
+bool AllocationKey::overlaps(const AllocationKey& other) const {
+  return peer == other.peer && base < other.base + other.bytes && other.base < base + bytes;
+}
+
+IpcMappingCache::IpcMappingCache(OpenFn open, CloseFn close, std::size_t max_per_peer)
+    : open_(std::move(open)),
+      close_(std::move(close)),
+      max_per_peer_(std::max<std::size_t>(max_per_peer, 1)) {}
+
+IpcMappingCache::~IpcMappingCache() {
+  clear();
+}
+
+void* IpcMappingCache::map(int peer, const DeviceBufferExport& exported) {
+  if (exported.allocation_bytes == 0 || exported.offset >= exported.allocation_bytes) {
+    throw Error(ErrorCode::kInvalidArgument,
+                "device buffer export of rank " + std::to_string(peer) + ": offset " +
+                    std::to_string(exported.offset) + " is outside its allocation of " +
+                    std::to_string(exported.allocation_bytes) + " bytes");
+  }
+  const AllocationKey key = AllocationKey::of(peer, exported);
+  auto* base = [&]() -> std::byte* {
+    auto hit = std::find_if(entries_.begin(), entries_.end(),
+                            [&](const Entry& e) { return e.key == key; });
+    if (hit != entries_.end()) {
+      ++hits_;
+      entries_.splice(entries_.begin(), entries_, hit);
+      return static_cast<std::byte*>(entries_.front().mapped_base);
+    }
+    // A new allocation: the peer freed whatever it overlaps.
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      auto next = std::next(it);
+      if (it->key.overlaps(key)) close_entry(it);
+      it = next;
+    }
+    while (entries_of(peer) >= max_per_peer_) {
+      auto oldest = std::find_if(entries_.rbegin(), entries_.rend(),
+                                 [&](const Entry& e) { return e.key.peer == peer; });
+      close_entry(std::prev(oldest.base()));
+    }
+    void* mapped = open_(exported);
+    ++opens_;
+    entries_.push_front(Entry{key, mapped});
+    return static_cast<std::byte*>(mapped);
+  }();
+  return base + exported.offset;
+}
+
+void IpcMappingCache::clear() {
+  while (!entries_.empty()) close_entry(entries_.begin());
+}
+
+void IpcMappingCache::close_entry(std::list<Entry>::iterator it) {
+  close_(it->mapped_base);
+  ++closes_;
+  entries_.erase(it);
+}
+
+std::size_t IpcMappingCache::entries_of(int peer) const {
+  return static_cast<std::size_t>(std::count_if(
+      entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key.peer == peer; }));
+}
+
+}  // namespace halyard::cuda_ipc
