@@ -1,8 +1,10 @@
 #include "runtime/communicator.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "runtime/event_loop.hpp"
@@ -27,6 +29,8 @@ struct Communicator::State {
   int rank = -1;
   std::vector<int> world_ranks;    // communicator rank -> world rank
   std::vector<int> rank_of_world;  // world rank -> communicator rank, -1 if not a member
+  int node_count = 1;
+  int max_ranks_per_node = 1;
 };
 
 namespace {
@@ -48,6 +52,17 @@ struct CreationItem {
   std::uint32_t reserved;
 };
 
+// Distinct nodes among `world_ranks` and the most of them on one node.
+std::pair<int, int> count_nodes(const std::vector<int>& world_ranks, const TopologyTable* table) {
+  const int size = static_cast<int>(world_ranks.size());
+  if (table == nullptr) return {1, std::max(size, 1)};
+  std::map<int, int> per_node;
+  for (int world : world_ranks) ++per_node[(*table)[world].node_id];
+  int most = 1;
+  for (const auto& [node, members] : per_node) most = std::max(most, members);
+  return {std::max(1, static_cast<int>(per_node.size())), most};
+}
+
 }  // namespace
 
 Communicator Communicator::make_world(PointToPoint& p2p,
@@ -61,6 +76,7 @@ Communicator Communicator::make_world(PointToPoint& p2p,
   s->world_ranks.resize(static_cast<std::size_t>(p2p.world_size()));
   std::iota(s->world_ranks.begin(), s->world_ranks.end(), 0);
   s->rank_of_world = s->world_ranks;
+  std::tie(s->node_count, s->max_ranks_per_node) = count_nodes(s->world_ranks, s->topology.get());
   return Communicator(std::move(s));
 }
 
@@ -106,6 +122,12 @@ const TopologyRow& Communicator::topology_of(int rank) const {
 }
 bool Communicator::same_node(int rank_a, int rank_b) const {
   return topology().same_node(world_rank(rank_a), world_rank(rank_b));
+}
+int Communicator::node_count() const {
+  return checked("node_count").node_count;
+}
+int Communicator::max_ranks_per_node() const {
+  return checked("max_ranks_per_node").max_ranks_per_node;
 }
 EventLoop& Communicator::loop() const {
   return checked("loop").p2p->loop();
@@ -293,6 +315,8 @@ Communicator Communicator::split(int color, int key) const {
     if (r == s.rank) out->rank = static_cast<int>(out->world_ranks.size());
     out->world_ranks.push_back(world);
   }
+  std::tie(out->node_count, out->max_ranks_per_node) =
+      count_nodes(out->world_ranks, out->topology.get());
   return Communicator(std::move(out));
 }
 

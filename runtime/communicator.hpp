@@ -57,6 +57,10 @@ class Communicator {
   const TopologyTable& topology() const;
   const TopologyRow& topology_of(int rank) const;
   bool same_node(int rank_a, int rank_b) const;
+  // How the members spread over nodes (distinct node_ids; the most members on one node).
+  // Counted once when the communicator is made: collective selection asks on every call.
+  int node_count() const;
+  int max_ranks_per_node() const;
 
   EventLoop& loop() const;
   // The loop, or null for an empty communicator or a finalized runtime (never throws).

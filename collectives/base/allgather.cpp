@@ -80,7 +80,7 @@ class BruckAllgather final : public StepMachine {
 enum class AllgatherAlgorithm { kRing, kBruck };
 
 Request start_allgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                        Datatype type, const char* operation, AllgatherAlgorithm algorithm) {
+                        Datatype type, std::string_view operation, AllgatherAlgorithm algorithm) {
   check_communicator(comm, operation);
   check_datatype(type, operation);
   check_buffer(send, count, "send", operation, true);

@@ -75,7 +75,7 @@ PowerOfTwoFold::PowerOfTwoFold(int rank, int size) {
 }
 
 void check_allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                     Datatype type, Op op, const char* operation) {
+                     Datatype type, Op op, std::string_view operation) {
   check_communicator(comm, operation);
   check_reduction(op, type, operation);
   check_buffer(send, count, "send", operation, true);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "collectives/base/step_machine.hpp"
@@ -73,6 +74,6 @@ class AllreduceMachine : public StepMachine {
 
 // Checks the allreduce arguments of `operation` (throws Error(kInvalidArgument)).
 void check_allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                     Datatype type, Op op, const char* operation);
+                     Datatype type, Op op, std::string_view operation);
 
 }  // namespace halyard::base

@@ -103,7 +103,7 @@ class BruckAlltoall final : public StepMachine {
 enum class AlltoallAlgorithm { kPairwise, kBruck };
 
 Request start_alltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                       Datatype type, const char* operation, AlltoallAlgorithm algorithm) {
+                       Datatype type, std::string_view operation, AlltoallAlgorithm algorithm) {
   check_communicator(comm, operation);
   check_datatype(type, operation);
   check_buffer(send, count, "send", operation, false);

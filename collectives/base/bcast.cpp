@@ -4,6 +4,7 @@
 #include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/binomial_tree.hpp"
+#include "collectives/base/rank_list.hpp"
 #include "collectives/base/step_machine.hpp"
 #include "collectives/collective_tag.hpp"
 
@@ -16,7 +17,7 @@ namespace {
 class TreeBcast final : public StepMachine {
  public:
   TreeBcast(const Communicator& comm, int tag, void* buffer, std::size_t bytes, int parent,
-            std::vector<int> children)
+            RankList children)
       : StepMachine(comm, tag),
         buffer_(buffer),
         bytes_(bytes),
@@ -40,12 +41,12 @@ class TreeBcast final : public StepMachine {
   void* buffer_;
   std::size_t bytes_;
   int parent_;
-  std::vector<int> children_;
+  RankList children_;
   int step_ = 0;
 };
 
 std::size_t check_bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
-                        int root, const char* operation) {
+                        int root, std::string_view operation) {
   check_communicator(comm, operation);
   check_root(comm, root, operation);
   check_datatype(type, operation);
@@ -54,7 +55,7 @@ std::size_t check_bcast(const Communicator& comm, void* buffer, std::size_t coun
 }
 
 Request start_bcast(const Communicator& comm, void* buffer, std::size_t bytes, int parent,
-                    std::vector<int> children) {
+                    RankList children) {
   int tag = next_collective_tag(comm);
   if (bytes == 0) return Request::make_completed(comm.loop(), Status{});
   return StepMachine::start(
@@ -66,7 +67,7 @@ Request start_bcast(const Communicator& comm, void* buffer, std::size_t bytes, i
 Request ibcast_linear(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
                       int root) {
   std::size_t bytes = check_bcast(comm, buffer, count, type, root, "ibcast_linear");
-  std::vector<int> children;
+  RankList children;
   if (comm.rank() == root) {
     for (int r = 0; r < comm.size(); ++r) {
       if (r != root) children.push_back(r);
@@ -80,8 +81,7 @@ Request ibcast_binomial(const Communicator& comm, void* buffer, std::size_t coun
   std::size_t bytes = check_bcast(comm, buffer, count, type, root, "ibcast_binomial");
   BinomialTree tree(comm.rank(), comm.size(), root);
   // Biggest subtree first: its leaves are the farthest away.
-  std::vector<int> children(tree.children.rbegin(), tree.children.rend());
-  return start_bcast(comm, buffer, bytes, tree.parent, std::move(children));
+  return start_bcast(comm, buffer, bytes, tree.parent, tree.children.reversed());
 }
 
 }  // namespace halyard::base

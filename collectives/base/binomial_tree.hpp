@@ -3,7 +3,7 @@
 // children are v + 2^k for every 2^k below that bit. Used by binomial bcast and reduce.
 #pragma once
 
-#include <vector>
+#include "collectives/base/rank_list.hpp"
 
 namespace halyard::base {
 
@@ -22,7 +22,7 @@ struct BinomialTree {
   int parent = -1;  // -1 at the root
   // Smallest subtree first: reduce receives from them first (they finish first); bcast walks
   // the list backwards to feed the biggest subtree first.
-  std::vector<int> children;
+  RankList children;
 };
 
 }  // namespace halyard::base

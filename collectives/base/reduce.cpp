@@ -6,6 +6,7 @@
 #include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/binomial_tree.hpp"
+#include "collectives/base/rank_list.hpp"
 #include "collectives/base/step_machine.hpp"
 #include "collectives/collective_tag.hpp"
 #include "runtime/reduction.hpp"
@@ -20,7 +21,7 @@ namespace {
 class TreeReduce final : public StepMachine {
  public:
   TreeReduce(const Communicator& comm, int tag, const void* send, void* recv, std::size_t count,
-             Datatype type, Op op, int parent, std::vector<int> children)
+             Datatype type, Op op, int parent, RankList children)
       : StepMachine(comm, tag),
         send_(send),
         count_(count),
@@ -61,7 +62,7 @@ class TreeReduce final : public StepMachine {
   Datatype type_;
   Op op_;
   int parent_;
-  std::vector<int> children_;
+  RankList children_;
   void* acc_ = nullptr;
   std::vector<std::byte> own_acc_;
   std::vector<std::byte> incoming_[2];
@@ -70,11 +71,12 @@ class TreeReduce final : public StepMachine {
 
 struct ReduceShape {
   int parent;
-  std::vector<int> children;
+  RankList children;
 };
 
 Request start_reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                     Datatype type, Op op, int root, const char* operation, ReduceShape shape) {
+                     Datatype type, Op op, int root, std::string_view operation,
+                     ReduceShape shape) {
   bool is_root = comm.rank() == root;
   check_communicator(comm, operation);
   check_root(comm, root, operation);

@@ -17,7 +17,7 @@ struct CommShape {
   bool hierarchical() const { return nodes > 1 && max_ranks_per_node > 1; }
 };
 
-// The shape of `comm`, computed from its topology on first use and cached per communicator.
+// The shape of `comm`, from the node counts the communicator keeps.
 CommShape shape_of(const Communicator& comm);
 
 }  // namespace halyard::select
