@@ -89,11 +89,16 @@ static double max_over_ranks(double v) {
 int main(int argc, char** argv) {
   const char* label = "mpi";
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--vars") == 0) vars = atoi(argv[i + 1]);
-    else if (strcmp(argv[i], "--rows") == 0) rows = atoi(argv[i + 1]);
-    else if (strcmp(argv[i], "--len") == 0) len = atoi(argv[i + 1]);
-    else if (strcmp(argv[i], "--reps") == 0) reps = atoi(argv[i + 1]);
-    else if (strcmp(argv[i], "--label") == 0) label = argv[i + 1];
+    if (strcmp(argv[i], "--vars") == 0)
+      vars = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--rows") == 0)
+      rows = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--len") == 0)
+      len = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--reps") == 0)
+      reps = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--label") == 0)
+      label = argv[i + 1];
     else {
       fprintf(stderr, "mpi_fft_pipeline: unknown option %s\n", argv[i]);
       return 2;
@@ -105,8 +110,10 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   per_var = (size_t)rows * (size_t)len;
   if ((rows & (rows - 1)) != 0 || (len & (len - 1)) != 0 || per_var % (size_t)p != 0) {
-    if (rank == 0) fprintf(stderr, "mpi_fft_pipeline: ROWS and LEN must be powers of two "
-                                   "and ROWS*LEN a multiple of the rank count\n");
+    if (rank == 0)
+      fprintf(stderr,
+              "mpi_fft_pipeline: ROWS and LEN must be powers of two "
+              "and ROWS*LEN a multiple of the rank count\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const int block = (int)(per_var / (size_t)p * sizeof(cplx)); /* bytes per peer */
@@ -141,8 +148,8 @@ int main(int argc, char** argv) {
     t0 = MPI_Wtime();
     for (int j = 0; j < vars; ++j) {
       before_transpose(work, send + j * per_var, j, rank);
-      MPI_Alltoall(send + j * per_var, block, MPI_BYTE, reference + j * per_var, block,
-                   MPI_BYTE, MPI_COMM_WORLD);
+      MPI_Alltoall(send + j * per_var, block, MPI_BYTE, reference + j * per_var, block, MPI_BYTE,
+                   MPI_COMM_WORLD);
       fft_rows(reference + j * per_var, rows, len);
     }
     t = max_over_ranks(MPI_Wtime() - t0);
@@ -174,8 +181,9 @@ int main(int argc, char** argv) {
     }
   }
   if (rank == 0) {
-    printf("# label ranks vars bytes_per_peer compute_ms alltoall_ms blocking_ms pipelined_ms "
-           "gain_pct\n");
+    printf(
+        "# label ranks vars bytes_per_peer compute_ms alltoall_ms blocking_ms pipelined_ms "
+        "gain_pct\n");
     printf("%s %d %d %d %.2f %.2f %.2f %.2f %.1f\n", label, p, vars, block, best_compute * 1e3,
            best_comm * 1e3, best_blocking * 1e3, best_pipelined * 1e3,
            100.0 * (best_blocking - best_pipelined) / best_blocking);

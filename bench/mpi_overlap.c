@@ -68,12 +68,18 @@ int main(int argc, char** argv) {
   size_t min_size = 1024, max_size = 4u << 20;
   int iters = 20, tests = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--coll") == 0) coll = argv[i + 1];
-    else if (strcmp(argv[i], "--min-size") == 0) min_size = parse_size(argv[i + 1]);
-    else if (strcmp(argv[i], "--max-size") == 0) max_size = parse_size(argv[i + 1]);
-    else if (strcmp(argv[i], "--iters") == 0) iters = atoi(argv[i + 1]);
-    else if (strcmp(argv[i], "--tests") == 0) tests = atoi(argv[i + 1]);
-    else if (strcmp(argv[i], "--label") == 0) label = argv[i + 1];
+    if (strcmp(argv[i], "--coll") == 0)
+      coll = argv[i + 1];
+    else if (strcmp(argv[i], "--min-size") == 0)
+      min_size = parse_size(argv[i + 1]);
+    else if (strcmp(argv[i], "--max-size") == 0)
+      max_size = parse_size(argv[i + 1]);
+    else if (strcmp(argv[i], "--iters") == 0)
+      iters = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--tests") == 0)
+      tests = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--label") == 0)
+      label = argv[i + 1];
     else {
       fprintf(stderr, "mpi_overlap: unknown option %s\n", argv[i]);
       return 2;
