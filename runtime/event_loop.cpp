@@ -4,13 +4,10 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <ctime>
 
 #include "runtime/config.hpp"
-#include "runtime/log.hpp"
 #include "runtime/request.hpp"
+#include "runtime/sleep_on_fds.hpp"
 #include "runtime/transport.hpp"
 
 namespace halyard {
@@ -205,14 +202,7 @@ bool EventLoop::sleep_while_idle() {
 void EventLoop::block_once() {
   std::chrono::nanoseconds timeout{};
   if (!prepare_sleep(timeout)) return;
-  std::vector<pollfd>& fds = wait_fds_;
-  timespec ts{};
-  ts.tv_sec = static_cast<time_t>(timeout.count() / 1'000'000'000);
-  ts.tv_nsec = static_cast<long>(timeout.count() % 1'000'000'000);
-  int rc = ::ppoll(fds.data(), fds.size(), &ts, nullptr);
-  if (rc < 0 && errno != EINTR) {
-    log::warn("event loop: ppoll failed: {}", std::strerror(errno));
-  }
+  sleep_on_fds(wait_fds_, timeout, "event loop");
 }
 
 void EventLoop::run_until(const std::function<bool()>& done) {

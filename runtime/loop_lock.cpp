@@ -7,11 +7,10 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <ctime>
 #include <string>
 
 #include "runtime/error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/sleep_on_fds.hpp"
 
 namespace halyard {
 
@@ -82,13 +81,7 @@ void LoopLock::sleep(std::vector<pollfd>& fds, std::chrono::nanoseconds timeout)
   depth_ = 0;
   owner_.store(std::thread::id(), std::memory_order_relaxed);
   mutex_.unlock();
-  timespec ts{};
-  ts.tv_sec = static_cast<time_t>(timeout.count() / 1'000'000'000);
-  ts.tv_nsec = static_cast<long>(timeout.count() % 1'000'000'000);
-  int rc = ::ppoll(fds.data(), fds.size(), &ts, nullptr);
-  if (rc < 0 && errno != EINTR) {
-    log::warn("progress thread: ppoll failed: {}", std::strerror(errno));
-  }
+  sleep_on_fds(fds, timeout, "progress thread");
   if (fds.back().revents != 0) {
     std::uint64_t count = 0;
     [[maybe_unused]] ssize_t n = ::read(wake_fd_, &count, sizeof(count));
