@@ -132,6 +132,27 @@ void MatchingEngine::arrive(std::unique_ptr<IncomingMessage> message) {
   q.unexpected.push_back(std::move(message));
 }
 
+bool MatchingEngine::take_eager(const Envelope& env, const EagerPayload& payload) {
+  ContextQueues& q = queues(env.context);
+  for (auto it = q.posted.begin(); it != q.posted.end(); ++it) {
+    if (!matches(*it, env)) continue;
+    const std::size_t n = std::min<std::uint64_t>(env.size, it->capacity);
+    if (n > 0) payload.copy_to(it->buffer, n);
+    Status transport_status;
+    if (n < env.size) transport_status.code = ErrorCode::kTruncated;
+    Status s = receive_status(transport_status, env, it->capacity);
+    Completion done = std::move(it->done);
+    if (it == q.posted.begin())
+      q.posted.pop_front();
+    else
+      q.posted.erase(it);
+    --posted_count_;
+    done(s);
+    return true;
+  }
+  return false;
+}
+
 bool MatchingEngine::cancel(ReceiveId id) {
   for (auto& [context, q] : contexts_) {
     auto it = std::find_if(q.posted.begin(), q.posted.end(),

@@ -47,6 +47,11 @@ class MatchingEngine {
   // (IncomingMessage::deliverable_while_announced), when it is delivered at once.
   void arrive(std::unique_ptr<IncomingMessage> message);
 
+  // An eager arrival offered before it becomes a message object (EagerMatcher): when a posted
+  // receive matches, copies the payload into it, runs its `done` at once and returns true;
+  // false (touching nothing) when no posted receive matches.
+  bool take_eager(const Envelope& env, const EagerPayload& payload);
+
   // Removes a posted, still unmatched receive; false when it was matched already.
   bool cancel(ReceiveId id);
 

@@ -44,6 +44,11 @@ void PointToPoint::on_incoming(std::unique_ptr<IncomingMessage> message) {
   }
 }
 
+bool PointToPoint::offer_eager(const Envelope& envelope, const EagerPayload& payload) {
+  if ((envelope.flags & kEnvelopeAmAny) != 0) return false;
+  return matching_.take_eager(envelope, payload);
+}
+
 void PointToPoint::send(int world_peer, Envelope env, const void* buffer, Completion done) {
   if (failure_) {
     loop_.defer([done = std::move(done), s = *failure_] {

@@ -30,7 +30,7 @@ inline constexpr std::uint32_t kEnvelopeAmRendezvousPayload = 1u << 2;
 inline constexpr std::uint32_t kEnvelopeAmAny =
     kEnvelopeActiveMessage | kEnvelopeAmRendezvousHeader | kEnvelopeAmRendezvousPayload;
 
-class PointToPoint {
+class PointToPoint final : public EagerMatcher {
  public:
   PointToPoint(EventLoop& loop, Router& router);
   PointToPoint(const PointToPoint&) = delete;
@@ -39,6 +39,9 @@ class PointToPoint {
   // The handler every transport must be given (set_incoming_handler) before connect().
   IncomingHandler incoming_handler();
   void on_incoming(std::unique_ptr<IncomingMessage> message);
+  // EagerMatcher, for every transport (set_eager_matcher): tagged messages only; active
+  // messages take the IncomingHandler path.
+  bool offer_eager(const Envelope& envelope, const EagerPayload& payload) override;
 
   // Sends `env.size` bytes to `world_peer` (env.source is filled in). `done` runs from the
   // transport's progress; on failure state it runs from the loop with that failure.

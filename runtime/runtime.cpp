@@ -129,7 +129,10 @@ void Runtime::stop_progress_thread() {
 }
 
 void Runtime::wire_transports() {
-  for (const auto& t : router_->transports()) t->set_incoming_handler(p2p_->incoming_handler());
+  for (const auto& t : router_->transports()) {
+    t->set_incoming_handler(p2p_->incoming_handler());
+    t->set_eager_matcher(p2p_.get());
+  }
   if (bootstrap_) {
     for (const auto& t : router_->transports()) t->publish(*bootstrap_);
     bootstrap_->fence();

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -79,6 +80,35 @@ class IncomingMessage {
 
 using IncomingHandler = std::function<void(std::unique_ptr<IncomingMessage>)>;
 
+// An eager payload a transport holds while it announces it: one piece, or two when it wraps
+// around the end of a ring.
+struct EagerPayload {
+  const std::byte* first = nullptr;
+  std::size_t first_bytes = 0;
+  const std::byte* second = nullptr;
+  std::size_t second_bytes = 0;
+
+  // Copies the first `n` bytes (n <= first_bytes + second_bytes) into `dst`.
+  void copy_to(void* dst, std::size_t n) const {
+    std::size_t head = n < first_bytes ? n : first_bytes;
+    if (head > 0) std::memcpy(dst, first, head);
+    if (n > head) std::memcpy(static_cast<std::byte*>(dst) + head, second, n - head);
+  }
+};
+
+// The runtime's short cut for eager arrivals (the latency of every small message): a transport
+// offers the arrival before it builds an IncomingMessage. When a posted receive matches, the
+// payload is copied into it and the receive completes, all inside the call, and it returns
+// true: the transport announces nothing. False (nothing posted matches, or the runtime wants
+// the message object) means: announce it through the IncomingHandler as usual.
+class EagerMatcher {
+ public:
+  virtual bool offer_eager(const Envelope& envelope, const EagerPayload& payload) = 0;
+
+ protected:
+  ~EagerMatcher() = default;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -93,6 +123,9 @@ class Transport {
 
   // Every arrival goes to this handler, from progress(). Set once, before connect().
   virtual void set_incoming_handler(IncomingHandler handler) = 0;
+  // Optional: transports that hold eager payloads offer them here first (see EagerMatcher).
+  // Set before connect(), together with the handler; null turns the short cut off.
+  virtual void set_eager_matcher(EagerMatcher* /*matcher*/) {}
 
   // Starts sending `env.size` bytes at `buf` to world rank `peer`. `done` runs once `buf` may
   // be reused. Never blocks: a full queue or -FI_EAGAIN keeps the send pending until a later

@@ -102,6 +102,11 @@ void OfiTransport::announce(const std::byte* data, std::size_t length, FrameSlot
                header.sender, length - sizeof frame, frame.envelope.size);
     return;
   }
+  // A receive already posted takes the payload straight from the frame buffer.
+  if (matcher_ != nullptr &&
+      matcher_->offer_eager(frame.envelope, {data + sizeof frame, frame.envelope.size})) {
+    return;
+  }
   // Lend the frame buffer while the handler runs; take a copy if the runtime keeps the message.
   EagerIncoming* outer = lending_;
   auto message =

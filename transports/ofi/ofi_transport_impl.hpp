@@ -127,6 +127,7 @@ class OfiTransport final : public Transport {
   void publish(BootstrapClient& bootstrap) override;
   void connect(BootstrapClient& bootstrap, const TopologyTable& topology) override;
   void set_incoming_handler(IncomingHandler handler) override { handler_ = std::move(handler); }
+  void set_eager_matcher(EagerMatcher* matcher) override { matcher_ = matcher; }
   void send(int peer, const Envelope& env, const void* buf, Completion done) override;
   // fi_tinject of an eager frame that fits the provider's inject size.
   bool send_now(int peer, const Envelope& env, const void* buf) override;
@@ -203,6 +204,7 @@ class OfiTransport final : public Transport {
   Fabric fabric_;
   std::size_t iov_limit_ = 1;
   IncomingHandler handler_;
+  EagerMatcher* matcher_ = nullptr;
   std::vector<fi_addr_t> addresses_;  // world rank -> AV address
 
   std::vector<std::unique_ptr<FrameSlot>> slots_;

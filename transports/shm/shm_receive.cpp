@@ -145,6 +145,15 @@ bool ShmTransport::handle_message(int peer_local, Peer& peer) {
   switch (header.kind) {
     case CellKind::kEager: {
       std::uint32_t cells = cells_for_payload(header.envelope.size, peer.in.cell_size());
+      if (matcher_ != nullptr) {
+        // A receive already posted takes the payload straight from the ring.
+        auto p = peer.in.pieces(first, sizeof(CellHeader), header.envelope.size);
+        if (matcher_->offer_eager(header.envelope,
+                                  {p.first, p.first_bytes, p.second, p.second_bytes})) {
+          peer.in.release_message(cells);
+          return true;
+        }
+      }
       auto message = std::make_unique<EagerIncoming>(this, &peer.in, first, header.envelope);
       EagerIncoming* raw = message.get();
       announcing_ = raw;

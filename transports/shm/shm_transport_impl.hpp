@@ -47,6 +47,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   void publish(BootstrapClient& bootstrap) override;
   void connect(BootstrapClient& bootstrap, const TopologyTable& topology) override;
   void set_incoming_handler(IncomingHandler handler) override;
+  void set_eager_matcher(EagerMatcher* matcher) override { matcher_ = matcher; }
   void send(int peer, const Envelope& env, const void* buf, Completion done) override;
   bool send_now(int peer, const Envelope& env, const void* buf) override;
   int progress() override;
@@ -151,6 +152,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   std::vector<int> local_of_world_;  // -1 for ranks on other nodes
   std::vector<Peer> peers_;          // by local index
   IncomingHandler handler_;
+  EagerMatcher* matcher_ = nullptr;
   WakeChannel wake_;
   ProcessBlock* my_block_ = nullptr;
   std::vector<std::pair<Completion, Status>> ready_;

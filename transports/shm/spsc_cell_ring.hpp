@@ -116,6 +116,19 @@ class SpscCellRing {
     std::memcpy(dst, cells_ + start, n);
     if (n < len) std::memcpy(static_cast<std::byte*>(dst) + n, cells_, len - n);
   }
+  // Where `len` bytes of the message at cell `first`, `offset` bytes in, lie in the ring: one
+  // piece, or two when they wrap around its end (the second then starts at the first cell).
+  struct Pieces {
+    const std::byte* first;
+    std::size_t first_bytes;
+    const std::byte* second;
+    std::size_t second_bytes;
+  };
+  Pieces pieces(std::uint64_t first, std::size_t offset, std::size_t len) const {
+    std::size_t start = byte_index(first, offset);
+    std::size_t n = std::min(len, ring_bytes_ - start);
+    return {cells_ + start, n, cells_, len - n};
+  }
   // Gives `count` cells back to the producer once their content has been consumed.
   void release(std::uint32_t count) {
     tail_ += count;
