@@ -9,6 +9,7 @@
 
 #include "runtime/event_loop.hpp"
 #include "runtime/point_to_point.hpp"
+#include "runtime/pooled.hpp"
 
 namespace halyard {
 
@@ -31,6 +32,9 @@ struct Communicator::State {
   std::vector<int> rank_of_world;  // world rank -> communicator rank, -1 if not a member
   int node_count = 1;
   int max_ranks_per_node = 1;
+
+  // Turns a receive's sender from a world rank into a rank of this communicator.
+  void to_comm_source(Status& status) const;
 };
 
 namespace {
@@ -43,6 +47,20 @@ void require_user_tag(const char* operation, int tag) {
   if (!is_user_tag(tag))
     invalid(operation, "tag " + std::to_string(tag) + " is negative (user tags are >= 0)");
 }
+
+void require_receive_tag(const char* operation, int tag) {
+  if (!is_user_tag(tag) && tag != kAnyTag) {
+    invalid(operation,
+            "tag " + std::to_string(tag) + " is negative and not kAnyTag (user tags are >= 0)");
+  }
+}
+
+// A blocking receive's outcome, written by its completion while recv() waits for `done`.
+struct BlockingReceive : Pooled<BlockingReceive> {
+  bool done = false;
+  bool abandoned = false;  // recv() left by an exception mid-delivery: the completion frees it
+  Status status;
+};
 
 // What each rank contributes when a communicator is created.
 struct CreationItem {
@@ -184,8 +202,8 @@ Request Communicator::start_send(int world_peer, const Envelope& env, const void
   return request;
 }
 
-Request Communicator::post_recv(const char* operation, int peer, int tag, void* buffer,
-                                std::size_t bytes, Completion callback) const {
+int Communicator::prepare_recv(const char* operation, int peer, const void* buffer,
+                               std::size_t bytes) const {
   const State& s = checked(operation);
   if (peer != kAnySource && (peer < 0 || peer >= static_cast<int>(s.world_ranks.size()))) {
     invalid(operation, "peer " + std::to_string(peer) +
@@ -195,19 +213,28 @@ Request Communicator::post_recv(const char* operation, int peer, int tag, void* 
   if (buffer == nullptr && bytes > 0) {
     invalid(operation, "buffer is null but bytes is " + std::to_string(bytes));
   }
+  return peer == kAnySource ? kAnySource : s.world_ranks[static_cast<std::size_t>(peer)];
+}
+
+void Communicator::State::to_comm_source(Status& status) const {
+  if (status.source >= 0 && status.source < static_cast<int>(rank_of_world.size())) {
+    status.source = rank_of_world[static_cast<std::size_t>(status.source)];
+  }
+}
+
+Request Communicator::post_recv(const char* operation, int peer, int tag, void* buffer,
+                                std::size_t bytes, Completion callback) const {
+  const int world_source = prepare_recv(operation, peer, buffer, bytes);
+  const State& s = *state_;
   EventLoop::Access access(s.p2p->loop());
   Request request = Request::make_pending(s.p2p->loop());
   request.on_complete(std::move(callback));
-  int world_source =
-      peer == kAnySource ? kAnySource : s.world_ranks[static_cast<std::size_t>(peer)];
-  s.p2p->receive(
-      s.context, world_source, tag, buffer, bytes, [request, state = state_](const Status& st) {
-        Status out = st;
-        if (out.source >= 0 && out.source < static_cast<int>(state->rank_of_world.size())) {
-          out.source = state->rank_of_world[static_cast<std::size_t>(out.source)];
-        }
-        request.complete(std::move(out));
-      });
+  s.p2p->receive(s.context, world_source, tag, buffer, bytes,
+                 [request, state = state_](const Status& st) {
+                   Status out = st;
+                   state->to_comm_source(out);
+                   request.complete(std::move(out));
+                 });
   return request;
 }
 
@@ -219,10 +246,7 @@ Request Communicator::isend(int peer, int tag, const void* buffer, std::size_t b
 
 Request Communicator::irecv(int peer, int tag, void* buffer, std::size_t bytes,
                             Completion callback) const {
-  if (!is_user_tag(tag) && tag != kAnyTag) {
-    invalid("irecv",
-            "tag " + std::to_string(tag) + " is negative and not kAnyTag (user tags are >= 0)");
-  }
+  require_receive_tag("irecv", tag);
   return post_recv("irecv", peer, tag, buffer, bytes, std::move(callback));
 }
 
@@ -237,7 +261,42 @@ void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes
 }
 
 Status Communicator::recv(int peer, int tag, void* buffer, std::size_t bytes) const {
-  return irecv(peer, tag, buffer, bytes).wait_ok();
+  require_receive_tag("recv", tag);
+  const int world_source = prepare_recv("recv", peer, buffer, bytes);
+  const State& s = *state_;
+  EventLoop& loop = s.p2p->loop();
+  // With a progress thread a waiter sleeps until the request's completion wakes it; inside a
+  // callback the request path reports the nested wait.
+  if (loop.threaded() || loop.in_pass()) return irecv(peer, tag, buffer, bytes).wait_ok();
+
+  // The latency path: no Request (no tracking, no reference counts), just a flag to wait for.
+  auto* pending = new BlockingReceive;
+  const State* state = &s;
+  const MatchingEngine::ReceiveId id = s.p2p->receive(s.context, world_source, tag, buffer, bytes,
+                                                      [pending, state](const Status& st) {
+                                                        if (pending->abandoned) {
+                                                          delete pending;
+                                                          return;
+                                                        }
+                                                        pending->status = st;
+                                                        state->to_comm_source(pending->status);
+                                                        pending->done = true;
+                                                      });
+  try {
+    loop.run_until([pending] { return pending->done; });
+  } catch (...) {
+    // A receive that can still be withdrawn is; one already being delivered finishes later and
+    // its completion frees what it writes to.
+    if (pending->done || (id != 0 && s.p2p->matching().cancel(id)))
+      delete pending;
+    else
+      pending->abandoned = true;
+    throw;
+  }
+  Status status = std::move(pending->status);
+  delete pending;
+  status.raise_if_failed();
+  return status;
 }
 
 Request Communicator::isend_internal(int peer, int tag, const void* buffer, std::size_t bytes,

@@ -121,6 +121,8 @@ class Communicator {
                      Completion callback) const;
   Request post_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
                     Completion callback) const;
+  // Validates a receive and returns the source's world rank (or kAnySource).
+  int prepare_recv(const char* operation, int peer, const void* buffer, std::size_t bytes) const;
   Request post_recv(const char* operation, int peer, int tag, void* buffer, std::size_t bytes,
                     Completion callback) const;
   Communicator create(const std::vector<int>& world_ranks_if_member, bool member) const;

@@ -165,9 +165,11 @@ int EventLoop::poll() {
     CompletionSource* s = sources_[i].source;
     if (s != nullptr) events += s->progress();
   }
-  events += run_timers();
-  events += run_deferred();
-  if (pass_depth_ == 1) compact_sources();
+  // An idle pass is the floor of every receive's latency: the phases with nothing to do are
+  // skipped without a call.
+  if (!timers_.empty()) events += run_timers();
+  if (!deferred_.empty()) events += run_deferred();
+  if (sources_dirty_ && pass_depth_ == 1) compact_sources();
   return events;
 }
 

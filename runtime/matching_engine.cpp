@@ -138,9 +138,16 @@ bool MatchingEngine::take_eager(const Envelope& env, const EagerPayload& payload
     if (!matches(*it, env)) continue;
     const std::size_t n = std::min<std::uint64_t>(env.size, it->capacity);
     if (n > 0) payload.copy_to(it->buffer, n);
-    Status transport_status;
-    if (n < env.size) transport_status.code = ErrorCode::kTruncated;
-    Status s = receive_status(transport_status, env, it->capacity);
+    Status s;
+    if (n < env.size) {
+      Status truncated;
+      truncated.code = ErrorCode::kTruncated;
+      s = receive_status(truncated, env, it->capacity);
+    } else {
+      s.source = env.source;
+      s.tag = env.tag;
+      s.bytes = n;
+    }
     Completion done = std::move(it->done);
     if (it == q.posted.begin())
       q.posted.pop_front();

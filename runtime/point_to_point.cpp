@@ -84,13 +84,14 @@ bool PointToPoint::send_now(int world_peer, Envelope env, const void* buffer) {
   return router_.route(world_peer).send_now(world_peer, env, buffer);
 }
 
-void PointToPoint::receive(std::uint32_t context, int world_source, int tag, void* buffer,
-                           std::size_t capacity, Completion done) {
+MatchingEngine::ReceiveId PointToPoint::receive(std::uint32_t context, int world_source, int tag,
+                                                void* buffer, std::size_t capacity,
+                                                Completion done) {
   if (failure_) {
     loop_.defer([done = std::move(done), s = *failure_] { done(s); });
-    return;
+    return 0;
   }
-  matching_.post(context, world_source, tag, buffer, capacity, std::move(done));
+  return matching_.post(context, world_source, tag, buffer, capacity, std::move(done));
 }
 
 void PointToPoint::fail(const Status& status) {

@@ -50,9 +50,11 @@ class PointToPoint final : public EagerMatcher {
   // over whole (no completion will run); false when send() must be used (also on failure
   // state, so that send() reports it).
   bool send_now(int world_peer, Envelope env, const void* buffer);
-  // Posts a receive on the matching engine; status.source in `done` is a world rank.
-  void receive(std::uint32_t context, int world_source, int tag, void* buffer, std::size_t capacity,
-               Completion done);
+  // Posts a receive on the matching engine; status.source in `done` is a world rank. Returns
+  // its id for MatchingEngine::cancel(), or 0 when it failed at once (failure state: `done`
+  // runs from the loop).
+  MatchingEngine::ReceiveId receive(std::uint32_t context, int world_source, int tag, void* buffer,
+                                    std::size_t capacity, Completion done);
 
   // Fails every pending operation with `status` and every later one too (a peer failed).
   void fail(const Status& status);
