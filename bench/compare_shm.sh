@@ -26,7 +26,7 @@ awk '
   FNR == NR { if ($1 !~ /^#/) { lat[$1] = $2; bw[$1] = $3 } next }
   $1 !~ /^#/ && ($1 in lat) {
     if (!header++) printf "%12s %12s %12s %7s %14s %14s %7s\n", "# size(B)", "halyard(us)", "openmpi(us)", "lat x", "halyard(MB/s)", "openmpi(MB/s)", "bw x"
-    printf "%12s %12.2f %12.2f %7.2f %14.2f %14.2f %7.2f\n", $1, lat[$1], $2, lat[$1] / $2, bw[$1], $3, bw[$1] / $3
+    printf "%12s %12.3f %12.3f %7.2f %14.2f %14.2f %7.2f\n", $1, lat[$1], $2, lat[$1] / $2, bw[$1], $3, bw[$1] / $3
     if ($1 == 8) lat8 = lat[$1] / $2
     if ($1 >= 1048576 && (minbw == "" || bw[$1] / $3 < minbw)) minbw = bw[$1] / $3
   }

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
         if (one_way < best) best = one_way;
       }
       if (rank == 0) {
-        printf("%12zu %14.2f %16.2f\n", size, best * 1e6, (double)size / best / 1e6);
+        printf("%12zu %14.3f %16.2f\n", size, best * 1e6, (double)size / best / 1e6);
         fflush(stdout);
       }
     }

@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
           best = std::min(best, elapsed.count() / rounds / 2);
         }
         if (world.rank() == 0) {
-          std::printf("%12zu %14.2f %16.2f\n", size, best * 1e6,
+          std::printf("%12zu %14.3f %16.2f\n", size, best * 1e6,
                       static_cast<double>(size) / best / 1e6);
           std::fflush(stdout);
         }

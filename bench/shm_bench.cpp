@@ -126,7 +126,7 @@ int run_p2p(const Communicator& w, const Options& o) {
       best = std::min(best, took.count() / rounds / 2);
     }
     if (w.rank() == 0) {
-      std::printf("%12zu %14.2f %16.2f\n", size, best * 1e6,
+      std::printf("%12zu %14.3f %16.2f\n", size, best * 1e6,
                   static_cast<double>(size) / best / 1e6);
       std::fflush(stdout);
     }

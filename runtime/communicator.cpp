@@ -98,9 +98,19 @@ Communicator Communicator::make_world(PointToPoint& p2p,
   return Communicator(std::move(s));
 }
 
+namespace {
+[[noreturn, gnu::cold, gnu::noinline]] void unusable(const char* operation, bool empty) {
+  invalid(operation,
+          empty ? "the communicator is empty (not a member)" : "the runtime was finalized");
+}
+}  // namespace
+
 const Communicator::State& Communicator::checked(const char* operation) const {
-  if (state_ == nullptr) invalid(operation, "the communicator is empty (not a member)");
-  if (state_->runtime_alive.expired()) invalid(operation, "the runtime was finalized");
+  // Every operation starts here: the messages are built out of line, off the fast path.
+  if (state_ == nullptr) [[unlikely]]
+    unusable(operation, true);
+  if (state_->runtime_alive.expired()) [[unlikely]]
+    unusable(operation, false);
   return *state_;
 }
 

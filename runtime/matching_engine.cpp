@@ -98,11 +98,9 @@ MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source
   return id;
 }
 
-MatchingEngine::ContextQueues& MatchingEngine::queues(std::uint32_t context) {
-  if (last_queues_ == nullptr || last_context_ != context) {
-    last_queues_ = &contexts_[context];  // map nodes never move, so the pointer stays valid
-    last_context_ = context;
-  }
+MatchingEngine::ContextQueues& MatchingEngine::remember_queues(std::uint32_t context) {
+  last_queues_ = &contexts_[context];  // map nodes never move, so the pointer stays valid
+  last_context_ = context;
   return *last_queues_;
 }
 
@@ -148,12 +146,20 @@ bool MatchingEngine::take_eager(const Envelope& env, const EagerPayload& payload
       s.tag = env.tag;
       s.bytes = n;
     }
-    Completion done = std::move(it->done);
-    if (it == q.posted.begin())
-      q.posted.pop_front();
-    else
-      q.posted.erase(it);
     --posted_count_;
+    if (it == q.posted.begin()) {
+      // The common case: run `done` where it lies, then drop the entry (also if it throws).
+      // Safe because a completion run from here only records the outcome (see post()): it
+      // neither posts nor cancels receives.
+      struct PopFront {
+        std::deque<PostedReceive>& posted;
+        ~PopFront() { posted.pop_front(); }
+      } pop{q.posted};
+      it->done(s);
+      return true;
+    }
+    Completion done = std::move(it->done);
+    q.posted.erase(it);
     done(s);
     return true;
   }

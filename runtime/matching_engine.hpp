@@ -99,7 +99,12 @@ class MatchingEngine {
 
   // The queues of `context`, created on first use; remembers the last one looked up, since
   // traffic tends to stay on one communicator.
-  ContextQueues& queues(std::uint32_t context);
+  ContextQueues& queues(std::uint32_t context) {
+    if (last_queues_ == nullptr || last_context_ != context) [[unlikely]]
+      return remember_queues(context);
+    return *last_queues_;
+  }
+  ContextQueues& remember_queues(std::uint32_t context);
 
   EventLoop& loop_;
   DeliveryFailureHandler delivery_failure_;

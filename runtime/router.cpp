@@ -105,17 +105,13 @@ void Router::set_route(int world_peer, Transport& transport) {
   routes_[static_cast<std::size_t>(world_peer)] = &transport;
 }
 
-Transport& Router::route(int world_peer) const {
+void Router::no_route(int world_peer) const {
   if (world_peer < 0 || world_peer >= world_size()) {
     throw Error(ErrorCode::kInvalidArgument,
                 "Router::route: world_peer " + std::to_string(world_peer) + " out of range");
   }
-  Transport* t = routes_[static_cast<std::size_t>(world_peer)];
-  if (t == nullptr) {
-    throw Error(ErrorCode::kInternal,
-                "no transport routes to world rank " + std::to_string(world_peer));
-  }
-  return *t;
+  throw Error(ErrorCode::kInternal,
+              "no transport routes to world rank " + std::to_string(world_peer));
 }
 
 void Router::clear() {

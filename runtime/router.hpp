@@ -40,7 +40,13 @@ class Router {
   void set_route(int world_peer, Transport& transport);
 
   // The transport for `world_peer`; throws Error(kInvalidArgument) for a rank outside the job.
-  Transport& route(int world_peer) const;
+  // Inline: every message asks.
+  Transport& route(int world_peer) const {
+    if (world_peer < 0 || world_peer >= world_size() ||
+        routes_[static_cast<std::size_t>(world_peer)] == nullptr) [[unlikely]]
+      no_route(world_peer);
+    return *routes_[static_cast<std::size_t>(world_peer)];
+  }
 
   std::span<const std::unique_ptr<Transport>> transports() const { return transports_; }
   int world_rank() const noexcept { return world_rank_; }
@@ -50,6 +56,8 @@ class Router {
   void clear();
 
  private:
+  [[noreturn]] void no_route(int world_peer) const;
+
   int world_rank_;
   std::vector<std::unique_ptr<Transport>> transports_;
   std::vector<Transport*> routes_;

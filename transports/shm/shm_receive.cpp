@@ -141,7 +141,8 @@ bool ShmTransport::handle_message(int peer_local, Peer& peer) {
   if (!peer.in.message_ready()) return false;
   std::uint64_t first = peer.in.read_position();
   CellHeader header;
-  peer.in.read(first, 0, &header, sizeof header);
+  // A header never wraps: a message starts at a cell and cells hold at least 128 bytes.
+  std::memcpy(&header, peer.in.cell(first), sizeof header);
   switch (header.kind) {
     case CellKind::kEager: {
       std::uint32_t cells = cells_for_payload(header.envelope.size, peer.in.cell_size());

@@ -228,8 +228,10 @@ bool ShmTransport::write_cell(Peer& peer, const CellHeader& header, const void* 
   std::uint32_t cells = cells_for_payload(bytes, peer.out.cell_size());
   if (!peer.out.can_write(cells)) return false;
   std::uint64_t first = peer.out.write_position();
-  peer.out.write(first, kStampBytes, reinterpret_cast<const std::byte*>(&header) + kStampBytes,
-                 sizeof header - kStampBytes);
+  // A header never wraps (a message starts at a cell; cells hold at least 128 bytes).
+  std::memcpy(peer.out.cell(first) + kStampBytes,
+              reinterpret_cast<const std::byte*>(&header) + kStampBytes,
+              sizeof header - kStampBytes);
   if (bytes > 0) peer.out.write(first, sizeof(CellHeader), body, bytes);
   peer.out.publish_message(cells);
   poke(peer);
