@@ -74,6 +74,22 @@ TEST_P(ShmSingleCopyMode, EverySizeArrivesByteExact) {
   bool staged = std::string(GetParam()) == "none";
   EXPECT_EQ(node.shm(1).stats().staged_pulls > 0, staged);
   EXPECT_EQ(node.shm(1).stats().cma_pulls > 0, !staged);
+  // Once CMA has worked, the large pulls are shared with the sender, whose loop (the same one
+  // here) pushes some of their chunks.
+  EXPECT_EQ(node.shm(1).stats().shared_pulls > 0, !staged);
+  EXPECT_EQ(node.shm(0).stats().chunks_pushed > 0, !staged);
+}
+
+TEST(ShmTransport, SharedCopyOffMeansTheReceiverCopiesAlone) {
+  ScopedEnv off("HALYARD_SHM_SHARED_COPY", "0");
+  LocalNode node(2);
+  std::uint64_t seed = 40;
+  for (std::size_t size : {std::size_t{1} << 20, (std::size_t{9} << 20) + 5}) {
+    send_and_check(node, 0, 1, size, size, seed++);
+  }
+  EXPECT_EQ(node.shm(1).stats().cma_pulls, 2u);
+  EXPECT_EQ(node.shm(1).stats().shared_pulls, 0u);
+  EXPECT_EQ(node.shm(0).stats().chunks_pushed, 0u);
 }
 
 TEST_P(ShmSingleCopyMode, TwoHundredFiftySixMebibytes) {

@@ -145,8 +145,9 @@ Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int ad
   max_message_size_ = info_->ep_attr->max_msg_size;
   iov_limit_ = info_->tx_attr->iov_limit;
   inject_size_ = std::min(info_->tx_attr->inject_size, kMaxInjectSize);
-  log::debug("ofi: provider {} domain {} rma={} wait_fd={} max_msg_size={}", provider_name(),
-             info_->domain_attr->name, has_rma_, wait_fd_, max_message_size_);
+  log::debug("ofi: provider {} domain {} rma={} wait_fd={} max_msg_size={} inject_size={}",
+             provider_name(), info_->domain_attr->name, has_rma_, wait_fd_, max_message_size_,
+             inject_size_);
 }
 
 Fabric::~Fabric() {

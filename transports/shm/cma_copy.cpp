@@ -6,24 +6,45 @@
 
 namespace halyard::shm {
 
-int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes) {
-  auto* dst = static_cast<char*>(local);
-  // One iovec each side, so IOV_MAX never binds; the kernel may still return short counts for
-  // huge requests (it caps one call near 2 GiB), hence the loop.
-  while (bytes > 0) {
-    iovec to{dst, bytes};
-    iovec from{reinterpret_cast<void*>(static_cast<std::uintptr_t>(remote_address)), bytes};
-    ssize_t n = ::process_vm_readv(pid, &to, 1, &from, 1, 0);
+namespace {
+
+// One iovec each side, so IOV_MAX never binds; the kernel may still return short counts for
+// huge requests (it caps one call near 2 GiB), hence the loop.
+template <typename Call>
+int cma_copy(std::uint64_t remote_address, std::size_t bytes, Call call) {
+  std::size_t moved = 0;
+  while (moved < bytes) {
+    ssize_t n =
+        call(moved, reinterpret_cast<void*>(static_cast<std::uintptr_t>(remote_address + moved)),
+             bytes - moved);
     if (n < 0) {
       if (errno == EINTR) continue;
       return errno;
     }
     if (n == 0) return EFAULT;  // no progress: treat as an unreadable range, never spin
-    dst += n;
-    remote_address += static_cast<std::uint64_t>(n);
-    bytes -= static_cast<std::size_t>(n);
+    moved += static_cast<std::size_t>(n);
   }
   return 0;
+}
+
+}  // namespace
+
+int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes) {
+  auto* dst = static_cast<char*>(local);
+  return cma_copy(remote_address, bytes, [&](std::size_t done, void* remote, std::size_t left) {
+    iovec to{dst + done, left};
+    iovec from{remote, left};
+    return ::process_vm_readv(pid, &to, 1, &from, 1, 0);
+  });
+}
+
+int cma_write(pid_t pid, std::uint64_t remote_address, const void* local, std::size_t bytes) {
+  const auto* src = static_cast<const char*>(local);
+  return cma_copy(remote_address, bytes, [&](std::size_t done, void* remote, std::size_t left) {
+    iovec from{const_cast<char*>(src) + done, left};
+    iovec to{remote, left};
+    return ::process_vm_writev(pid, &from, 1, &to, 1, 0);
+  });
 }
 
 bool cma_refused(int error_number) {

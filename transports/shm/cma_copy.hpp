@@ -12,6 +12,9 @@ namespace halyard::shm {
 // Copies `bytes` from `remote_address` in process `pid` to `local`. Returns 0 on success,
 // else the errno of the failing call.
 int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes);
+// The other direction (process_vm_writev): copies `bytes` from `local` to `remote_address` in
+// process `pid`. Returns 0 on success, else the errno of the failing call.
+int cma_write(pid_t pid, std::uint64_t remote_address, const void* local, std::size_t bytes);
 
 // True for the errors that mean "this kernel or policy does not let us use CMA here" (as
 // opposed to a bad address): the transport then falls back to the staged copy.

@@ -58,6 +58,7 @@ ShmConfig ShmConfig::from_environment() {
   c.single_copy = mode == "cma"    ? SingleCopyMode::kCma
                   : mode == "none" ? SingleCopyMode::kNone
                                    : SingleCopyMode::kAuto;
+  c.shared_copy = config::env_int("HALYARD_SHM_SHARED_COPY", 1) != 0;
   c.eager_limit = config::env_bytes(
       "HALYARD_SHM_EAGER_LIMIT",
       c.single_copy == SingleCopyMode::kNone ? kEagerLimitStaged : kEagerLimitWithCma);

@@ -31,6 +31,9 @@ struct ShmConfig {
   // event loop for its whole duration.
   std::size_t cma_chunk = 4 * 1024 * 1024;
   SingleCopyMode single_copy = SingleCopyMode::kAuto;
+  // Whether a large CMA transfer is copied by both ends at once (HALYARD_SHM_SHARED_COPY,
+  // default 1; copy_share.hpp).
+  bool shared_copy = true;
 
   // Reads the environment; throws Error(kInvalidArgument) naming a malformed variable.
   static ShmConfig from_environment();

@@ -187,6 +187,13 @@ bool ShmTransport::handle_message(int peer_local, Peer& peer) {
       finish_outstanding(fin.id, std::move(status));
       return true;
     }
+    case CellKind::kShareCopy: {
+      ShareCopy share;
+      peer.in.read(first, sizeof(CellHeader), &share, sizeof share);
+      peer.in.release_message(1);
+      accept_share(share, peer);
+      return true;
+    }
     case CellKind::kClearToSend: {
       ClearToSend cts;
       peer.in.read(first, sizeof(CellHeader), &cts, sizeof cts);
@@ -226,6 +233,7 @@ void ShmTransport::start_pull(int peer_local, const Envelope& env, const Rendezv
   pull.size = size;
   pull.done = std::move(done);
   if (cma_enabled_) {
+    offer_share(pull);
     cma_pulls_.push_back(std::move(pull));
   } else {
     switch_to_staged(pull);
@@ -249,6 +257,10 @@ int ShmTransport::advance_cma_pulls() {
   int events = 0;
   for (auto it = cma_pulls_.begin(); it != cma_pulls_.end();) {
     CmaPull& pull = *it;
+    if (pull.share >= 0) {
+      it = advance_shared_pull(pull, events) ? cma_pulls_.erase(it) : std::next(it);
+      continue;
+    }
     if (!cma_enabled_) {  // an earlier pull found CMA refused: this one goes staged too
       switch_to_staged(pull);
       it = cma_pulls_.erase(it);
@@ -267,30 +279,32 @@ int ShmTransport::advance_cma_pulls() {
       continue;  // the same pull goes staged at the top of the loop
     }
     ++events;
-    if (error_number != 0) {
-      const Peer& p = peers_[static_cast<std::size_t>(pull.peer_local)];
-      PullDone fin{pull.id, 1, static_cast<std::uint32_t>(error_number)};
-      send_control(pull.peer_local, CellKind::kPullDone, &fin, sizeof fin);
-      Status failed = Status::failure(
-          ErrorCode::kTransport, "shm: process_vm_readv from rank " + std::to_string(p.world_rank) +
-                                     " (pid " + std::to_string(pull.pid) +
-                                     ") failed: " + std::strerror(error_number));
-      defer(std::move(pull.done), std::move(failed));
-      it = cma_pulls_.erase(it);
-      continue;
-    }
+    if (error_number == 0 && chunk > 0) cma_proven_ = true;
     pull.copied += chunk;
-    if (pull.copied < pull.bytes) {
+    if (error_number == 0 && pull.copied < pull.bytes) {
       ++it;
       continue;
     }
-    ++stats_.cma_pulls;
-    PullDone fin{pull.id, 0, 0};
-    send_control(pull.peer_local, CellKind::kPullDone, &fin, sizeof fin);
-    defer(std::move(pull.done), receive_status(pull.bytes, pull.size));
+    finish_pull(pull, error_number);
     it = cma_pulls_.erase(it);
   }
   return events;
+}
+
+void ShmTransport::finish_pull(CmaPull& pull, int error_number) {
+  PullDone fin{pull.id, error_number != 0 ? 1u : 0u, static_cast<std::uint32_t>(error_number)};
+  send_control(pull.peer_local, CellKind::kPullDone, &fin, sizeof fin);
+  if (error_number != 0) {
+    const Peer& p = peers_[static_cast<std::size_t>(pull.peer_local)];
+    defer(std::move(pull.done),
+          Status::failure(ErrorCode::kTransport, "shm: process_vm_readv from rank " +
+                                                     std::to_string(p.world_rank) + " (pid " +
+                                                     std::to_string(pull.pid) +
+                                                     ") failed: " + std::strerror(error_number)));
+    return;
+  }
+  ++stats_.cma_pulls;
+  defer(std::move(pull.done), receive_status(pull.bytes, pull.size));
 }
 
 int ShmTransport::pull_staged() {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "transports/shm/copy_share.hpp"
 #include "transports/shm/spsc_cell_ring.hpp"
 
 namespace halyard::shm {
@@ -29,7 +30,10 @@ struct SegmentHeader {
   std::uint64_t total_bytes;
 };
 inline constexpr std::uint64_t kSegmentMagic = 0x48414c5944534d31;  // "HALYDSM1"
-inline constexpr std::uint32_t kSegmentVersion = 1;
+inline constexpr std::uint32_t kSegmentVersion = 2;
+
+// Large transfers this rank may receive with its senders' help at once (copy_share.hpp).
+inline constexpr std::size_t kCopyShareSlots = 4;
 
 // Per local rank: what its peers need to wake it (see ShmTransport::prepare_to_block).
 struct ProcessBlock {
@@ -38,6 +42,7 @@ struct ProcessBlock {
   // Where this rank mapped the segment: a valid address in its process that peers may read
   // with CMA to probe whether the kernel lets them (ShmNodeMemory::single_copy_usable).
   std::uint64_t segment_address;
+  CopyShareSlot shares[kCopyShareSlots];
 };
 
 // Per local rank: its collective scratch slot (ShmNodeMemory), written only by that rank. 1 MiB:

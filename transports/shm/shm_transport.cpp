@@ -355,6 +355,7 @@ int ShmTransport::progress() {
   int events = queued_backlog_ > 0 ? flush_backlogs() : 0;
   events += poll_rings();
   if (!cma_pulls_.empty()) events += advance_cma_pulls();
+  if (!helps_.empty()) events += help_copies();
   if (queued_pulls_ > 0) events += pull_staged();
   if (queued_pushes_ > 0) events += push_staged();
   if (ready_.empty()) return events;
@@ -373,7 +374,7 @@ int ShmTransport::progress() {
 }
 
 bool ShmTransport::has_local_work() {
-  if (!ready_.empty() || !cma_pulls_.empty()) return true;
+  if (!ready_.empty() || !cma_pulls_.empty() || !helps_.empty()) return true;
   for (Peer& p : peers_) {
     if (p.in.message_ready()) return true;
     // What waits on a peer counts only if it could move now; otherwise the peer pokes us once it

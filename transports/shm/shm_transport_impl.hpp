@@ -36,6 +36,8 @@ struct ShmStats {
   std::uint64_t cma_pulls = 0;         // rendezvous payloads received by CMA
   std::uint64_t staged_pulls = 0;      // rendezvous payloads received through staging
   std::size_t backlog_high_water = 0;  // most sends ever queued for one peer's full ring
+  std::uint64_t shared_pulls = 0;      // rendezvous payloads copied by both ends (CopyShare)
+  std::uint64_t chunks_pushed = 0;     // CopyShare chunks this rank pushed as a sender
 };
 
 class ShmTransport final : public Transport, public NodeMemoryProvider {
@@ -116,6 +118,19 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
     std::size_t size = 0;
     std::size_t copied = 0;
     Completion done;
+    // Shared with the sender (copy_share.hpp): the slot of my ProcessBlock, or -1 when pulled
+    // alone in cma_chunk steps.
+    int share = -1;
+    std::uint32_t generation = 0;
+    bool recovered = false;     // copied the chunk the sender claimed and could not
+    int error_number = 0;       // failed: waits until the sender's claimed chunks are settled
+    std::uint32_t claimed = 0;  // chunks claimed in all when it failed
+  };
+  // The sender's side of a CopyShare: a transfer whose chunks this rank pushes.
+  struct Help {
+    CopyShareSlot* slot = nullptr;
+    std::uint32_t generation = 0;
+    const std::byte* src = nullptr;
   };
 
   Peer& peer_of_world(int world_rank, const char* what);
@@ -137,6 +152,15 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   int poll_rings();
   bool handle_message(int peer_local, Peer& peer);
   int advance_cma_pulls();
+  // Sends PullDone and completes `pull`: ok, or the CMA error `error_number`.
+  void finish_pull(CmaPull& pull, int error_number);
+  // shm_shared_copy.cpp
+  // Opens a CopyShare for `pull` and asks its sender to help, when that is worth it.
+  void offer_share(CmaPull& pull);
+  // One step of a shared pull; true once it finished (and finish_pull ran).
+  bool advance_shared_pull(CmaPull& pull, int& events);
+  void accept_share(const ShareCopy& share, const Peer& peer);
+  int help_copies();
   int pull_staged();
   void switch_to_staged(CmaPull& pull);
   void finish_outstanding(std::uint64_t id, Status status);
@@ -169,6 +193,12 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   std::size_t owed_room_pokes_ = 0;
   ShmStats stats_;
   bool armed_ = false;  // prepare_to_block() said we may sleep
+  // CopyShare: which slots of my ProcessBlock are in use; whether CMA has worked here yet (a
+  // transfer is shared only then); whether this rank still helps its receivers.
+  std::array<bool, kCopyShareSlots> share_busy_{};
+  bool cma_proven_ = false;
+  bool helping_ = true;
+  std::vector<Help> helps_;
   std::unique_ptr<ShmNodeMemory> node_memory_;
 };
 

@@ -16,6 +16,7 @@ enum class CellKind : std::uint32_t {
   kRendezvousRequest = 2,  // envelope + RendezvousRequest: "pull it from my memory"
   kPullDone = 3,           // PullDone: the receiver has finished reading (FIN)
   kClearToSend = 4,        // ClearToSend: fallback path, "stream it through the staging area"
+  kShareCopy = 5,          // ShareCopy: "help me copy it: push chunks of my CopyShare slot"
 };
 
 struct CellHeader {
@@ -45,6 +46,14 @@ struct PullDone {
 struct ClearToSend {
   std::uint64_t id;
   std::uint64_t bytes;
+};
+
+// The receiver of rendezvous `id` opened CopyShare slot `slot` of its ProcessBlock for it: the
+// sender may push chunks of that generation (see copy_share.hpp).
+struct ShareCopy {
+  std::uint64_t id;
+  std::uint32_t slot;
+  std::uint32_t generation;
 };
 
 // Cells one message occupies: the header plus the payload, at least one cell.
