@@ -60,6 +60,17 @@ struct BlockingReceive : Pooled<BlockingReceive> {
   bool done = false;
   bool abandoned = false;  // recv() left by an exception mid-delivery: the completion frees it
   Status status;
+
+  void record(const Status& outcome) {
+    if (!outcome.ok()) {
+      status = outcome;
+      return;
+    }
+    // The common case, without copying the (empty) message text.
+    status.bytes = outcome.bytes;
+    status.source = outcome.source;
+    status.tag = outcome.tag;
+  }
 };
 
 // What each rank contributes when a communicator is created.
@@ -282,16 +293,17 @@ Status Communicator::recv(int peer, int tag, void* buffer, std::size_t bytes) co
   // The latency path: no Request (no tracking, no reference counts), just a flag to wait for.
   auto* pending = new BlockingReceive;
   const State* state = &s;
-  const MatchingEngine::ReceiveId id = s.p2p->receive(s.context, world_source, tag, buffer, bytes,
-                                                      [pending, state](const Status& st) {
-                                                        if (pending->abandoned) {
-                                                          delete pending;
-                                                          return;
-                                                        }
-                                                        pending->status = st;
-                                                        state->to_comm_source(pending->status);
-                                                        pending->done = true;
-                                                      });
+  auto record = [pending, state](const Status& st) {
+    if (pending->abandoned) {
+      delete pending;
+      return;
+    }
+    pending->record(st);
+    state->to_comm_source(pending->status);
+    pending->done = true;
+  };
+  const MatchingEngine::ReceiveId id =
+      s.p2p->receive(s.context, world_source, tag, buffer, bytes, record);
   try {
     loop.run_until([pending] { return pending->done; });
   } catch (...) {

@@ -66,6 +66,7 @@ EventLoop::SourceId EventLoop::add_source(Transport& transport) {
   Access access(*this);
   auto adapter = std::make_unique<TransportSource>(transport);
   SourceId id = add_source(*adapter);
+  sources_.back().transport = &transport;
   transport_sources_.emplace(id, std::move(adapter));
   return id;
 }
@@ -76,6 +77,7 @@ void EventLoop::remove_source(SourceId id) {
     if (slot.id == id) {
       // A pass may be iterating sources_: blank the slot now, erase it outside the pass.
       slot.source = nullptr;
+      slot.transport = nullptr;
       sources_dirty_ = true;
     }
   }
@@ -162,8 +164,11 @@ int EventLoop::poll() {
   } guard(pass_depth_);
   int events = 0;
   for (std::size_t i = 0; i < sources_.size(); ++i) {
-    CompletionSource* s = sources_[i].source;
-    if (s != nullptr) events += s->progress();
+    const SourceSlot& slot = sources_[i];
+    if (slot.transport != nullptr)
+      events += slot.transport->progress();
+    else if (slot.source != nullptr)
+      events += slot.source->progress();
   }
   // An idle pass is the floor of every receive's latency: the phases with nothing to do are
   // skipped without a call.

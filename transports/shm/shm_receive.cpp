@@ -119,6 +119,7 @@ int ShmTransport::poll_rings() {
   int events = 0;
   for (std::size_t q = 0; q < peers_.size(); ++q) {
     Peer& p = peers_[q];
+    if (p.block == my_block_ && !self_ring_used_) continue;
     // A bounded batch per sender per pass keeps one busy sender from starving the others.
     if (!p.in.message_ready()) continue;  // the common case, without handle_message's frame
     int handled = 0;
