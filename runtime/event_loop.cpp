@@ -20,6 +20,7 @@ class EventLoop::TransportSource final : public CompletionSource {
   int progress() override { return transport_.progress(); }
   int wait_fd() override { return transport_.wait_fd(); }
   bool prepare_to_block() override { return transport_.prepare_to_block(); }
+  const std::atomic<bool>* work_flag() override { return transport_.work_flag(); }
 
  private:
   Transport& transport_;
@@ -58,7 +59,7 @@ EventLoop::~EventLoop() {
 EventLoop::SourceId EventLoop::add_source(CompletionSource& source) {
   Access access(*this);
   SourceId id = next_source_id_++;
-  sources_.push_back({id, &source});
+  sources_.push_back({id, &source, nullptr, source.work_flag()});
   return id;
 }
 
@@ -165,6 +166,7 @@ int EventLoop::poll() {
   int events = 0;
   for (std::size_t i = 0; i < sources_.size(); ++i) {
     const SourceSlot& slot = sources_[i];
+    if (slot.work != nullptr && !slot.work->load(std::memory_order_acquire)) continue;
     if (slot.transport != nullptr)
       events += slot.transport->progress();
     else if (slot.source != nullptr)

@@ -61,6 +61,9 @@ class CompletionSource {
   virtual int wait_fd() { return -1; }
   // Called before the loop sleeps; false means there is work already (do not sleep).
   virtual bool prepare_to_block() { return wait_fd() >= 0; }
+  // Optional: a flag that is true whenever progress() may have work. The loop then skips the
+  // call while it reads false: an idle pass is the floor of every receive's latency.
+  virtual const std::atomic<bool>* work_flag() { return nullptr; }
 };
 
 // An operation the loop can fail wholesale (a pending Request). Intrusively linked so that
@@ -214,6 +217,7 @@ class EventLoop {
     // For a transport, also the transport itself: the pass calls its progress() directly
     // instead of through the adapter (one indirect call less per transport and pass).
     Transport* transport = nullptr;
+    const std::atomic<bool>* work = nullptr;  // the source's work_flag()
   };
   class TransportSource;
 

@@ -32,6 +32,7 @@ class NoticeInbox final : public CompletionSource {
   int progress() override;
   int wait_fd() override { return event_fd_; }
   bool prepare_to_block() override;
+  const std::atomic<bool>* work_flag() override { return &has_notices_; }
 
  private:
   Handler handler_;

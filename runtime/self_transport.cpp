@@ -56,10 +56,12 @@ void SelfTransport::send(int peer, const Envelope& env, const void* buf, Complet
                                           std::to_string(rank_) + " only");
   }
   arrivals_.push_back(std::make_unique<Message>(*this, env, buf, std::move(done)));
+  has_work_.store(true, std::memory_order_relaxed);
 }
 
 void SelfTransport::complete_later(Completion done, Status status) {
   if (done) completions_.push_back({std::move(done), std::move(status)});
+  has_work_.store(true, std::memory_order_relaxed);
 }
 
 int SelfTransport::progress() {
@@ -82,6 +84,7 @@ int SelfTransport::progress() {
     handler_(std::move(m));
     ++events;
   }
+  has_work_.store(!completions_.empty() || !arrivals_.empty(), std::memory_order_relaxed);
   return events;
 }
 

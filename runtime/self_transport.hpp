@@ -7,6 +7,7 @@
 // and completions are always handed out from progress(), never inside send()/deliver().
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -30,6 +31,7 @@ class SelfTransport final : public Transport {
   void send(int peer, const Envelope& env, const void* buf, Completion done) override;
   int progress() override;
   bool prepare_to_block() override { return arrivals_.empty() && completions_.empty(); }
+  const std::atomic<bool>* work_flag() override { return &has_work_; }
 
  private:
   class Message;
@@ -44,6 +46,9 @@ class SelfTransport final : public Transport {
   IncomingHandler handler_;
   std::deque<std::unique_ptr<IncomingMessage>> arrivals_;
   std::deque<PendingCompletion> completions_;
+  // True while either queue holds something (the loop's work_flag()). Only the loop's thread
+  // touches the queues; the flag is atomic because the loop reads it through that interface.
+  std::atomic<bool> has_work_{false};
 };
 
 }  // namespace halyard

@@ -12,6 +12,7 @@
 // receiver-driven rendezvous, so data moves straight into the user's buffer.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -150,6 +151,9 @@ class Transport {
   // must not sleep.
   virtual int wait_fd() { return -1; }
   virtual bool prepare_to_block() { return wait_fd() >= 0; }
+  // Optional: a flag that is true whenever progress() may have work; the event loop skips
+  // progress() while it reads false. Null (the default): progress() runs on every pass.
+  virtual const std::atomic<bool>* work_flag() { return nullptr; }
 };
 
 }  // namespace halyard

@@ -117,14 +117,12 @@ void ShmTransport::forget_announcing(const EagerIncoming* message) {
 int ShmTransport::poll_rings() {
   if (!handler_) return 0;  // nothing may be announced before the runtime listens
   int events = 0;
-  for (std::size_t q = 0; q < peers_.size(); ++q) {
-    Peer& p = peers_[q];
-    if (p.block == my_block_ && !self_ring_used_) continue;
+  for (Peer& p : peers_) {
     // A bounded batch per sender per pass keeps one busy sender from starving the others.
     if (!p.in.message_ready()) continue;  // the common case, without handle_message's frame
+    const int q = static_cast<int>(&p - peers_.data());
     int handled = 0;
-    while (handled < static_cast<int>(p.in.cell_count()) &&
-           handle_message(static_cast<int>(q), p)) {
+    while (handled < static_cast<int>(p.in.cell_count()) && handle_message(q, p)) {
       ++handled;
     }
     if (handled > 0) {

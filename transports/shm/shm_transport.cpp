@@ -227,7 +227,6 @@ bool ShmTransport::write_cell(Peer& peer, const CellHeader& header, const void* 
                               std::size_t bytes) {
   std::uint32_t cells = cells_for_payload(bytes, peer.out.cell_size());
   if (!peer.out.can_write(cells)) return false;
-  if (peer.block == my_block_) self_ring_used_ = true;
   std::uint64_t first = peer.out.write_position();
   // A header never wraps (a message starts at a cell; cells hold at least 128 bytes).
   std::memcpy(peer.out.cell(first) + kStampBytes,

@@ -175,9 +175,6 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   int my_local_ = -1;
   std::vector<int> local_of_world_;  // -1 for ranks on other nodes
   std::vector<Peer> peers_;          // by local index
-  // Whether this rank ever wrote to its own ring (only tests send to themselves over shm; the
-  // runtime routes self-sends elsewhere): until then poll_rings() skips that ring.
-  bool self_ring_used_ = false;
   IncomingHandler handler_;
   EagerMatcher* matcher_ = nullptr;
   WakeChannel wake_;

@@ -47,6 +47,7 @@ class SpscCellRing {
         ring_bytes_(std::size_t{cells} * cell_size) {
     head_ = load(control_->head);
     tail_ = load(control_->tail);
+    aim_at_tail();
   }
 
   static std::size_t shared_bytes(std::uint32_t cells, std::uint32_t cell_size) {
@@ -99,9 +100,11 @@ class SpscCellRing {
     return head_ - tail_;
   }
   std::uint64_t read_position() const { return tail_; }
-  // Message mode: true when a whole message starts at read_position().
+  // Message mode: true when a whole message starts at read_position(). One load and one
+  // compare: an idle receiver asks this of every ring on every pass.
   bool message_ready() const {
-    return stamp_word(tail_).load(std::memory_order_acquire) == stamp(tail_);
+    return std::atomic_ref<std::uint32_t>(*next_stamp_).load(std::memory_order_acquire) ==
+           next_stamp_value_;
   }
   // Message mode: gives back the `count` cells of the message at read_position().
   void release_message(std::uint32_t count) {
@@ -133,6 +136,7 @@ class SpscCellRing {
   void release(std::uint32_t count) {
     tail_ += count;
     std::atomic_ref<std::uint64_t>(control_->tail).store(tail_, std::memory_order_release);
+    aim_at_tail();
   }
 
  private:
@@ -146,6 +150,11 @@ class SpscCellRing {
   }
   static std::uint64_t load(std::uint64_t& shared) {
     return std::atomic_ref<std::uint64_t>(shared).load(std::memory_order_acquire);
+  }
+  // Consumer: where the next message's stamp will appear and what it will read.
+  void aim_at_tail() {
+    next_stamp_ = reinterpret_cast<std::uint32_t*>(cell(tail_));
+    next_stamp_value_ = stamp(tail_);
   }
   std::size_t byte_index(std::uint64_t first, std::size_t offset) const {
     std::size_t start = (first & cell_mask_) * cell_size_ + offset;
@@ -161,6 +170,10 @@ class SpscCellRing {
   // Producer: head_ is its own counter, tail_ a cached copy. Consumer: the other way round.
   std::uint64_t head_ = 0;
   std::uint64_t tail_ = 0;
+  // A ring not yet mapped looks at a word that never carries its stamp.
+  static inline std::uint32_t unmapped_stamp_ = 0;
+  std::uint32_t* next_stamp_ = &unmapped_stamp_;
+  std::uint32_t next_stamp_value_ = 1;
 };
 
 }  // namespace halyard::shm
