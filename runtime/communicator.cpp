@@ -341,6 +341,17 @@ bool Communicator::try_send_internal(int peer, int tag, const void* buffer,
   return state_->p2p->send_now(world_peer, env, buffer);
 }
 
+void Communicator::receive_internal(int peer, int tag, void* buffer, std::size_t bytes,
+                                    Completion record) const {
+  if (!is_library_tag(tag)) {
+    invalid("receive_internal", "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
+  }
+  const int world_source = prepare_recv("receive_internal", peer, buffer, bytes);
+  const State& s = *state_;
+  EventLoop::Access access(s.p2p->loop());
+  s.p2p->receive(s.context, world_source, tag, buffer, bytes, std::move(record));
+}
+
 Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
                                      Completion callback) const {
   if (!is_library_tag(tag)) {

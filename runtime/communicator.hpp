@@ -85,6 +85,13 @@ class Communicator {
                          Completion callback = {}) const;
   Request irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
                          Completion callback = {}) const;
+  // A library receive without a Request, for state machines that only need to count their
+  // operations: `record` runs as soon as the receive completes, possibly inside a transport's
+  // progress(), so it must only record the outcome (never post, wait or run user code: defer
+  // that to the loop). status.source is the sender's WORLD rank (rank_of_world() translates):
+  // a translating wrapper would not fit `record` in Completion's inline storage.
+  void receive_internal(int peer, int tag, void* buffer, std::size_t bytes,
+                        Completion record) const;
   // Hands a library message to the transport whole if it can (an eager message with room for
   // it): true means it is sent and nothing more will happen; false means nothing was sent and
   // the caller posts it with isend_internal. A collective's step saves a request, a callback

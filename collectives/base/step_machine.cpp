@@ -29,8 +29,9 @@ void StepMachine::send(int peer, const void* buffer, std::size_t bytes) {
 
 void StepMachine::recv(int peer, void* buffer, std::size_t bytes) {
   ++outstanding_;
+  // No Request per receive: the machine only counts its operations.
   auto self = shared_from_this();
-  comm_.irecv_internal(peer, tag_, buffer, bytes, [self, bytes](const Status& status) {
+  comm_.receive_internal(peer, tag_, buffer, bytes, [self, bytes](const Status& status) {
     self->operation_done(status, bytes, true);
   });
 }
@@ -49,14 +50,22 @@ void StepMachine::operation_done(const Status& status, std::size_t expected_byte
       failure_ = status;
     } else if (is_receive && status.bytes != expected_bytes) {
       // A short message: the ranks called the collective with different counts.
-      failure_ = Status::failure(ErrorCode::kInvalidArgument,
-                                 "collective received " + std::to_string(status.bytes) +
-                                     " bytes from rank " + std::to_string(status.source) +
-                                     " where " + std::to_string(expected_bytes) +
-                                     " were expected: ranks passed different counts");
+      // receive_internal reports the sender's world rank.
+      failure_ = Status::failure(
+          ErrorCode::kInvalidArgument,
+          "collective received " + std::to_string(status.bytes) + " bytes from rank " +
+              std::to_string(comm_.rank_of_world(status.source)) + " where " +
+              std::to_string(expected_bytes) + " were expected: ranks passed different counts");
     }
   }
-  if (outstanding_ == 0) advance();
+  if (outstanding_ != 0) return;
+  if (is_receive && comm_.loop().in_pass()) {
+    // A receive reports from inside the transport's progress: the next step is posted from
+    // the loop's deferred phase (of this same pass), never from inside the transport.
+    comm_.loop().defer([self = shared_from_this()] { self->advance(); });
+    return;
+  }
+  advance();  // sends and awaited requests report from the deferred phase already
 }
 
 void StepMachine::advance() {

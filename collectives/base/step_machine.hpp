@@ -50,6 +50,10 @@ class StepMachine : public std::enable_shared_from_this<StepMachine> {
   int tag() const noexcept { return tag_; }
 
  private:
+  // Counts one finished operation of the step (a failure or a short receive fails the
+  // collective) and, after the last one, runs the next step: at once for sends and awaited
+  // requests (their callbacks run from the loop's deferred phase), deferred for receives,
+  // which report from inside the transport's progress.
   void operation_done(const Status& status, std::size_t expected_bytes, bool is_receive);
   void advance();
   void finish(Status status);
