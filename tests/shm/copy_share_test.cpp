@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "transports/shm/copy_share.hpp"
+#include "transports/shm/shm_config.hpp"
 
 namespace halyard::shm {
 namespace {
@@ -89,6 +90,20 @@ TEST(CopyShare, TwoCopiersMoveEveryByte) {
   EXPECT_EQ(receiver.done(), receiver.chunks());
   for (std::size_t c = 0; c < copied_by.size(); ++c) EXPECT_NE(copied_by[c], -1) << "chunk " << c;
   for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(dst[i], src[i]) << "byte " << i;
+}
+
+// HALYARD_SHM_SHARED_COPY=auto shares only where every rank of the node has a CPU: a receiver
+// must not wait on a chunk held by a sender that is not running.
+TEST(CopyShare, AutoSharesOnlyWhereRanksHaveACpuEach) {
+  ShmConfig config;
+  EXPECT_TRUE(config.shares_copies(2, 2));
+  EXPECT_TRUE(config.shares_copies(16, 16));
+  EXPECT_FALSE(config.shares_copies(8, 2));
+  EXPECT_FALSE(config.shares_copies(2, -1)) << "an unknown CPU count must not share";
+  config.shared_copy = ShmConfig::SharedCopy::kOn;
+  EXPECT_TRUE(config.shares_copies(8, 2));
+  config.shared_copy = ShmConfig::SharedCopy::kOff;
+  EXPECT_FALSE(config.shares_copies(2, 16));
 }
 
 }  // namespace

@@ -58,7 +58,11 @@ ShmConfig ShmConfig::from_environment() {
   c.single_copy = mode == "cma"    ? SingleCopyMode::kCma
                   : mode == "none" ? SingleCopyMode::kNone
                                    : SingleCopyMode::kAuto;
-  c.shared_copy = config::env_int("HALYARD_SHM_SHARED_COPY", 1) != 0;
+  const std::string shared =
+      config::env_choice("HALYARD_SHM_SHARED_COPY", {"auto", "on", "off"}, "auto");
+  c.shared_copy = shared == "on"    ? ShmConfig::SharedCopy::kOn
+                  : shared == "off" ? ShmConfig::SharedCopy::kOff
+                                    : ShmConfig::SharedCopy::kAuto;
   c.eager_limit = config::env_bytes(
       "HALYARD_SHM_EAGER_LIMIT",
       c.single_copy == SingleCopyMode::kNone ? kEagerLimitStaged : kEagerLimitWithCma);

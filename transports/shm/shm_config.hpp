@@ -31,9 +31,16 @@ struct ShmConfig {
   // event loop for its whole duration.
   std::size_t cma_chunk = 4 * 1024 * 1024;
   SingleCopyMode single_copy = SingleCopyMode::kAuto;
-  // Whether a large CMA transfer is copied by both ends at once (HALYARD_SHM_SHARED_COPY,
-  // default 1; copy_share.hpp).
-  bool shared_copy = true;
+  // Whether a large CMA transfer is copied by both ends at once (HALYARD_SHM_SHARED_COPY;
+  // copy_share.hpp): kAuto shares where the node's ranks do not outnumber its CPUs (a receiver
+  // must not wait on a chunk held by a sender the scheduler has put aside).
+  enum class SharedCopy { kAuto, kOn, kOff };
+  SharedCopy shared_copy = SharedCopy::kAuto;
+  // Whether copies are shared on a node of `local_ranks` ranks and `cpus_online` CPUs.
+  bool shares_copies(std::size_t local_ranks, long cpus_online) const {
+    if (shared_copy != SharedCopy::kAuto) return shared_copy == SharedCopy::kOn;
+    return cpus_online > 0 && local_ranks <= static_cast<std::size_t>(cpus_online);
+  }
 
   // Reads the environment; throws Error(kInvalidArgument) naming a malformed variable.
   static ShmConfig from_environment();

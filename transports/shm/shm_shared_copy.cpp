@@ -15,7 +15,7 @@ namespace halyard::shm {
 void ShmTransport::offer_share(CmaPull& pull) {
   // Only once CMA has worked here (a refusal mid-way then cannot leave a half-shared
   // transfer), and only where a second copier pays for the hand-over.
-  if (!config_.shared_copy || !cma_proven_ || pull.bytes < CopyShare::kMinBytes) return;
+  if (!share_allowed_ || !cma_proven_ || pull.bytes < CopyShare::kMinBytes) return;
   for (std::size_t s = 0; s < share_busy_.size(); ++s) {
     if (share_busy_[s]) continue;
     share_busy_[s] = true;

@@ -120,6 +120,7 @@ void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topo
 
   peers_.clear();
   peers_.resize(local_ranks.size());
+  share_allowed_ = config_.shares_copies(local_ranks.size(), ::sysconf(_SC_NPROCESSORS_ONLN));
   auto at = [&](std::size_t offset) { return segment_.base() + offset; };
   auto me = static_cast<std::uint32_t>(my_local_);
   for (std::uint32_t q = 0; q < peers_.size(); ++q) {

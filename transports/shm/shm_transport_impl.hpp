@@ -197,6 +197,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   // transfer is shared only then); whether this rank still helps its receivers.
   std::array<bool, kCopyShareSlots> share_busy_{};
   bool cma_proven_ = false;
+  bool share_allowed_ = false;  // ShmConfig::shared_copy, resolved at connect()
   bool helping_ = true;
   std::vector<Help> helps_;
   std::unique_ptr<ShmNodeMemory> node_memory_;
