@@ -57,6 +57,40 @@ TEST(Communicator, AnySourceGathersEveryRank) {
   });
 }
 
+// A blocking recv whose wait is cut short by an exception (here a source that throws once)
+// withdraws its receive: the next message goes to the next receive, never into the buffer of
+// the one that was abandoned.
+TEST(Communicator, RecvLeftByAnExceptionWithdrawsItsReceive) {
+  struct ThrowsOnce final : CompletionSource {
+    bool thrown = false;
+    int progress() override {
+      if (thrown) return 0;
+      thrown = true;
+      throw Error(ErrorCode::kTransport, "a source failed");
+    }
+  };
+  ThreadJob job({0});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    ThrowsOnce source;
+    EventLoop::SourceId id = w.loop().add_source(source);
+    int abandoned = -1;
+    try {
+      w.recv(0, 5, &abandoned, sizeof abandoned);
+      ADD_FAILURE() << "recv returned although nothing was sent";
+    } catch (const Error& e) {
+      EXPECT_STREQ(e.what(), "a source failed");
+    }
+    w.loop().remove_source(id);
+    int value = 42, received = -1;
+    w.send(0, 5, &value, sizeof value);
+    Status s = w.recv(0, 5, &received, sizeof received);
+    EXPECT_EQ(received, 42);
+    EXPECT_EQ(s.bytes, sizeof received);
+    EXPECT_EQ(abandoned, -1) << "the withdrawn receive was written";
+  });
+}
+
 TEST(Communicator, SplitOrdersByKeyAndTranslatesRanks) {
   ThreadJob job({0, 0, 0, 0});
   run_thread_job(job, [](Runtime& rt) {
