@@ -53,6 +53,58 @@ TEST_F(MatchingTest, PostedReceiveTakesAMatchingArrival) {
   EXPECT_EQ(engine.posted_count(), 0u);
 }
 
+// The eager short cut (EagerMatcher): a payload offered while the transport still holds it,
+// here in two pieces as a ring that wraps hands it over.
+TEST_F(MatchingTest, OfferedEagerPayloadGoesStraightIntoThePostedReceive) {
+  Slot any, exact;
+  post(any, kAnySource, 4);
+  post(exact, 2, 4);
+  const std::string head = "wrap", tail = "ped!";
+  Envelope env{7, 2, 4, 0, 8};
+  EagerPayload payload{reinterpret_cast<const std::byte*>(head.data()), head.size(),
+                       reinterpret_cast<const std::byte*>(tail.data()), tail.size()};
+  ASSERT_TRUE(engine.take_eager(env, payload));
+  // The first posted receive that matches takes it, at once, inside the offer.
+  ASSERT_TRUE(any.done);
+  EXPECT_FALSE(exact.done);
+  EXPECT_TRUE(any.status.ok()) << any.status.message;
+  EXPECT_EQ(any.text(), "wrapped!");
+  EXPECT_EQ(any.status.source, 2);
+  EXPECT_EQ(any.status.tag, 4);
+  EXPECT_EQ(engine.posted_count(), 1u);
+}
+
+TEST_F(MatchingTest, OfferedEagerPayloadWithoutAReceiveIsLeftToTheTransport) {
+  Slot other;
+  post(other, 1, 4);
+  const std::string text = "nobody";
+  Envelope wrong_source{7, 2, 4, 0, text.size()}, wrong_context{8, 1, 4, 0, text.size()};
+  EagerPayload payload{reinterpret_cast<const std::byte*>(text.data()), text.size()};
+  EXPECT_FALSE(engine.take_eager(wrong_source, payload));
+  EXPECT_FALSE(engine.take_eager(wrong_context, payload));
+  EXPECT_FALSE(other.done);
+  EXPECT_EQ(other.buffer, std::string(16, '.')) << "a refused offer must write nothing";
+  EXPECT_EQ(engine.posted_count(), 1u);
+  EXPECT_EQ(engine.unexpected_count(), 0u);
+}
+
+TEST_F(MatchingTest, OfferedEagerPayloadLargerThanTheReceiveIsTruncated) {
+  Slot small;
+  small.buffer = std::string(4, '.');
+  post(small, 3, 6);
+  const std::string text = "truncated";
+  Envelope env{7, 3, 6, 0, text.size()};
+  EagerPayload payload{reinterpret_cast<const std::byte*>(text.data()), 2,
+                       reinterpret_cast<const std::byte*>(text.data() + 2), text.size() - 2};
+  ASSERT_TRUE(engine.take_eager(env, payload));
+  ASSERT_TRUE(small.done);
+  EXPECT_EQ(small.status.code, ErrorCode::kTruncated);
+  EXPECT_EQ(small.status.bytes, 4u);
+  EXPECT_EQ(small.buffer, "trun");
+  EXPECT_EQ(small.status.message,
+            "message of 9 bytes (tag 6) truncated to the receive buffer of 4 bytes");
+}
+
 TEST_F(MatchingTest, UnexpectedArrivalsWaitForTheirReceive) {
   engine.arrive(fake_message(7, 1, 9, "early"));
   EXPECT_EQ(engine.unexpected_count(7), 1u);
