@@ -48,6 +48,11 @@ void require_user_tag(const char* operation, int tag) {
     invalid(operation, "tag " + std::to_string(tag) + " is negative (user tags are >= 0)");
 }
 
+void require_library_tag(const char* operation, int tag) {
+  if (!is_library_tag(tag))
+    invalid(operation, "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
+}
+
 void require_receive_tag(const char* operation, int tag) {
   if (!is_user_tag(tag) && tag != kAnyTag) {
     invalid(operation,
@@ -323,18 +328,13 @@ Status Communicator::recv(int peer, int tag, void* buffer, std::size_t bytes) co
 
 Request Communicator::isend_internal(int peer, int tag, const void* buffer, std::size_t bytes,
                                      Completion callback) const {
-  if (!is_library_tag(tag)) {
-    invalid("isend_internal", "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
-  }
+  require_library_tag("isend_internal", tag);
   return post_send("isend_internal", peer, tag, buffer, bytes, std::move(callback));
 }
 
 bool Communicator::try_send_internal(int peer, int tag, const void* buffer,
                                      std::size_t bytes) const {
-  if (!is_library_tag(tag)) {
-    invalid("try_send_internal",
-            "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
-  }
+  require_library_tag("try_send_internal", tag);
   Envelope env;
   const int world_peer = prepare_send("try_send_internal", peer, tag, buffer, bytes, env);
   EventLoop::Access access(state_->p2p->loop());
@@ -343,9 +343,7 @@ bool Communicator::try_send_internal(int peer, int tag, const void* buffer,
 
 void Communicator::receive_internal(int peer, int tag, void* buffer, std::size_t bytes,
                                     Completion record) const {
-  if (!is_library_tag(tag)) {
-    invalid("receive_internal", "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
-  }
+  require_library_tag("receive_internal", tag);
   const int world_source = prepare_recv("receive_internal", peer, buffer, bytes);
   const State& s = *state_;
   EventLoop::Access access(s.p2p->loop());
@@ -354,9 +352,7 @@ void Communicator::receive_internal(int peer, int tag, void* buffer, std::size_t
 
 Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
                                      Completion callback) const {
-  if (!is_library_tag(tag)) {
-    invalid("irecv_internal", "tag " + std::to_string(tag) + " is not a library tag (< kAnyTag)");
-  }
+  require_library_tag("irecv_internal", tag);
   return post_recv("irecv_internal", peer, tag, buffer, bytes, std::move(callback));
 }
 
