@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_size_arg.h"
+
 enum collective { BCAST, REDUCE, ALLREDUCE };
 static const char* const kNames[] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce"};
 static const char* const kOptionNames[] = {"bcast", "reduce", "allreduce"};
@@ -25,14 +27,6 @@ static int iterations_for(size_t size, double scale) {
   int base = size <= (16u << 10) ? 1000 : size <= (256u << 10) ? 200 : size <= (2u << 20) ? 50 : 20;
   int n = (int)(base * scale);
   return n < 2 ? 2 : n;
-}
-
-static size_t parse_size(const char* text) {
-  char* end = NULL;
-  unsigned long long n = strtoull(text, &end, 10);
-  if (*end == 'K' || *end == 'k') n <<= 10;
-  if (*end == 'M' || *end == 'm') n <<= 20;
-  return (size_t)n;
 }
 
 static void run_once(enum collective which, float* send, float* recv, int count) {

@@ -19,15 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank_, size_;
+#include "mpi_size_arg.h"
 
-static size_t parse_size(const char* text) {
-  char* end = NULL;
-  double v = strtod(text, &end);
-  if (*end == 'K' || *end == 'k') v *= 1024;
-  if (*end == 'M' || *end == 'm') v *= 1024 * 1024;
-  return (size_t)v;
-}
+static int rank_, size_;
 
 /* Busy work for `seconds`, with `tests` MPI_Test calls on `request` spread over it (0: none).
  * Returns a value so the compiler keeps the arithmetic. */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_size_arg.h"
+
 static int iterations_for(size_t size, double scale) {
   int base = size < (16u << 10) ? 1000 : size < (1u << 20) ? 200 : size < (16u << 20) ? 30 : 10;
   int n = (int)(base * scale);
@@ -19,15 +21,6 @@ static int warmup_for(size_t size) {
 }
 static uint8_t pattern_byte(size_t i, size_t size) {
   return (uint8_t)((i * 7 + size) & 0xff);
-}
-
-static size_t parse_size(const char* text) {
-  char* end = NULL;
-  unsigned long long n = strtoull(text, &end, 10);
-  if (*end == 'K' || *end == 'k') n <<= 10;
-  if (*end == 'M' || *end == 'm') n <<= 20;
-  if (*end == 'G' || *end == 'g') n <<= 30;
-  return (size_t)n;
 }
 
 /* MPI counts are ints: sizes up to 64 MiB fit. */

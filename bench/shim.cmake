@@ -10,7 +10,8 @@ function(halyard_mpi_benchmark name)
     OUTPUT ${halyard_program}
     COMMAND ${CMAKE_BINARY_DIR}/bin/hmpicc -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror
             ${CMAKE_CURRENT_LIST_DIR}/${name}.c -o ${halyard_program} -lm
-    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/${name}.c ${PROJECT_SOURCE_DIR}/shim/include/mpi.h
+    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/${name}.c ${CMAKE_CURRENT_LIST_DIR}/mpi_size_arg.h
+            ${PROJECT_SOURCE_DIR}/shim/include/mpi.h
             ${CMAKE_BINARY_DIR}/bin/hmpicc halyard_mpi
     COMMENT "Building ${name}_halyard with hmpicc"
     VERBATIM)
