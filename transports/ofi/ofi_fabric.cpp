@@ -89,7 +89,10 @@ Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int ad
   {
     const std::string chosen = candidates.head->fabric_attr->prov_name;
     InfoList with_inject;
-    if (query(chosen, with_rma, kMaxInjectSize, with_inject) == 0 && with_inject.head != nullptr) {
+    // The name matches layered providers too ("net" also finds "net;ofi_rxm"), so the answer
+    // counts only when it names the chosen provider exactly.
+    if (query(chosen, with_rma, kMaxInjectSize, with_inject) == 0 && with_inject.head != nullptr &&
+        chosen == with_inject.head->fabric_attr->prov_name) {
       std::swap(candidates.head, with_inject.head);
     }
   }
