@@ -77,4 +77,33 @@ class Pooled {
   }
 };
 
+// PoolAllocator<T>: the same per-thread free lists for std::allocate_shared, whose control block
+// and object share one allocation (the type it allocates is that block, known only to the
+// library). Collectives make one such object per call.
+template <typename T>
+struct PoolAllocator {
+  using value_type = T;
+
+  PoolAllocator() noexcept = default;
+  template <typename U>
+  PoolAllocator(const PoolAllocator<U>&) noexcept {}  // NOLINT(google-explicit-constructor)
+
+  T* allocate(std::size_t n) {
+    if (n == 1) return static_cast<T*>(Pooled<T>::operator new(sizeof(T)));
+    return static_cast<T*>(::operator new(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (n == 1) {
+      Pooled<T>::operator delete(p, sizeof(T));
+    } else {
+      ::operator delete(p);
+    }
+  }
+
+  template <typename U>
+  friend bool operator==(const PoolAllocator&, const PoolAllocator<U>&) noexcept {
+    return true;
+  }
+};
+
 }  // namespace halyard

@@ -92,7 +92,7 @@ Request start_allgather(const Communicator& comm, const void* send, void* recv, 
   std::size_t own = static_cast<std::size_t>(comm.rank()) * block;
   if (algorithm == AllgatherAlgorithm::kRing) {
     if (!is_in_place(send)) std::memcpy(byte_at(recv, own), send, block);
-    return StepMachine::start(std::make_shared<RingAllgather>(comm, tag, recv, block));
+    return StepMachine::launch<RingAllgather>(comm, tag, recv, block);
   }
   // Bruck works with the own block at index 0 (block 0's old content is output space).
   if (is_in_place(send)) {
@@ -100,7 +100,7 @@ Request start_allgather(const Communicator& comm, const void* send, void* recv, 
   } else {
     std::memcpy(recv, send, block);
   }
-  return StepMachine::start(std::make_shared<BruckAllgather>(comm, tag, recv, block));
+  return StepMachine::launch<BruckAllgather>(comm, tag, recv, block);
 }
 
 }  // namespace

@@ -88,8 +88,7 @@ Request iallreduce_rabenseifner(const Communicator& comm, const void* send, void
   check_allreduce(comm, send, recv, count, type, op, "iallreduce_rabenseifner");
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
-  return StepMachine::start(
-      std::make_shared<RabenseifnerAllreduce>(comm, tag, send, recv, count, type, op));
+  return StepMachine::launch<RabenseifnerAllreduce>(comm, tag, send, recv, count, type, op);
 }
 
 }  // namespace halyard::base

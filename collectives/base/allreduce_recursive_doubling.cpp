@@ -51,8 +51,7 @@ Request iallreduce_recursive_doubling(const Communicator& comm, const void* send
   check_allreduce(comm, send, recv, count, type, op, "iallreduce_recursive_doubling");
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
-  return StepMachine::start(
-      std::make_shared<RecursiveDoublingAllreduce>(comm, tag, send, recv, count, type, op));
+  return StepMachine::launch<RecursiveDoublingAllreduce>(comm, tag, send, recv, count, type, op);
 }
 
 }  // namespace halyard::base

@@ -65,8 +65,7 @@ Request iallreduce_ring(const Communicator& comm, const void* send, void* recv, 
   check_allreduce(comm, send, recv, count, type, op, "iallreduce_ring");
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
-  return StepMachine::start(
-      std::make_shared<RingAllreduce>(comm, tag, send, recv, count, type, op));
+  return StepMachine::launch<RingAllreduce>(comm, tag, send, recv, count, type, op);
 }
 
 }  // namespace halyard::base

@@ -113,11 +113,11 @@ Request start_alltoall(const Communicator& comm, const void* send, void* recv, s
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
   if (algorithm == AlltoallAlgorithm::kBruck) {
-    return StepMachine::start(std::make_shared<BruckAlltoall>(comm, tag, send, recv, block));
+    return StepMachine::launch<BruckAlltoall>(comm, tag, send, recv, block);
   }
   std::size_t own = static_cast<std::size_t>(comm.rank()) * block;
   std::memcpy(byte_at(recv, own), byte_at(send, own), block);
-  return StepMachine::start(std::make_shared<PairwiseAlltoall>(comm, tag, send, recv, block));
+  return StepMachine::launch<PairwiseAlltoall>(comm, tag, send, recv, block);
 }
 
 }  // namespace

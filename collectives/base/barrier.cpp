@@ -33,7 +33,7 @@ class DisseminationBarrier final : public StepMachine {
 Request ibarrier_dissemination(const Communicator& comm) {
   check_communicator(comm, "ibarrier_dissemination");
   int tag = next_collective_tag(comm);
-  return StepMachine::start(std::make_shared<DisseminationBarrier>(comm, tag));
+  return StepMachine::launch<DisseminationBarrier>(comm, tag);
 }
 
 }  // namespace halyard::base

@@ -58,8 +58,7 @@ Request start_bcast(const Communicator& comm, void* buffer, std::size_t bytes, i
                     RankList children) {
   int tag = next_collective_tag(comm);
   if (bytes == 0) return Request::make_completed(comm.loop(), Status{});
-  return StepMachine::start(
-      std::make_shared<TreeBcast>(comm, tag, buffer, bytes, parent, std::move(children)));
+  return StepMachine::launch<TreeBcast>(comm, tag, buffer, bytes, parent, std::move(children));
 }
 
 }  // namespace

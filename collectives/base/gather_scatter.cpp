@@ -73,8 +73,8 @@ Request igather_linear(const Communicator& comm, const void* send, void* recv, s
   if (is_root && !is_in_place(send)) {
     std::memcpy(byte_at(recv, static_cast<std::size_t>(root) * block), send, block);
   }
-  return StepMachine::start(std::make_shared<LinearRootExchange>(comm, tag, root, true, recv,
-                                                                 const_cast<void*>(send), block));
+  return StepMachine::launch<LinearRootExchange>(comm, tag, root, true, recv,
+                                                 const_cast<void*>(send), block);
 }
 
 Request iscatter_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
@@ -94,8 +94,8 @@ Request iscatter_linear(const Communicator& comm, const void* send, void* recv, 
     std::memcpy(recv, byte_at(send, static_cast<std::size_t>(root) * block), block);
   }
   // Sends only read from the blocks; the const_cast keeps one machine for both directions.
-  return StepMachine::start(std::make_shared<LinearRootExchange>(
-      comm, tag, root, false, const_cast<void*>(send), recv, block));
+  return StepMachine::launch<LinearRootExchange>(comm, tag, root, false, const_cast<void*>(send),
+                                                 recv, block);
 }
 
 }  // namespace halyard::base

@@ -86,8 +86,8 @@ Request start_reduce(const Communicator& comm, const void* send, void* recv, std
   checked_bytes(count, type, 1, operation);
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
-  return StepMachine::start(std::make_shared<TreeReduce>(comm, tag, send, recv, count, type, op,
-                                                         shape.parent, std::move(shape.children)));
+  return StepMachine::launch<TreeReduce>(comm, tag, send, recv, count, type, op, shape.parent,
+                                         std::move(shape.children));
 }
 
 }  // namespace

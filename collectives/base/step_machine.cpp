@@ -11,10 +11,13 @@ StepMachine::StepMachine(const Communicator& comm, int tag)
     : comm_(comm), tag_(tag), rank_(comm.rank()), size_(comm.size()) {}
 
 Request StepMachine::start(const std::shared_ptr<StepMachine>& machine) {
-  machine->request_ = Request::make_pending(machine->comm_.loop());
-  Request request = machine->request_;
   machine->advance();
-  return request;
+  EventLoop& loop = machine->comm_.loop();
+  // Finished already (a broadcast root, a reduction leaf: every send went out whole): a
+  // completed request, which the loop need not track.
+  if (machine->finished_) return Request::make_completed(loop, std::move(machine->failure_));
+  machine->request_ = Request::make_pending(loop);
+  return machine->request_;
 }
 
 void StepMachine::send(int peer, const void* buffer, std::size_t bytes) {
@@ -102,7 +105,11 @@ void StepMachine::advance() {
 
 void StepMachine::finish(Status status) {
   finished_ = true;
-  request_.complete(std::move(status));
+  if (request_.valid()) {
+    request_.complete(std::move(status));
+  } else {
+    failure_ = std::move(status);  // still inside start(): it makes the request from this
+  }
 }
 
 }  // namespace halyard::base

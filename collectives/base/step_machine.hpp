@@ -14,9 +14,11 @@
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 
 #include "runtime/communicator.hpp"
 #include "runtime/error.hpp"
+#include "runtime/pooled.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::base {
@@ -28,8 +30,13 @@ class StepMachine : public std::enable_shared_from_this<StepMachine> {
   StepMachine(const StepMachine&) = delete;
   StepMachine& operator=(const StepMachine&) = delete;
 
-  // Runs the first steps and returns the Request of the whole collective.
-  static Request start(const std::shared_ptr<StepMachine>& machine);
+  // Makes a Machine (its memory from a per-thread pool: one machine per collective call) and
+  // runs its first steps; returns the Request of the whole collective.
+  template <typename Machine, typename... Args>
+  static Request launch(Args&&... args) {
+    return start(
+        std::allocate_shared<Machine>(PoolAllocator<Machine>{}, std::forward<Args>(args)...));
+  }
 
  protected:
   // Posts the operations of the next step (with send/recv) and may compute on the results of
@@ -50,6 +57,8 @@ class StepMachine : public std::enable_shared_from_this<StepMachine> {
   int tag() const noexcept { return tag_; }
 
  private:
+  static Request start(const std::shared_ptr<StepMachine>& machine);
+
   // Counts one finished operation of the step (a failure or a short receive fails the
   // collective) and, after the last one, runs the next step: at once for sends and awaited
   // requests (their callbacks run from the loop's deferred phase), deferred for receives,

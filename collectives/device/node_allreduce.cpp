@@ -147,7 +147,7 @@ Request node_allreduce(const Communicator& node, DeviceSupport& device,
   const int tag = next_collective_tag(node);
   if (reduction.count == 0) return Request::make_completed(node.loop(), Status{});
   require_reducible_node(node, reduction.operation);
-  return base::StepMachine::start(std::make_shared<NodeAllreduce>(node, tag, device, reduction));
+  return base::StepMachine::launch<NodeAllreduce>(node, tag, device, reduction);
 }
 
 }  // namespace halyard::device

@@ -115,7 +115,7 @@ Request node_copy(const Communicator& node, DeviceSupport& device, const NodeCop
   if (!involved || plan.bytes == 0 || plan.copiers.empty()) {
     return Request::make_completed(node.loop(), Status{});
   }
-  return base::StepMachine::start(std::make_shared<NodeCopy>(node, tag, device, plan, operation));
+  return base::StepMachine::launch<NodeCopy>(node, tag, device, plan, operation);
 }
 
 }  // namespace halyard::device

@@ -108,7 +108,7 @@ Request node_reduce(const Communicator& node, DeviceSupport& device, int root,
   const int tag = next_collective_tag(node);
   if (reduction.count == 0) return Request::make_completed(node.loop(), Status{});
   require_reducible_node(node, reduction.operation);
-  return base::StepMachine::start(std::make_shared<NodeReduce>(node, tag, device, root, reduction));
+  return base::StepMachine::launch<NodeReduce>(node, tag, device, root, reduction);
 }
 
 }  // namespace halyard::device

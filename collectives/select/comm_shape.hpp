@@ -15,6 +15,8 @@ struct CommShape {
   static CommShape single_node(int comm_size) { return {comm_size, 1, comm_size}; }
   // More than one node and more than one rank on some node: a two-level hierarchy exists.
   bool hierarchical() const { return nodes > 1 && max_ranks_per_node > 1; }
+
+  friend bool operator==(const CommShape&, const CommShape&) = default;
 };
 
 // The shape of `comm`, from the node counts the communicator keeps.

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -76,6 +77,29 @@ DecisionTable& decision_table() {
   return table;
 }
 
+// Bumped by set_decision_table(): every thread's remembered choices are stale then.
+std::atomic<std::uint64_t> table_generation{0};
+
+// The full choice (forced name, table, rules) for (collective, shape, bytes).
+SelectedAlgorithm choose_afresh(Collective collective, const CommShape& shape, std::size_t bytes) {
+  if (const auto& forced = forced_algorithm(collective)) return *forced;
+  if (const DecisionTable& table = decision_table()) {
+    if (auto chosen = table(collective, shape, bytes)) return *chosen;
+  }
+  return builtin_rule(collective, shape, bytes);
+}
+
+// The last choice per collective on this thread. A job calls the same collective at the same
+// size over and over; choosing afresh cost ~100 instructions of a ~2,000-instruction small
+// broadcast.
+struct RememberedChoice {
+  bool valid = false;
+  std::uint64_t generation = 0;
+  CommShape shape;
+  std::size_t bytes = 0;
+  SelectedAlgorithm selected;
+};
+
 bool is_power_of_two(int n) {
   return n > 0 && (n & (n - 1)) == 0;
 }
@@ -84,6 +108,7 @@ bool is_power_of_two(int n) {
 
 void set_decision_table(DecisionTable table) {
   decision_table() = std::move(table);
+  table_generation.fetch_add(1, std::memory_order_release);
 }
 
 SelectedAlgorithm builtin_rule(Collective collective, const CommShape& shape, std::size_t bytes) {
@@ -130,7 +155,7 @@ SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t
   return {Algorithm::kLinear};
 }
 
-std::optional<SelectedAlgorithm> forced_algorithm(Collective collective) {
+const std::optional<SelectedAlgorithm>& forced_algorithm(Collective collective) {
   // Read once per collective; a bad name is not cached, so every call reports it. Runtimes in
   // several threads of one process (in-process tests) share the cache: the flag is read with
   // acquire and set once under the mutex.
@@ -155,11 +180,15 @@ std::optional<SelectedAlgorithm> forced_algorithm(Collective collective) {
 }
 
 SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes) {
-  if (auto forced = forced_algorithm(collective)) return *forced;
-  if (const DecisionTable& table = decision_table()) {
-    if (auto chosen = table(collective, shape, bytes)) return *chosen;
+  thread_local std::array<RememberedChoice, kCollectiveCount> remembered;
+  RememberedChoice& last = remembered[static_cast<std::size_t>(collective)];
+  const std::uint64_t generation = table_generation.load(std::memory_order_acquire);
+  if (last.valid && last.generation == generation && last.bytes == bytes && last.shape == shape) {
+    return last.selected;
   }
-  return builtin_rule(collective, shape, bytes);
+  SelectedAlgorithm selected = choose_afresh(collective, shape, bytes);
+  last = {true, generation, shape, bytes, selected};
+  return selected;
 }
 
 SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes) {

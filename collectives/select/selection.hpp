@@ -34,8 +34,9 @@ SelectedAlgorithm builtin_rule(Collective collective, const CommShape& shape, st
 // The same for a communicator on one node.
 SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t bytes);
 
-// The algorithm forced by HALYARD_<COLL>_ALG, if set.
-std::optional<SelectedAlgorithm> forced_algorithm(Collective collective);
+// The algorithm forced by HALYARD_<COLL>_ALG, if set (read once; a reference, since every
+// collective call asks and a SelectedAlgorithm is not small).
+const std::optional<SelectedAlgorithm>& forced_algorithm(Collective collective);
 
 // What a call runs: the forced algorithm, else the table's answer, else the rule's.
 SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes);
