@@ -138,6 +138,8 @@ int ShmTransport::poll_rings() {
 
 bool ShmTransport::handle_message(int peer_local, Peer& peer) {
   if (!peer.in.message_ready()) return false;
+  if (!peer.rings_populated) [[unlikely]]
+    populate_rings(peer);
   std::uint64_t first = peer.in.read_position();
   CellHeader header;
   // A header never wraps: a message starts at a cell and cells hold at least 128 bytes.

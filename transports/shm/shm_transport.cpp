@@ -224,8 +224,16 @@ void ShmTransport::enqueue(int peer_local, OutboundCell cell) {
   stats_.backlog_high_water = std::max(stats_.backlog_high_water, p.backlog.size());
 }
 
+void ShmTransport::populate_rings(Peer& peer) {
+  peer.out.populate();
+  peer.in.populate();
+  peer.rings_populated = true;
+}
+
 bool ShmTransport::write_cell(Peer& peer, const CellHeader& header, const void* body,
                               std::size_t bytes) {
+  if (!peer.rings_populated) [[unlikely]]
+    populate_rings(peer);
   std::uint32_t cells = cells_for_payload(bytes, peer.out.cell_size());
   if (!peer.out.can_write(cells)) return false;
   std::uint64_t first = peer.out.write_position();
