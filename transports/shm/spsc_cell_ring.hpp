@@ -59,11 +59,12 @@ class SpscCellRing {
   std::uint32_t cell_count() const { return cell_count_; }
   std::uint32_t cell_size() const { return cell_size_; }
 
-  // Maps every page of the ring into this process at once (Linux >= 5.14; elsewhere a no-op and
-  // the pages fault in on first use). Unpopulated, each cell's page faults the first time the
-  // ring goes round: a few dozen faults in the first messages between two ranks.
-  void populate() const {
-    ::madvise(control_, shared_bytes(cell_count_, cell_size_), kPopulateWrite);
+  // Maps every page of the ring into this process at once (Linux >= 5.14; elsewhere nothing, and
+  // the pages fault in on first use; returns false then). Unpopulated, each cell's page faults
+  // the first time the ring goes round: a few dozen faults in the first messages between two
+  // ranks.
+  bool populate() const {
+    return ::madvise(control_, shared_bytes(cell_count_, cell_size_), kPopulateWrite) == 0;
   }
 
   // ---- producer side ----
