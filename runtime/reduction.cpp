@@ -59,6 +59,19 @@ void reduce_misaligned(kernels::ReductionKernel kernel, std::size_t element_size
   }
 }
 
+// The active ISA's kernel table, looked up again only when the ISA changes (use_reduction_isa):
+// the lookup checks the CPU each time, a tenth of a small allreduce's reduction.
+const kernels::ReductionKernelTable& active_kernels() {
+  thread_local int cached_isa = -1;
+  thread_local const kernels::ReductionKernelTable* cached = nullptr;
+  const ReductionIsa isa = active_reduction_isa();
+  if (static_cast<int>(isa) != cached_isa) {
+    cached = &reduction_kernels(isa);
+    cached_isa = static_cast<int>(isa);
+  }
+  return *cached;
+}
+
 void reduce_checked(Op op, Datatype type, void* out, const char* out_name, const void* a,
                     const char* a_name, const void* b, const char* b_name, std::size_t count) {
   check_op_supported(op, type);
@@ -76,7 +89,7 @@ void reduce_checked(Op op, Datatype type, void* out, const char* out_name, const
   require_identical_or_disjoint(out, out_name, a, a_name, bytes);
   require_identical_or_disjoint(out, out_name, b, b_name, bytes);
 
-  const kernels::ReductionKernel kernel = reduction_kernels(active_reduction_isa()).find(op, type);
+  const kernels::ReductionKernel kernel = active_kernels().find(op, type);
   if (aligned(out, element_size) && aligned(a, element_size) && aligned(b, element_size)) {
     kernel(out, a, b, count);
   } else {
