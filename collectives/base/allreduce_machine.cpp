@@ -16,13 +16,7 @@ AllreduceMachine::AllreduceMachine(const Communicator& comm, int tag, const void
       element_(datatype_size(type)),
       type_(type),
       op_(op) {
-  const std::size_t scratch_bytes = scratch_count * element_;
-  if (scratch_bytes <= kInlineScratchBytes) {
-    scratch_ = inline_scratch_;
-  } else {
-    heap_scratch_ = std::make_unique_for_overwrite<std::byte[]>(scratch_bytes);
-    scratch_ = heap_scratch_.get();
-  }
+  scratch_.allocate(scratch_count * element_);
   if (!is_in_place(send)) std::memcpy(acc_, send, count * element_);
 }
 

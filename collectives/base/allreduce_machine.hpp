@@ -9,9 +9,9 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <string_view>
 
+#include "collectives/base/small_buffer.hpp"
 #include "collectives/base/step_machine.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/reduce_op.hpp"
@@ -43,7 +43,9 @@ class AllreduceMachine : public StepMachine {
   std::size_t element_bytes() const noexcept { return element_; }
   std::size_t count() const noexcept { return count_; }
   std::byte* acc(std::size_t element_offset) const { return acc_ + element_offset * element_; }
-  std::byte* scratch(std::size_t element_offset) { return scratch_ + element_offset * element_; }
+  std::byte* scratch(std::size_t element_offset) {
+    return scratch_.data() + element_offset * element_;
+  }
 
   // acc[offset, offset + n) combined with scratch[scratch_offset, + n) at the start of the
   // next step; `incoming_from_lower` puts the scratch data on the left.
@@ -62,12 +64,7 @@ class AllreduceMachine : public StepMachine {
   std::size_t element_;
   Datatype type_;
   Op op_;
-  // Small vectors' scratch lives in the machine (whose memory is pooled): a heap block per call
-  // was a malloc, a zero fill and a free in a call of ~2,000 instructions.
-  static constexpr std::size_t kInlineScratchBytes = 256;
-  alignas(16) std::byte inline_scratch_[kInlineScratchBytes];
-  std::unique_ptr<std::byte[]> heap_scratch_;
-  std::byte* scratch_;
+  SmallBuffer<256> scratch_;
   bool reduce_pending_ = false;
   std::size_t reduce_offset_ = 0;
   std::size_t reduce_count_ = 0;

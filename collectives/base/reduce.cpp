@@ -1,12 +1,12 @@
 // Linear and binomial reduce: both are a tree reduction, with different trees.
 #include <cstring>
 #include <memory>
-#include <vector>
 
 #include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/binomial_tree.hpp"
 #include "collectives/base/rank_list.hpp"
+#include "collectives/base/small_buffer.hpp"
 #include "collectives/base/step_machine.hpp"
 #include "collectives/collective_tag.hpp"
 #include "runtime/reduction.hpp"
@@ -35,14 +35,14 @@ class TreeReduce final : public StepMachine {
       acc_ = recv;  // the root accumulates in the caller's receive buffer
       if (!in_place) std::memcpy(acc_, send_, bytes_);
     } else if (!children_.empty()) {
-      own_acc_.resize(bytes_);
+      own_acc_.allocate(bytes_);
       acc_ = own_acc_.data();
       std::memcpy(acc_, send_, bytes_);
     } else {
       acc_ = const_cast<void*>(send_);  // a leaf only sends its contribution
     }
     for (std::size_t i = 0; i < std::min<std::size_t>(children_.size(), 2); ++i) {
-      incoming_[i].resize(bytes_);
+      incoming_[i].allocate(bytes_);
     }
   }
 
@@ -64,8 +64,8 @@ class TreeReduce final : public StepMachine {
   int parent_;
   RankList children_;
   void* acc_ = nullptr;
-  std::vector<std::byte> own_acc_;
-  std::vector<std::byte> incoming_[2];
+  SmallBuffer<256> own_acc_;
+  SmallBuffer<256> incoming_[2];
   std::size_t step_ = 0;
 };
 
