@@ -64,6 +64,10 @@ class DeviceSupport {
   // Error(kUnsupported) when CUDA reports device memory that this process cannot use.
   virtual MemoryKind kind_of(const void* pointer) = 0;
 
+  // False when no buffer of this process can be device memory right now (CUDA: the driver is
+  // not loaded). Asked once per collective call, before kind_of for each of its buffers.
+  virtual bool may_hold_device_memory() { return true; }
+
   // Exports the device buffer at `pointer` (`bytes` long) for the other ranks of this node.
   virtual DeviceBufferExport export_buffer(const void* pointer, std::size_t bytes) = 0;
 

@@ -23,7 +23,10 @@ class FakeDeviceSupport final : public DeviceSupport {
  public:
   std::array<std::byte, 256> device_range{};
   bool unusable = false;
+  bool driver_loaded = true;
   int queries = 0;
+
+  bool may_hold_device_memory() override { return driver_loaded; }
 
   MemoryKind kind_of(const void* p) override {
     ++queries;
@@ -68,6 +71,20 @@ TEST(DeviceDispatch, NullAndInPlaceBuffersAreSkipped) {
             MemoryKind::kDevice);
   EXPECT_EQ(call_memory_kind(&fake, {{nullptr, "buffer"}}, "ibcast"), MemoryKind::kHost);
   EXPECT_EQ(fake.queries, 1);  // neither kInPlace nor null reached kind_of
+}
+
+TEST(DeviceDispatch, WithoutPossibleDeviceMemoryNoBufferIsAsked) {
+  FakeDeviceSupport fake;
+  fake.driver_loaded = false;
+  EXPECT_EQ(call_memory_kind(
+                &fake, {{fake.device_range.data(), "send"}, {fake.device_range.data(), "recv"}},
+                "iallreduce"),
+            MemoryKind::kHost);
+  EXPECT_EQ(fake.queries, 0);
+  fake.driver_loaded = true;  // the program loaded CUDA: its buffers are asked about again
+  EXPECT_EQ(call_memory_kind(&fake, {{fake.device_range.data(), "buffer"}}, "ibcast"),
+            MemoryKind::kDevice);
+  EXPECT_EQ(fake.queries, 1);
 }
 
 TEST(DeviceDispatch, MixingHostAndDeviceOnOneRankIsAnErrorNamingBoth) {

@@ -91,6 +91,11 @@ void CudaDeviceSupport::require_usable(int device) {
   }
 }
 
+bool CudaDeviceSupport::may_hold_device_memory() {
+  // Device memory cannot exist before the driver is loaded.
+  return cuda_driver_loaded();
+}
+
 MemoryKind CudaDeviceSupport::kind_of(const void* pointer) {
   PointerKind found = query_pointer_kind(pointer);
   if (found.kind == MemoryKind::kDevice) require_usable(found.device);
