@@ -14,6 +14,7 @@
 #include "runtime/config.hpp"
 #include "runtime/error.hpp"
 #include "tuner/options.hpp"
+#include "tuner/retime.hpp"
 #include "tuner/search.hpp"
 #include "tuner/table_builder.hpp"
 #include "tuner/validation.hpp"
@@ -80,6 +81,10 @@ int run(const Options& options) {
                    std::string(mode_name(mode)).c_str(), tasks.measured(), tasks.reused());
     }
   }
+  std::vector<Retimed> retimed;
+  if (options.validate && options.validate_rounds > 0) {
+    retimed = retime_choices(world, outcomes, options.bench, options.validate_rounds);
+  }
   if (runtime.rank() == 0) {
     select::TuningTable table = build_table(outcomes, options.mode, shape, current_provenance());
     select::save_tuning_table(table, options.output);
@@ -87,7 +92,7 @@ int run(const Options& options) {
                 std::string(mode_name(options.mode)).c_str(), shape.nodes,
                 shape.max_ranks_per_node);
     if (options.validate) {
-      std::string report = format_validation(outcomes);
+      std::string report = format_validation(outcomes, retimed);
       std::fputs(report.c_str(), stdout);
       if (!options.report.empty()) std::ofstream(options.report) << report;
     }

@@ -66,6 +66,10 @@ Options parse_options(int argc, char** argv, int& exit_code) {
                "run all three modes and report predicted vs measured time and the chosen "
                "configuration's rank among all measured exhaustively");
   app.add_option("--report", o.report, "also write --validate's report to this file");
+  app.add_option("--validate-rounds", o.validate_rounds,
+                 "--validate: rounds in which each mode's choice and the exhaustive best are "
+                 "re-timed side by side (0: none)")
+      ->capture_default_str();
   app.add_flag("--quiet", o.quiet, "no progress lines");
   try {
     app.parse(argc, argv);
@@ -97,6 +101,7 @@ Options parse_options(int argc, char** argv, int& exit_code) {
   if (o.bench.iterations < 1 || o.bench.warmup < 0) {
     invalid("--iterations must be at least 1 and --warmup at least 0");
   }
+  if (o.validate_rounds < 0) invalid("--validate-rounds must be at least 0");
   return o;
 }
 

@@ -2,7 +2,7 @@
 //   hlaunch -n 8 --vnodes 2 htune [--mode task-heuristic] [--collectives bcast,allreduce]
 //       [--min-size 16K] [--max-size 4M] [--size-factor 4] [--segments 16K,64K,256K,1M]
 //       [--space small|medium|full] [--iterations 10] [--warmup 2] [--output FILE]
-//       [--validate [--report FILE]] [--quiet]
+//       [--validate [--report FILE] [--validate-rounds 5]] [--quiet]
 #pragma once
 
 #include <cstddef>
@@ -24,7 +24,8 @@ struct Options {
   BenchSettings bench;
   std::string output = "halyard-tuning.json";
   bool validate = false;
-  std::string report;  // --validate's text also goes here when set
+  std::string report;       // --validate's text also goes here when set
+  int validate_rounds = 5;  // re-timing rounds of the chosen and best configurations (retime.hpp)
   bool quiet = false;
 };
 
