@@ -13,6 +13,21 @@ namespace halyard::launcher {
 
 struct HostTopology::Impl {
   hwloc_topology_t topo = nullptr;
+  // The CPUs hlaunch itself may run on (its affinity, e.g. from taskset, within the cgroup's
+  // cpuset): ranks are bound inside it, never outside.
+  hwloc_bitmap_t usable = nullptr;
+
+  // The objects of `type` with a CPU in `usable`, in logical order.
+  std::vector<hwloc_obj_t> usable_objects(hwloc_obj_type_t type) const {
+    std::vector<hwloc_obj_t> objects;
+    hwloc_obj_t obj = nullptr;
+    while ((obj = hwloc_get_next_obj_by_type(topo, type, obj)) != nullptr) {
+      if (obj->cpuset != nullptr && hwloc_bitmap_intersects(obj->cpuset, usable)) {
+        objects.push_back(obj);
+      }
+    }
+    return objects;
+  }
 };
 
 std::string bind_to_name(BindTo bind) {
@@ -45,16 +60,24 @@ HostTopology::HostTopology() : impl_(std::make_unique<Impl>()) {
     hwloc_topology_destroy(impl_->topo);
     throw Error(ErrorCode::kInternal, "hwloc could not read the host topology");
   }
+  impl_->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(impl_->topo));
+  hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+  if (hwloc_get_cpubind(impl_->topo, bound, HWLOC_CPUBIND_PROCESS) == 0 &&
+      hwloc_bitmap_intersects(bound, impl_->usable)) {
+    hwloc_bitmap_and(impl_->usable, impl_->usable, bound);
+  }
+  hwloc_bitmap_free(bound);
 }
 
 HostTopology::~HostTopology() {
+  hwloc_bitmap_free(impl_->usable);
   hwloc_topology_destroy(impl_->topo);
 }
 
 int HostTopology::cores() const {
-  int n = hwloc_get_nbobjs_by_type(impl_->topo, HWLOC_OBJ_CORE);
-  if (n <= 0) n = hwloc_get_nbobjs_by_type(impl_->topo, HWLOC_OBJ_PU);
-  return std::max(n, 1);
+  auto n = impl_->usable_objects(HWLOC_OBJ_CORE).size();
+  if (n == 0) n = impl_->usable_objects(HWLOC_OBJ_PU).size();
+  return std::max(static_cast<int>(n), 1);
 }
 
 BindTo HostTopology::default_binding(int num_ranks) const {
@@ -68,8 +91,8 @@ std::vector<std::optional<cpu_set_t>> HostTopology::binding_sets(
   hwloc_obj_type_t type = bind == BindTo::kCore   ? HWLOC_OBJ_CORE
                           : bind == BindTo::kNuma ? HWLOC_OBJ_NUMANODE
                                                   : HWLOC_OBJ_PACKAGE;
-  int count = hwloc_get_nbobjs_by_type(impl_->topo, type);
-  if (count <= 0) {
+  const std::vector<hwloc_obj_t> objects = impl_->usable_objects(type);
+  if (objects.empty()) {
     log::warn("hlaunch: this host has no {} objects; ranks stay unbound", bind_to_name(bind));
     return sets;
   }
@@ -80,15 +103,15 @@ std::vector<std::optional<cpu_set_t>> HostTopology::binding_sets(
            (placement[a].node_id == placement[b].node_id &&
             placement[a].local_rank < placement[b].local_rank);
   });
+  hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
   for (std::size_t slot = 0; slot < order.size(); ++slot) {
-    hwloc_obj_t obj = hwloc_get_obj_by_type(impl_->topo, type,
-                                            static_cast<unsigned>(static_cast<int>(slot) % count));
-    if (obj == nullptr || obj->cpuset == nullptr) continue;
+    hwloc_bitmap_and(cpus, objects[slot % objects.size()]->cpuset, impl_->usable);
     cpu_set_t set;
     CPU_ZERO(&set);
-    hwloc_cpuset_to_glibc_sched_affinity(impl_->topo, obj->cpuset, &set, sizeof set);
+    hwloc_cpuset_to_glibc_sched_affinity(impl_->topo, cpus, &set, sizeof set);
     sets[order[slot]] = set;
   }
+  hwloc_bitmap_free(cpus);
   return sets;
 }
 

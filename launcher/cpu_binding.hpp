@@ -20,8 +20,9 @@ std::string bind_to_name(BindTo bind);
 // The reverse; throws Error(kInvalidArgument) for anything else.
 BindTo bind_to_from_name(const std::string& name);
 
-// The host's processing units as hwloc sees them (cores, NUMA domains, packages the process is
-// allowed to use).
+// The host's processing units as hwloc sees them, limited to those hlaunch itself may run on (its
+// CPU affinity, as taskset or a batch system set it, within the cgroup's cpuset): cores, NUMA
+// domains and packages with a usable CPU; a rank bound to one gets only its usable CPUs.
 class HostTopology {
  public:
   HostTopology();
@@ -29,7 +30,7 @@ class HostTopology {
   HostTopology(const HostTopology&) = delete;
   HostTopology& operator=(const HostTopology&) = delete;
 
-  int cores() const;
+  int cores() const;  // with a usable CPU
 
   // mpirun's default: one core per rank while they fit, no binding once oversubscribed.
   BindTo default_binding(int num_ranks) const;

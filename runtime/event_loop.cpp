@@ -33,13 +33,13 @@ WaitPolicy wait_policy_from_environment() {
   return WaitPolicy::kBlock;
 }
 
-std::chrono::microseconds busy_poll_from_environment(int ranks_on_host, long cpus_online) {
+std::chrono::microseconds busy_poll_from_environment(int ranks_on_host, long host_cpus) {
   std::int64_t budget = config::env_int("HALYARD_WAIT_SPIN_US", 1000);
   if (budget < 0) {
     throw Error(ErrorCode::kInvalidArgument,
                 "HALYARD_WAIT_SPIN_US=" + std::to_string(budget) + ": must be at least 0");
   }
-  if (cpus_online > 0 && ranks_on_host > cpus_online) return std::chrono::microseconds{0};
+  if (host_cpus > 0 && ranks_on_host > host_cpus) return std::chrono::microseconds{0};
   return std::chrono::microseconds{budget};
 }
 

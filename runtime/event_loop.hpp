@@ -93,9 +93,10 @@ enum class WaitPolicy { kSpin, kYield, kBlock };
 WaitPolicy wait_policy_from_environment();
 
 // How long run_until() keeps polling an idle loop before it sleeps: HALYARD_WAIT_SPIN_US
-// (default 1000) where the host's ranks have a CPU each, 0 where they outnumber its CPUs (they
-// must sleep to let each other run). Throws Error(kInvalidArgument) for a malformed value.
-std::chrono::microseconds busy_poll_from_environment(int ranks_on_host, long cpus_online);
+// (default 1000) where the host's ranks have a CPU each, 0 where they outnumber the CPUs they
+// may run on together (TopologyTable::cpus_on_host; they must sleep to let each other run).
+// Throws Error(kInvalidArgument) for a malformed value.
+std::chrono::microseconds busy_poll_from_environment(int ranks_on_host, long host_cpus);
 
 class EventLoop {
  public:
@@ -119,6 +120,7 @@ class EventLoop {
   // The busy-poll budget of run_until() under WaitPolicy::kBlock (0: back off by pass counts
   // only, the default).
   void set_busy_poll(std::chrono::microseconds budget) noexcept { busy_poll_ = budget; }
+  std::chrono::microseconds busy_poll() const noexcept { return busy_poll_; }
   // Unique among the loops this process ever made (never reused, unlike an address): what
   // process-wide caches of per-runtime data key on, so that a later runtime of the same process
   // (in-process tests) never finds an earlier one's entries.

@@ -49,9 +49,10 @@ std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& 
     case TransportKind::kSelf:
       return std::make_unique<SelfTransport>(info.rank);
     case TransportKind::kShm:
-      return make_shm_transport(info);
+      return make_shm_transport(info, topology.cpus_on_host(info.rank));
     case TransportKind::kOfi:
-      return make_ofi_transport(info, topology.ranks_on_host(info.rank));
+      return make_ofi_transport(info, topology.ranks_on_host(info.rank),
+                                topology.cpus_on_host(info.rank));
   }
   throw Error(ErrorCode::kInternal, "unknown transport kind");
 }

@@ -87,7 +87,7 @@ void Runtime::build(RuntimeParts parts) {
   log::set_rank(info_.rank, info_.size);
   loop_ = std::make_unique<EventLoop>(parts.wait_policy);
   loop_->set_busy_poll(busy_poll_from_environment(parts.topology.ranks_on_host(info_.rank),
-                                                  ::sysconf(_SC_NPROCESSORS_ONLN)));
+                                                  parts.topology.cpus_on_host(info_.rank)));
   bootstrap_ = std::move(parts.bootstrap);
   topology_ = std::make_shared<const TopologyTable>(std::move(parts.topology));
   router_ = std::move(parts.router);

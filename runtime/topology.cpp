@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -61,17 +62,27 @@ int numa_index(hwloc_topology_t topo, hwloc_const_cpuset_t set) {
   return found;
 }
 
+std::string cpu_list(hwloc_const_bitmap_t set) {
+  char* text = nullptr;
+  if (hwloc_bitmap_list_asprintf(&text, set) < 0 || text == nullptr) return "";
+  std::string list(text);
+  std::free(text);
+  return list;
+}
+
+// The list travels as one word: "-" stands for an unknown (empty) list.
 std::string encode_row(const TopologyRow& row) {
   std::ostringstream out;
   out << row.node_id << ' ' << row.package << ' ' << row.numa << ' ' << row.core << ' '
-      << row.hostname;
+      << (row.cpus.empty() ? "-" : row.cpus) << ' ' << row.hostname;
   return out.str();
 }
 
 TopologyRow decode_row(const std::string& text, int rank) {
   std::istringstream in(text);
   TopologyRow row;
-  in >> row.node_id >> row.package >> row.numa >> row.core >> row.hostname;
+  in >> row.node_id >> row.package >> row.numa >> row.core >> row.cpus >> row.hostname;
+  if (row.cpus == "-") row.cpus.clear();
   if (in.fail()) {
     throw Error(ErrorCode::kBootstrap,
                 "topology row of rank " + std::to_string(rank) + " is malformed: '" + text + "'");
@@ -113,6 +124,8 @@ TopologyRow TopologyTable::probe_self(int node_id) {
   row.numa = numa_index(topo.get(), where.get());
   if (row.numa < 0) row.numa = 0;
   row.core = is_bound ? covering_index(topo.get(), usable.get(), HWLOC_OBJ_CORE) : -1;
+  // Processing units by OS index, as sched_setaffinity and /proc name them.
+  row.cpus = cpu_list(hwloc_bitmap_iszero(usable.get()) ? allowed : usable.get());
   return row;
 }
 
@@ -126,6 +139,20 @@ TopologyTable TopologyTable::exchange(BootstrapClient& client) {
     rows.push_back(decode_row(client.get("topo/" + std::to_string(r)), r));
   }
   return TopologyTable(std::move(rows));
+}
+
+long TopologyTable::cpus_on_host(int rank) const {
+  BitmapPtr all(hwloc_bitmap_alloc());
+  BitmapPtr one(hwloc_bitmap_alloc());
+  for (const TopologyRow& row : rows_) {
+    if (row.hostname != (*this)[rank].hostname) continue;
+    if (row.cpus.empty() || hwloc_bitmap_list_sscanf(one.get(), row.cpus.c_str()) != 0) {
+      return ::sysconf(_SC_NPROCESSORS_ONLN);
+    }
+    hwloc_bitmap_or(all.get(), all.get(), one.get());
+  }
+  const int weight = hwloc_bitmap_weight(all.get());
+  return weight > 0 ? weight : ::sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 int TopologyTable::ranks_on_host(int rank) const {

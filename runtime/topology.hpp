@@ -14,6 +14,9 @@ struct TopologyRow {
   int package = 0;  // hwloc logical index of the package (socket) of the bound core
   int numa = 0;     // hwloc logical index of the NUMA domain
   int core = 0;     // hwloc logical index of the core; -1 when the rank is not bound
+  // The CPUs the rank may run on (its affinity within the cgroup's), as an OS index list such
+  // as "0-3,8"; empty when unknown (a table built by hand).
+  std::string cpus;
 };
 
 class TopologyTable {
@@ -33,6 +36,10 @@ class TopologyTable {
   // Ranks of the job on the machine that runs `rank` (all its emulated nodes together): the
   // ranks that share its CPUs.
   int ranks_on_host(int rank) const;
+  // Distinct CPUs that those ranks may run on together (the union of their `cpus`; the host's
+  // online CPUs where some row does not say): whether each can keep a CPU busy (spin, copy)
+  // without starving another. Fewer than online under taskset or a container's cpuset.
+  long cpus_on_host(int rank) const;
 
  private:
   std::vector<TopologyRow> rows_;

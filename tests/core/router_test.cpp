@@ -9,7 +9,7 @@ namespace {
 
 TopologyTable table(std::vector<int> nodes) {
   std::vector<TopologyRow> rows;
-  for (int n : nodes) rows.push_back(TopologyRow{"h", n, 0, 0, 0});
+  for (int n : nodes) rows.push_back(TopologyRow{"h", n, 0, 0, 0, ""});
   return TopologyTable(std::move(rows));
 }
 

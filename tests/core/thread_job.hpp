@@ -75,7 +75,7 @@ inline RuntimeParts thread_job_parts(ThreadJob& job, int rank) {
   parts.info.node_id = job.node_ids.at(static_cast<std::size_t>(rank));
   parts.info.job_id = "thread-job";
   std::vector<TopologyRow> rows;
-  for (int node : job.node_ids) rows.push_back(TopologyRow{"localhost", node, 0, 0, -1});
+  for (int node : job.node_ids) rows.push_back(TopologyRow{"localhost", node, 0, 0, -1, ""});
   parts.topology = TopologyTable(std::move(rows));
   parts.router = std::make_unique<Router>(rank, job.size());
   Transport& self = parts.router->add(std::make_unique<SelfTransport>(rank));

@@ -23,11 +23,13 @@
 
 namespace halyard {
 
-std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host) {
+std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host,
+                                              long host_cpus) {
   ofi::Settings settings = ofi::Settings::from_environment();
-  settings.wait_fd = settings.use_wait_fd(wait_policy_from_environment(), ranks_on_host,
-                                          ::sysconf(_SC_NPROCESSORS_ONLN),
-                                          ProgressThread::enabled_from_environment());
+  settings.wait_fd =
+      settings.use_wait_fd(wait_policy_from_environment(), ranks_on_host,
+                           host_cpus > 0 ? host_cpus : ::sysconf(_SC_NPROCESSORS_ONLN),
+                           ProgressThread::enabled_from_environment());
   ofi::tune_provider_environment(settings);
   return std::make_unique<ofi::OfiTransport>(info, std::move(settings));
 }

@@ -15,8 +15,10 @@ namespace halyard {
 // The provider comes from HALYARD_OFI_PROVIDER (default: the first suitable one fi_getinfo
 // returns). Throws Error naming the provider when libfabric offers none that fits, and
 // Error(kInvalidArgument) naming the variable for a malformed HALYARD_OFI_* setting.
-// `ranks_on_host` (ranks of the job on this machine) decides, under HALYARD_OFI_WAIT_FD=auto,
-// whether the completion queue gets a wait fd.
-std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host = 1);
+// `ranks_on_host` (ranks of the job on this machine) against `host_cpus` (the CPUs they may run
+// on; 0: the machine's online CPUs) decides, under HALYARD_OFI_WAIT_FD=auto, whether the
+// completion queue gets a wait fd.
+std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host = 1,
+                                              long host_cpus = 0);
 
 }  // namespace halyard

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <unistd.h>
+
 namespace halyard::shm {
 
 // How a rendezvous payload moves (HALYARD_SHM_SINGLE_COPY).
@@ -36,10 +38,13 @@ struct ShmConfig {
   // must not wait on a chunk held by a sender the scheduler has put aside).
   enum class SharedCopy { kAuto, kOn, kOff };
   SharedCopy shared_copy = SharedCopy::kAuto;
-  // Whether copies are shared on a node of `local_ranks` ranks and `cpus_online` CPUs.
-  bool shares_copies(std::size_t local_ranks, long cpus_online) const {
+  // The CPUs the host's ranks may run on (TopologyTable::cpus_on_host): the machine's online
+  // CPUs unless the runtime says fewer (taskset, a container's cpuset).
+  long host_cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  // Whether copies are shared on a node of `local_ranks` ranks and `cpus` usable CPUs.
+  bool shares_copies(std::size_t local_ranks, long cpus) const {
     if (shared_copy != SharedCopy::kAuto) return shared_copy == SharedCopy::kOn;
-    return cpus_online > 0 && local_ranks <= static_cast<std::size_t>(cpus_online);
+    return cpus > 0 && local_ranks <= static_cast<std::size_t>(cpus);
   }
 
   // Reads the environment; throws Error(kInvalidArgument) naming a malformed variable.

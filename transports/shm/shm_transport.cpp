@@ -17,8 +17,10 @@
 
 namespace halyard {
 
-std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info) {
-  return std::make_unique<shm::ShmTransport>(info, shm::ShmConfig::from_environment());
+std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info, long host_cpus) {
+  shm::ShmConfig config = shm::ShmConfig::from_environment();
+  if (host_cpus > 0) config.host_cpus = host_cpus;
+  return std::make_unique<shm::ShmTransport>(info, config);
 }
 
 namespace shm {
@@ -120,7 +122,7 @@ void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topo
 
   peers_.clear();
   peers_.resize(local_ranks.size());
-  share_allowed_ = config_.shares_copies(local_ranks.size(), ::sysconf(_SC_NPROCESSORS_ONLN));
+  share_allowed_ = config_.shares_copies(local_ranks.size(), config_.host_cpus);
   auto at = [&](std::size_t offset) { return segment_.base() + offset; };
   auto me = static_cast<std::uint32_t>(my_local_);
   for (std::uint32_t q = 0; q < peers_.size(); ++q) {

@@ -13,6 +13,8 @@ namespace halyard {
 
 // Every rank of the job makes one and takes part in publish()/connect(); the router then sends
 // it only peers with the same node_id. Reads its configuration from the environment here.
-std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info);
+// `host_cpus`: the CPUs the host's ranks may run on (0: the machine's online CPUs), for
+// HALYARD_SHM_SHARED_COPY=auto.
+std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info, long host_cpus = 0);
 
 }  // namespace halyard

@@ -1,0 +1,43 @@
+// A job-test rank under `taskset -c CPU hlaunch ...`: checks that hlaunch kept it on that CPU
+// and that the runtime busy-polls only where the host's ranks have a CPU each.
+//   cpu_share_rank CPU spin|sleep     the CPU hlaunch was given; the loop's expected choice
+#include <sched.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "halyard/halyard.hpp"
+
+int main(int argc, char** argv) {
+  using namespace halyard;
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: taskset -c CPU hlaunch -n N cpu_share_rank CPU spin|sleep\n");
+    return 2;
+  }
+  const int cpu = std::atoi(argv[1]);
+  const bool want_spin = std::string(argv[2]) == "spin";
+  Runtime runtime;
+  int failures = 0;
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0 || CPU_COUNT(&mine) != 1 ||
+      !CPU_ISSET(cpu, &mine)) {
+    std::fprintf(stderr, "rank %d: may run on %d CPUs, not only on CPU %d as hlaunch was\n",
+                 runtime.rank(), CPU_COUNT(&mine), cpu);
+    ++failures;
+  }
+  const long host_cpus = runtime.topology().cpus_on_host(runtime.rank());
+  if (host_cpus != 1) {
+    std::fprintf(stderr, "rank %d: cpus_on_host is %ld, expected 1\n", runtime.rank(), host_cpus);
+    ++failures;
+  }
+  const bool spins = runtime.loop().busy_poll().count() > 0;
+  if (spins != want_spin) {
+    std::fprintf(stderr, "rank %d: the event loop %s, expected it to %s\n", runtime.rank(),
+                 spins ? "busy-polls" : "sleeps at once", want_spin ? "spin" : "sleep");
+    ++failures;
+  }
+  runtime.finalize();
+  return failures == 0 ? 0 : 1;
+}
