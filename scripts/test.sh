@@ -50,11 +50,12 @@ asan_targets=(hlaunch collective_check every_pair_check adapt_collectives p2p_sc
   intranode_primitives shm_data_path halyard_collectives_demo halyard_topology_example
   peer_failure_check misuse_check stress_collectives fake_device_check
   core_request_test core_event_loop_test core_matching_test core_communicator_test
-  core_router_test core_self_transport_test core_active_messages_test progress_thread_test
+  core_router_test core_topology_test core_self_transport_test core_active_messages_test
+  progress_thread_test
   exchange_check
   datatypes_reduction_test launcher_protocol_test launcher_store_test
   reliability_bootstrap_hardening_test tuner_decision_table_test)
-asan_tests='^(core_|datatypes_|launcher_(protocol|store)|reliability_|Request|EventLoop|Matching|Communicator|Router|SelfTransport|AmTest|SingletonRuntime|AvailableIsas|KeyValueStore|CollectiveGate|Control|BootstrapHardening|ProgressThread|DecisionTable|HanTuning|.*_n4_vnodes2$|han_|intranode_primitives)'
+asan_tests='^(core_|datatypes_|launcher_(protocol|store)|reliability_|Request|EventLoop|Matching|Communicator|Router|Topology|SelfTransport|AmTest|SingletonRuntime|AvailableIsas|KeyValueStore|CollectiveGate|Control|BootstrapHardening|ProgressThread|DecisionTable|HanTuning|.*_n4_vnodes2$|han_|intranode_primitives)'
 if stage asan; then
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     sanitizer_stage asan HALYARD_SANITIZE "$asan_tests" "${asan_targets[@]}"
@@ -63,7 +64,8 @@ fi
 # Stage 3: TSan on what runs threads: hlaunch, the ranks' bootstrap client (reader thread), the
 # in-process tests that run one runtime per thread, and the progress thread (in-process tests,
 # and 2 ranks through hlaunch with the thread switched on mid-job).
-tsan_targets=(hlaunch kv_exchange_rank misbehaving_rank placement_rank launcher_protocol_test
+tsan_targets=(hlaunch kv_exchange_rank misbehaving_rank placement_rank cpu_share_rank
+  launcher_protocol_test
   launcher_store_test launcher_parts_test launcher_launch_info_test launcher_hosts_test
   halyard_collectives_demo reliability_bootstrap_hardening_test
   core_communicator_test core_active_messages_test progress_thread_test exchange_check)
