@@ -234,15 +234,15 @@ void EventLoop::run_until(const std::function<bool()>& done) {
       continue;
     }
     ++idle;
-    if (policy_ == WaitPolicy::kSpin || idle < kSpinPasses) continue;
+    if (policy_ == WaitPolicy::kSpin || idle < spin_passes_) continue;
     if (busy_poll_.count() > 0 && policy_ == WaitPolicy::kBlock) {
       // Reading the clock every 64th idle pass keeps its cost out of the polling.
-      if (idle == kSpinPasses) busy_until = Clock::now() + busy_poll_;
+      if (idle == spin_passes_) busy_until = Clock::now() + busy_poll_;
       if (idle % 64 != 0 || Clock::now() < busy_until) continue;
       block_once();
       continue;
     }
-    if (policy_ == WaitPolicy::kYield || idle < kSpinPasses + kYieldPasses) {
+    if (policy_ == WaitPolicy::kYield || idle < spin_passes_ + kYieldPasses) {
       ::sched_yield();
       continue;
     }

@@ -86,8 +86,10 @@ void Runtime::build(RuntimeParts parts) {
   }
   log::set_rank(info_.rank, info_.size);
   loop_ = std::make_unique<EventLoop>(parts.wait_policy);
-  loop_->set_busy_poll(busy_poll_from_environment(parts.topology.ranks_on_host(info_.rank),
-                                                  parts.topology.cpus_on_host(info_.rank)));
+  const int host_ranks = parts.topology.ranks_on_host(info_.rank);
+  const long host_cpus = parts.topology.cpus_on_host(info_.rank);
+  loop_->set_busy_poll(busy_poll_from_environment(host_ranks, host_cpus));
+  loop_->set_cpu_shared(host_ranks > host_cpus);
   bootstrap_ = std::move(parts.bootstrap);
   topology_ = std::make_shared<const TopologyTable>(std::move(parts.topology));
   router_ = std::move(parts.router);

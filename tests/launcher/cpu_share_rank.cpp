@@ -1,5 +1,6 @@
 // A job-test rank under `taskset -c CPU hlaunch ...`: checks that hlaunch kept it on that CPU
-// and that the runtime busy-polls only where the host's ranks have a CPU each.
+// and that the runtime busy-polls (and spins long before yielding) only where the host's ranks
+// have a CPU each.
 //   cpu_share_rank CPU spin|sleep     the CPU hlaunch was given; the loop's expected choice
 #include <sched.h>
 
@@ -36,6 +37,13 @@ int main(int argc, char** argv) {
   if (spins != want_spin) {
     std::fprintf(stderr, "rank %d: the event loop %s, expected it to %s\n", runtime.rank(),
                  spins ? "busy-polls" : "sleeps at once", want_spin ? "spin" : "sleep");
+    ++failures;
+  }
+  const int passes = runtime.loop().spin_passes();
+  const int want_passes = want_spin ? EventLoop::kSpinPasses : EventLoop::kSharedCpuSpinPasses;
+  if (passes != want_passes) {
+    std::fprintf(stderr, "rank %d: the event loop spins %d passes before yielding, expected %d\n",
+                 runtime.rank(), passes, want_passes);
     ++failures;
   }
   runtime.finalize();
