@@ -109,7 +109,7 @@ class EventLoop {
   static constexpr int kYieldPasses = 32;
   // Spinning passes where the host's ranks outnumber their CPUs: the message a waiting rank
   // polls for usually comes from a rank that needs this very CPU to send it, so every pass spun
-  // delays it (8 ranks on 2 cores: 4-byte allreduce 21-22 us with 128 passes, 15-16 with 16).
+  // delays it (8 ranks on 2 cores: 4-byte allreduce 19-20 us with 128 passes, 14-15 with 16).
   static constexpr int kSharedCpuSpinPasses = 16;
   // Longest sleep in poll(2); bounded so sources without a wait fd still get polled.
   static constexpr std::chrono::microseconds kMaxBlock{1000};
