@@ -4,6 +4,7 @@
 #include <hwloc/glibc-sched.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 #include "runtime/error.hpp"
@@ -78,6 +79,14 @@ int HostTopology::cores() const {
   auto n = impl_->usable_objects(HWLOC_OBJ_CORE).size();
   if (n == 0) n = impl_->usable_objects(HWLOC_OBJ_PU).size();
   return std::max(static_cast<int>(n), 1);
+}
+
+std::string HostTopology::usable_cpus() const {
+  char* list = nullptr;
+  if (hwloc_bitmap_list_asprintf(&list, impl_->usable) < 0 || list == nullptr) return "unknown";
+  std::string text = std::to_string(hwloc_bitmap_weight(impl_->usable)) + " (" + list + ")";
+  std::free(list);
+  return text;
 }
 
 BindTo HostTopology::default_binding(int num_ranks) const {

@@ -31,6 +31,8 @@ class HostTopology {
   HostTopology& operator=(const HostTopology&) = delete;
 
   int cores() const;  // with a usable CPU
+  // The usable CPUs as "count (OS index list)", e.g. "4 (0-3)": what --info reports.
+  std::string usable_cpus() const;
 
   // mpirun's default: one core per rank while they fit, no binding once oversubscribed.
   BindTo default_binding(int num_ranks) const;

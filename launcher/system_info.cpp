@@ -1,7 +1,5 @@
 #include "launcher/system_info.hpp"
 
-#include <sched.h>
-
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -9,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "launcher/cpu_binding.hpp"
 #include "runtime/config.hpp"
 #include "runtime/error.hpp"
 #include "transports/ofi/ofi_capabilities.hpp"
@@ -74,31 +73,13 @@ std::string ofi_text() {
   return out;
 }
 
-// The CPUs this process may run on (taskset, a batch system's binding, a container's cpuset):
-// hlaunch binds its ranks within them, and the ranks busy-poll only where they fit.
-std::string usable_cpus_line() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return "unknown";
-  std::string list;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (!CPU_ISSET(cpu, &set)) continue;
-    int last = cpu;
-    while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) ++last;
-    list += (list.empty() ? "" : ",") + std::to_string(cpu) +
-            (last > cpu ? "-" + std::to_string(last) : "");
-    cpu = last;
-  }
-  return std::to_string(CPU_COUNT(&set)) + " (" + list + ")";
-}
-
 }  // namespace
 
 std::string system_info_text() {
   std::string out;
   out += "Halyard " HALYARD_VERSION_STRING "\n";
   out += "CPUs online: " + std::to_string(std::thread::hardware_concurrency()) +
-         ", usable here: " + usable_cpus_line() + "\n";
+         ", usable here: " + HostTopology().usable_cpus() + "\n";
   out += "Transports built: self, shm, ofi";
 #if defined(HALYARD_HAVE_CUDA)
   out += ", cuda_ipc";
