@@ -316,6 +316,29 @@ TEST(OfiTransportSetup, WaitFdWakesTheReceiver) {
   EXPECT_EQ(cluster.arrivals(1).front()->envelope().size, 1u);
 }
 
+TEST(OfiTransportSetup, SocketProvidersReadRendezvousDataInHalfMebibyteChunks) {
+  constexpr std::size_t kHalfMebibyte = std::size_t{512} << 10;
+  constexpr std::size_t kWholeMessage = std::size_t{1} << 30;
+  EXPECT_EQ(ofi::default_chunk_size("tcp;ofi_rxm"), kHalfMebibyte);
+  EXPECT_EQ(ofi::default_chunk_size("tcp"), kHalfMebibyte);
+  EXPECT_EQ(ofi::default_chunk_size("net"), kHalfMebibyte);
+  EXPECT_EQ(ofi::default_chunk_size("sockets"), kHalfMebibyte);
+  EXPECT_EQ(ofi::default_chunk_size("udp;ofi_rxd"), kHalfMebibyte);
+  EXPECT_EQ(ofi::default_chunk_size("verbs;ofi_rxm"), kWholeMessage);
+  EXPECT_EQ(ofi::default_chunk_size("efa"), kWholeMessage);
+  EXPECT_EQ(ofi::default_chunk_size("cxi"), kWholeMessage);
+  EXPECT_EQ(ofi::default_chunk_size("tcpx"), kWholeMessage);  // a name is matched whole
+  ScopedEnv zero("HALYARD_OFI_CHUNK_SIZE", "0");
+  try {
+    ofi::Settings::from_environment();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("HALYARD_OFI_CHUNK_SIZE='0'"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(OfiTransportSetup, WaitFdOnlyWhenRanksOutnumberCores) {
   ofi::Settings settings;
   // auto: a spinning loop never sleeps; otherwise only oversubscription pays for signalling.

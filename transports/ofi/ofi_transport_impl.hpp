@@ -33,7 +33,8 @@ struct Settings {
   std::optional<std::string> provider;  // HALYARD_OFI_PROVIDER
   RmaPolicy rma = RmaPolicy::kAuto;     // HALYARD_OFI_RMA=auto|on|off
   std::size_t eager_limit = 0;          // HALYARD_OFI_EAGER_LIMIT: largest eager payload
-  std::size_t chunk_size = 0;           // HALYARD_OFI_CHUNK_SIZE: largest rendezvous data op
+  std::size_t chunk_size = 0;  // HALYARD_OFI_CHUNK_SIZE: largest rendezvous data op; 0: the
+                               // provider's default_chunk_size()
   int frame_buffers = 0;                // HALYARD_OFI_RECV_BUFFERS: pre-posted frame receives
   WaitFdMode wait_fd_mode = WaitFdMode::kAuto;  // HALYARD_OFI_WAIT_FD=auto|on|off
   bool wait_fd = true;  // whether the completion queue gets a wait fd (use_wait_fd())
@@ -43,6 +44,11 @@ struct Settings {
   bool use_wait_fd(WaitPolicy loop_policy, int ranks_on_host, long cpus_online,
                    bool progress_thread = false) const;
 };
+
+// The largest rendezvous data operation where HALYARD_OFI_CHUNK_SIZE is unset, for the provider
+// named `provider_name` ("tcp;ofi_rxm"): 512 KiB where it moves data over kernel sockets (tcp,
+// net, sockets, udp), the whole message (1 GiB) elsewhere (docs/transport-ofi.md).
+std::size_t default_chunk_size(const std::string& provider_name);
 
 // Sets provider variables (FI_OFI_RXM_EAGER_LIMIT) that suit `settings`, where the user set
 // none; must run before libfabric initializes (the first fi_getinfo of the process).
