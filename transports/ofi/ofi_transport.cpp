@@ -387,6 +387,7 @@ int OfiTransport::retry_backlog() {
 
 int OfiTransport::progress() {
   int events = 0;
+  repost_frame_receives();
   if (!deferred_.empty()) {
     // Completions queued by send()/deliver() or earlier passes; new ones wait for the next pass.
     running_.swap(deferred_);
@@ -411,7 +412,7 @@ int OfiTransport::progress() {
 }
 
 bool OfiTransport::prepare_to_block() {
-  if (!deferred_.empty() || !backlog_.empty()) return false;
+  if (!deferred_.empty() || !backlog_.empty() || !frames_to_repost_.empty()) return false;
   return fabric_.try_wait();
 }
 

@@ -198,6 +198,7 @@ class OfiTransport final : public Transport {
   };
 
   void post_frame_receive(FrameSlot& slot);
+  void repost_frame_receives();
   // `slot` is the frame buffer the data lies in, or null for a frame held back out of order.
   void dispatch_in_order(int sender, const std::byte* data, std::size_t length, FrameSlot* slot);
   void announce(const std::byte* data, std::size_t length, FrameSlot* slot);
@@ -214,6 +215,7 @@ class OfiTransport final : public Transport {
   std::vector<fi_addr_t> addresses_;  // world rank -> AV address
 
   std::vector<std::unique_ptr<FrameSlot>> slots_;
+  std::vector<FrameSlot*> frames_to_repost_;  // handled frame buffers, posted again next pass
   std::vector<std::unique_ptr<FrameSend>> frame_sends_;
   std::vector<FrameSend*> free_frame_sends_;
 
