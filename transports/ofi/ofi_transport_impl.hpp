@@ -33,8 +33,7 @@ struct Settings {
   std::optional<std::string> provider;  // HALYARD_OFI_PROVIDER
   RmaPolicy rma = RmaPolicy::kAuto;     // HALYARD_OFI_RMA=auto|on|off
   std::size_t eager_limit = 0;          // HALYARD_OFI_EAGER_LIMIT: largest eager payload
-  std::size_t chunk_size = 0;  // HALYARD_OFI_CHUNK_SIZE: largest rendezvous data op; 0: the
-                               // provider's default_chunk_size()
+  std::size_t chunk_size = 0;           // HALYARD_OFI_CHUNK_SIZE (0: default_chunk_size())
   int frame_buffers = 0;                // HALYARD_OFI_RECV_BUFFERS: pre-posted frame receives
   WaitFdMode wait_fd_mode = WaitFdMode::kAuto;  // HALYARD_OFI_WAIT_FD=auto|on|off
   bool wait_fd = true;  // whether the completion queue gets a wait fd (use_wait_fd())
