@@ -370,7 +370,8 @@ TEST(OfiTransportSetup, WaitFdOnlyWhenRanksOutnumberCores) {
 namespace halyard::testing {
 namespace {
 
-// Messages of at least 1 GiB must work; 1 GiB + 1 also crosses the default 1 GiB chunk size.
+// Messages of at least 1 GiB must work. 1 GiB + 1 moves in 2049 chunks of 512 KiB over socket
+// providers, and crosses the 1 GiB chunk over others.
 TEST(OfiTransportLarge, OneGibibytePlusOneByte) {
   constexpr std::size_t kSize = (std::size_t{1} << 30) + 1;
   auto expected_byte = [](std::size_t i) {
