@@ -154,6 +154,11 @@ int Communicator::rank_of_world(int world) const {
 std::uint32_t Communicator::context() const {
   return checked("context").context;
 }
+std::size_t Communicator::posted_receives() const {
+  const State& s = checked("posted_receives");
+  EventLoop::Access access(s.p2p->loop());
+  return s.p2p->matching().posted_count(s.context);
+}
 std::uint32_t Communicator::next_collective_call() const {
   checked("next_collective_call");
   return state_->collective_calls++;

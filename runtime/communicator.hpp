@@ -52,6 +52,11 @@ class Communicator {
   // runtimes sharing a process (in-process tests) do not share counters. Call with the loop
   // held (EventLoop::Access) when a progress thread runs.
   std::uint32_t next_collective_call() const;
+  // Receives posted on this communicator (user and library) that no message has matched yet.
+  // Once every operation on the communicator has completed it is 0: a receive that outlives
+  // its operation would match a later message with the same tag (Open MPI reports the same
+  // quantity as the length of its posted-receive queue).
+  std::size_t posted_receives() const;
 
   // The job's topology table (indexed by WORLD rank) and the row of a communicator rank.
   const TopologyTable& topology() const;

@@ -207,6 +207,11 @@ std::size_t MatchingEngine::unexpected_count() const {
   return n;
 }
 
+std::size_t MatchingEngine::posted_count(std::uint32_t context) const {
+  auto it = contexts_.find(context);
+  return it == contexts_.end() ? 0 : it->second.posted.size();
+}
+
 std::size_t MatchingEngine::unexpected_count(std::uint32_t context) const {
   auto it = contexts_.find(context);
   return it == contexts_.end() ? 0 : it->second.unexpected.size();

@@ -66,6 +66,7 @@ class MatchingEngine {
   }
 
   std::size_t posted_count() const;
+  std::size_t posted_count(std::uint32_t context) const;
   // The world source (or kAnySource) of every posted receive still unmatched, in no order and
   // with repeats: what a stalled process waits for (the collective watchdog's report).
   std::vector<int> posted_sources() const;

@@ -35,9 +35,11 @@ class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
   Request start() {
     const std::size_t segments = plan_.segments.num_segments;
     if (plan_.parent < 0) {
-      // The root holds every segment from the start.
+      // The root holds every segment from the start, and has no parent to receive from (a
+      // receive from parent -1 would be an any-source receive that nothing ever matches).
       present_prefix_ = segments;
       present_count_ = segments;
+      next_receive_ = segments;
     }
     post_receives();
     for (std::size_t c = 0; c < children_.size(); ++c) pump_child(c);

@@ -4,7 +4,8 @@
 // large (a few MiB), huge (64 MiB, few ranks), inflight (several calls in flight on one
 // communicator and on split communicators), errors (invalid arguments throw).
 // Every result is compared element by element with a serial reference; a mismatch prints the
-// rank, the index, the expected and received bytes and exits 1.
+// rank, the index, the expected and received bytes and exits 1. Once a scenario's collectives
+// have completed, no receive they posted may still be waiting on the communicator.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +33,16 @@ int g_checked = 0;  // collectives verified by this rank (printed at the end)
                what.c_str());
   std::fflush(stderr);
   std::exit(1);
+}
+
+// A receive that outlives its collective would match a later message with its tag (tags wrap
+// after 2^24 calls) and slows every arrival's matching.
+void expect_no_posted_receives(const Communicator& comm, const char* which) {
+  const std::size_t left = comm.posted_receives();
+  if (left != 0) {
+    fail(std::to_string(left) + " receive(s) still posted on " + which +
+         " after every collective completed");
+  }
 }
 
 std::string hex(const std::byte* p, std::size_t n) {
@@ -287,6 +298,7 @@ void inflight(const Communicator& world) {
   // Wait in reverse order of posting: completion must not depend on waiting order.
   for (std::size_t k = reduces.size(); k > 0; --k) reduces[k - 1].check(*reduce_comms[k - 1]);
   for (std::size_t k = bcasts.size(); k > 0; --k) bcasts[k - 1].check(bcast_comms[k - 1]->rank());
+  expect_no_posted_receives(half, "the split communicator");
 }
 
 template <typename F>
@@ -355,6 +367,7 @@ int main(int argc, char** argv) {
   } else {
     fail("unknown scenario");
   }
+  expect_no_posted_receives(world, "the world communicator");
   if (g_rank == 0) {
     std::printf("adapt_collectives %s: %d collectives checked on %d ranks: OK\n",
                 g_scenario.c_str(), g_checked, runtime.size());

@@ -94,6 +94,12 @@ int main(int argc, char** argv) {
     ctx.small_counts = {0, 1, 7, 40001};
     ctx.large_count = std::size_t{1} << 20;  // 4 MiB of int32
     suite.run(ctx);
+    // Every collective of the suite has completed, so none may have left a receive posted: it
+    // would match a later call's message once tags wrap, and slows every arrival's matching.
+    if (const std::size_t left = ctx.world.posted_receives(); left != 0) {
+      halyard::testing::fail(std::to_string(left) +
+                             " receive(s) still posted on the world communicator after the suite");
+    }
     runtime.finalize();
     if (runtime.rank() == 0) std::printf("%s: ok on %d ranks\n", program.c_str(), runtime.size());
   } catch (const std::exception& error) {
