@@ -16,9 +16,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectives/collectives.hpp"
+#include "collectives/han/hierarchy.hpp"
 #include "halyard/halyard.hpp"
 #include "tests/collectives/test_data.hpp"
 #include "tests/han/han_batch.hpp"
@@ -229,6 +231,17 @@ int main(int argc, char** argv) {
     checker.huge();
   } else {
     fail("unknown mode '" + mode + "' (expected full, quick, comms or huge)");
+  }
+  // Every call has completed, so no receive may still be posted on the communicator or on its
+  // two HAN levels (a stale one would match a later call's message once tags wrap).
+  const halyard::han::Hierarchy& levels = halyard::han::hierarchy_of(world);
+  for (const auto& [name, comm] : {std::pair{"world", &world}, std::pair{"node", &levels.node},
+                                   std::pair{"leader", &levels.leader}}) {
+    if (!comm->valid()) continue;
+    if (const std::size_t left = comm->posted_receives(); left != 0) {
+      fail(std::to_string(left) + " receive(s) still posted on the " + name +
+           " communicator after every call completed");
+    }
   }
   if (runtime.rank() == 0) std::printf("han_check %s: %d ranks: ok\n", mode.c_str(), world.size());
   halyard::barrier(world);
