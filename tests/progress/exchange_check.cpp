@@ -137,6 +137,12 @@ int main(int argc, char** argv) {
     barrier(rt.world());
   }
   rt.stop_progress_thread();
+  // Every exchange has completed: none may have left a receive posted (it would match a later
+  // call's message once collective tags wrap).
+  if (const std::size_t left = rt.world().posted_receives(); left != 0) {
+    fail("rank " + std::to_string(rt.rank()) + ": " + std::to_string(left) +
+         " receive(s) still posted on the world communicator");
+  }
   if (rt.rank() == 0) {
     std::printf(
         "exchange_check: alltoall and allgather up to %zu bytes per peer ok on %d ranks, "
