@@ -4,9 +4,9 @@
 #include <hwloc/glibc-sched.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <numeric>
 
+#include "runtime/cpu_affinity.hpp"
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
 
@@ -61,13 +61,7 @@ HostTopology::HostTopology() : impl_(std::make_unique<Impl>()) {
     hwloc_topology_destroy(impl_->topo);
     throw Error(ErrorCode::kInternal, "hwloc could not read the host topology");
   }
-  impl_->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(impl_->topo));
-  hwloc_bitmap_t bound = hwloc_bitmap_alloc();
-  if (hwloc_get_cpubind(impl_->topo, bound, HWLOC_CPUBIND_PROCESS) == 0 &&
-      hwloc_bitmap_intersects(bound, impl_->usable)) {
-    hwloc_bitmap_and(impl_->usable, impl_->usable, bound);
-  }
-  hwloc_bitmap_free(bound);
+  impl_->usable = usable_cpuset(impl_->topo);
 }
 
 HostTopology::~HostTopology() {
@@ -82,11 +76,9 @@ int HostTopology::cores() const {
 }
 
 std::string HostTopology::usable_cpus() const {
-  char* list = nullptr;
-  if (hwloc_bitmap_list_asprintf(&list, impl_->usable) < 0 || list == nullptr) return "unknown";
-  std::string text = std::to_string(hwloc_bitmap_weight(impl_->usable)) + " (" + list + ")";
-  std::free(list);
-  return text;
+  const std::string list = cpu_list(impl_->usable);
+  if (list.empty()) return "unknown";
+  return std::to_string(hwloc_bitmap_weight(impl_->usable)) + " (" + list + ")";
 }
 
 BindTo HostTopology::default_binding(int num_ranks) const {

@@ -6,4 +6,5 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/control_messages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bootstrap_client_tcp.cpp
   ${CMAKE_CURRENT_LIST_DIR}/topology.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cpu_affinity.cpp
 )

@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <climits>
-#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
 
 #include "runtime/bootstrap_client.hpp"
+#include "runtime/cpu_affinity.hpp"
 #include "runtime/error.hpp"
 
 namespace halyard {
@@ -62,14 +62,6 @@ int numa_index(hwloc_topology_t topo, hwloc_const_cpuset_t set) {
   return found;
 }
 
-std::string cpu_list(hwloc_const_bitmap_t set) {
-  char* text = nullptr;
-  if (hwloc_bitmap_list_asprintf(&text, set) < 0 || text == nullptr) return "";
-  std::string list(text);
-  std::free(text);
-  return list;
-}
-
 // The list travels as one word: "-" stands for an unknown (empty) list.
 std::string encode_row(const TopologyRow& row) {
   std::ostringstream out;
@@ -98,15 +90,9 @@ TopologyRow TopologyTable::probe_self(int node_id) {
   row.hostname = hostname();
   row.node_id = node_id;
 
-  BitmapPtr bound(hwloc_bitmap_alloc());
-  if (hwloc_get_cpubind(topo.get(), bound.get(), HWLOC_CPUBIND_PROCESS) != 0) {
-    hwloc_bitmap_copy(bound.get(), hwloc_topology_get_topology_cpuset(topo.get()));
-  }
   hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo.get());
-  BitmapPtr usable(hwloc_bitmap_alloc());
-  hwloc_bitmap_and(usable.get(), bound.get(), allowed);
-  bool is_bound =
-      !hwloc_bitmap_iszero(usable.get()) && !hwloc_bitmap_isequal(usable.get(), allowed);
+  BitmapPtr usable(usable_cpuset(topo.get()));
+  bool is_bound = !hwloc_bitmap_isequal(usable.get(), allowed);
 
   // Where the binding does not pin a single package or NUMA domain (an unbound rank), report
   // the one the process runs on now: still the best hint for placing its memory.
@@ -125,7 +111,7 @@ TopologyRow TopologyTable::probe_self(int node_id) {
   if (row.numa < 0) row.numa = 0;
   row.core = is_bound ? covering_index(topo.get(), usable.get(), HWLOC_OBJ_CORE) : -1;
   // Processing units by OS index, as sched_setaffinity and /proc name them.
-  row.cpus = cpu_list(hwloc_bitmap_iszero(usable.get()) ? allowed : usable.get());
+  row.cpus = cpu_list(usable.get());
   return row;
 }
 
