@@ -43,16 +43,16 @@ bool shm_enabled() {
 
 namespace {
 
+// `host_ranks` and `host_cpus`: the job's ranks on this machine and the CPUs they may run on.
 std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& info,
-                                          const TopologyTable& topology) {
+                                          int host_ranks, long host_cpus) {
   switch (kind) {
     case TransportKind::kSelf:
       return std::make_unique<SelfTransport>(info.rank);
     case TransportKind::kShm:
-      return make_shm_transport(info, topology.cpus_on_host(info.rank));
+      return make_shm_transport(info, host_cpus);
     case TransportKind::kOfi:
-      return make_ofi_transport(info, topology.ranks_on_host(info.rank),
-                                topology.cpus_on_host(info.rank));
+      return make_ofi_transport(info, host_ranks, host_cpus);
   }
   throw Error(ErrorCode::kInternal, "unknown transport kind");
 }
@@ -76,13 +76,15 @@ std::unique_ptr<Router> Router::for_job(const LaunchInfo& info, const TopologyTa
   auto router = std::make_unique<Router>(info.rank, info.size);
   const bool use_shm = shm_enabled();
   std::vector<TransportKind> plan = plan_routes(info.rank, topology, use_shm);
+  const int host_ranks = topology.ranks_on_host(info.rank);
+  const long host_cpus = topology.cpus_on_host(info.rank);
   for (TransportKind kind : {TransportKind::kSelf, TransportKind::kShm, TransportKind::kOfi}) {
     // shm takes part in the job-wide wiring on every rank (its segment is set up
     // collectively), even on a rank alone on its node; the others only where a peer needs them.
     bool needed = std::find(plan.begin(), plan.end(), kind) != plan.end() ||
                   (kind == TransportKind::kShm && use_shm);
     if (!needed) continue;
-    Transport& t = router->add(make_transport(kind, info, topology));
+    Transport& t = router->add(make_transport(kind, info, host_ranks, host_cpus));
     for (int peer = 0; peer < info.size; ++peer) {
       if (plan[static_cast<std::size_t>(peer)] == kind) router->set_route(peer, t);
     }
