@@ -122,7 +122,7 @@ cuda_configure_and_build() {
     cuda_cmake || { log "CUDA configure failed"; tail -30 "$out/cuda_cmake.log"; exit 1; }
   fi
   local targets=(hlaunch halyard_bench_cuda)
-  [[ $cuda_tests == ON ]] && targets+=(cuda_collective_check cuda_ipc_device_test cuda_ipc_cache_test cuda_ipc_dispatch_test)
+  [[ $cuda_tests == ON ]] && targets+=(cuda_collective_check fake_device_check cuda_ipc_device_test cuda_ipc_cache_test cuda_ipc_dispatch_test)
   timeout 400 cmake --build "$cuda_build" -j "$(nproc)" --target "${targets[@]}" >"$out/cuda_build.log" 2>&1 ||
     { log "CUDA build failed"; tail -40 "$out/cuda_build.log"; exit 1; }
   cuda_built=1

@@ -68,6 +68,15 @@ class DeviceSupport {
   // not loaded). Asked once per collective call, before kind_of for each of its buffers.
   virtual bool may_hold_device_memory() { return true; }
 
+  // Waits until the device work the calling thread issued before this call (its default
+  // stream, legacy or per-thread, and the blocking streams that one orders after) has finished.
+  // Called once at the start of every device collective, before any rank may read or write its
+  // buffers: Halyard's own streams are non-blocking, and peers read exported buffers from
+  // their own processes, so neither is ordered after the caller's work otherwise. A cudaMemcpy
+  // from pageable host memory returns before its DMA lands, so without this a peer could read
+  // a buffer the caller has just filled, or a copy into it could be overwritten by that DMA.
+  virtual void wait_for_caller_work() {}
+
   // Exports the device buffer at `pointer` (`bytes` long) for the other ranks of this node.
   virtual DeviceBufferExport export_buffer(const void* pointer, std::size_t bytes) = 0;
 

@@ -8,11 +8,14 @@ namespace halyard::device {
 
 namespace {
 
-DeviceSupport& support_of(const Communicator& comm) {
+// The device support of `comm`, once the caller's earlier device work on the call's buffers
+// has finished (DeviceSupport::wait_for_caller_work says why).
+DeviceSupport& support_for_call(const Communicator& comm) {
   DeviceSupport* support = device_support_of(comm);
   if (support == nullptr) {
     throw Error(ErrorCode::kInternal, "a device collective was selected without DeviceSupport");
   }
+  support->wait_for_caller_work();
   return *support;
 }
 
@@ -25,7 +28,7 @@ const void* input_of(const void* send, void* recv) {
 
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root,
                select::DevicePath path) {
-  DeviceSupport& device = support_of(comm);
+  DeviceSupport& device = support_for_call(comm);
   if (path == select::DevicePath::kStaged) {
     return ibcast_staged(comm, device, buffer, count, type, root);
   }
@@ -35,7 +38,7 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
 
 Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                 Datatype type, Op op, int root, select::DevicePath path) {
-  DeviceSupport& device = support_of(comm);
+  DeviceSupport& device = support_for_call(comm);
   const void* input = input_of(send, recv);
   if (path == select::DevicePath::kStaged) {
     return ireduce_staged(comm, device, input, recv, count, type, op, root);
@@ -45,7 +48,7 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
 
 Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                    Datatype type, Op op, select::DevicePath path) {
-  DeviceSupport& device = support_of(comm);
+  DeviceSupport& device = support_for_call(comm);
   const void* input = input_of(send, recv);
   if (path == select::DevicePath::kStaged) {
     return iallreduce_staged(comm, device, input, recv, count, type, op);

@@ -102,6 +102,10 @@ MemoryKind CudaDeviceSupport::kind_of(const void* pointer) {
   return found.kind;
 }
 
+void CudaDeviceSupport::wait_for_caller_work() {
+  work_.wait_for_default_streams();
+}
+
 DeviceBufferExport CudaDeviceSupport::export_buffer(const void* pointer, std::size_t bytes) {
   AllocationRange range = query_allocation(pointer);
   DeviceBufferExport exported = export_inside_allocation(

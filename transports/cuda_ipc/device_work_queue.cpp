@@ -54,6 +54,20 @@ cudaEvent_t DeviceWorkQueue::take_event() {
   return e;
 }
 
+void DeviceWorkQueue::wait_for_default_streams() {
+  start();
+  cudaEvent_t event = take_event();
+  for (cudaStream_t stream : {cudaStreamLegacy, cudaStreamPerThread}) {
+    cudaError_t status = cudaEventRecord(event, stream);
+    if (status == cudaSuccess) status = cudaEventSynchronize(event);
+    if (status != cudaSuccess) {
+      free_events_.push_back(event);
+      check_cuda(status, "waiting for the caller's earlier device work (default stream)");
+    }
+  }
+  free_events_.push_back(event);
+}
+
 Request DeviceWorkQueue::submit(const std::string& what,
                                 const std::function<cudaError_t(cudaStream_t)>& enqueue) {
   start();

@@ -38,6 +38,11 @@ class DeviceWorkQueue {
   // launch failure completes the request at once with the error, naming `what`.
   Request submit(const std::string& what, const std::function<cudaError_t(cudaStream_t)>& enqueue);
 
+  // Blocks until the work issued so far to the calling thread's default streams (legacy and
+  // per-thread) has finished: an event recorded there waits, as every legacy-stream operation
+  // does, for the blocking streams' earlier work too. Throws Error(kTransport) when CUDA fails.
+  void wait_for_default_streams();
+
   // Completes the requests whose events fired; returns how many.
   int progress();
   bool idle() const { return in_flight_.empty(); }
