@@ -4,10 +4,13 @@
 // large (a few MiB), huge (64 MiB, few ranks), inflight (several calls in flight on one
 // communicator and on split communicators), errors (invalid arguments throw), failure (2 ranks:
 // a call fails on one rank while it has receives posted; its request completes only once none
-// is left).
+// is left), timeout (2 ranks, run with HALYARD_COLL_TIMEOUT and HALYARD_REDUCE_ALG=adapt:*: rank 1
+// never joins a reduce; rank 0's times out, with no receive left when it completes, and exits 3).
 // Every result is compared element by element with a serial reference; a mismatch prints the
 // rank, the index, the expected and received bytes and exits 1. Once a scenario's collectives
 // have completed, no receive they posted may still be waiting on the communicator.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -414,11 +417,38 @@ void failure(const Communicator& world) {
   run_reduce(world, pairs[0], p, 0, 5000, 12, false);
 }
 
+// Rank 1 never joins; rank 0's reduce (through the public API, so the watchdog watches it) has
+// up to M receives posted from rank 1 when HALYARD_COLL_TIMEOUT fails the process.
+void timeout(const Communicator& world) {
+  if (world.size() != 2) fail("the timeout scenario runs on 2 ranks");
+  if (world.rank() == 1) {
+    std::printf("rank 1 stalls\n");
+    std::fflush(stdout);
+    ::sleep(60);  // hlaunch ends it once rank 0 exited
+    std::exit(1);
+  }
+  const std::size_t count = 1 << 20;  // 4 MiB of int32: many segments
+  std::vector<std::int32_t> send(count, 1), recv(count, 0);
+  std::size_t posted_at_completion = 0;
+  Request request = halyard::ireduce(world, send.data(), recv.data(), count,
+                                     halyard::Datatype::kInt32, halyard::Op::kSum, 0);
+  request.on_complete(
+      [&](const halyard::Status&) { posted_at_completion = world.posted_receives(); });
+  const halyard::Status s = request.wait();
+  for (int i = 0; i < 4; ++i) world.loop().poll();  // run the callback above
+  std::printf("rank 0: reduce %s with %zu receive(s) posted at completion: %s\n",
+              s.code == halyard::ErrorCode::kTimeout ? "timed out" : "did not time out",
+              posted_at_completion, s.message.c_str());
+  std::fflush(stdout);
+  std::_Exit(s.code == halyard::ErrorCode::kTimeout && posted_at_completion == 0 ? 3 : 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: adapt_collectives matrix|large|huge|inflight|errors|failure\n");
+    std::fprintf(stderr,
+                 "usage: adapt_collectives matrix|large|huge|inflight|errors|failure|timeout\n");
     return 2;
   }
   g_scenario = argv[1];
@@ -437,6 +467,8 @@ int main(int argc, char** argv) {
     errors(world);
   } else if (g_scenario == "failure") {
     failure(world);
+  } else if (g_scenario == "timeout") {
+    timeout(world);
   } else {
     fail("unknown scenario");
   }
