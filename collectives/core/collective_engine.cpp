@@ -30,16 +30,6 @@ Request CollectiveEngine::launched() {
   return request_;
 }
 
-void CollectiveEngine::settle(const Status& status) {
-  --outstanding_;
-  if (!status.ok()) abort(status);
-}
-
-void CollectiveEngine::settle_carrying_on(const Status& status) {
-  --outstanding_;
-  if (!status.ok()) record_failure(status);
-}
-
 void CollectiveEngine::record_failure(Status status) {
   if (failure_.ok()) failure_ = std::move(status);
 }

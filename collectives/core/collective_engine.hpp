@@ -52,10 +52,20 @@ class CollectiveEngine : public std::enable_shared_from_this<CollectiveEngine> {
 
   // One more operation the request waits for (before posting it).
   void track() noexcept { ++outstanding_; }
-  // One tracked operation finished; a failure aborts the engine.
-  void settle(const Status& status);
+  // One tracked operation finished; a failure aborts the engine. (Inline: once per message.)
+  void settle(const Status& status) {
+    --outstanding_;
+    if (!status.ok()) [[unlikely]] {
+      abort(status);
+    }
+  }
   // One tracked operation finished; a failure is recorded but the engine carries on.
-  void settle_carrying_on(const Status& status);
+  void settle_carrying_on(const Status& status) {
+    --outstanding_;
+    if (!status.ok()) [[unlikely]] {
+      record_failure(status);
+    }
+  }
 
   // Keeps the first failure; the engine goes on.
   void record_failure(Status status);
