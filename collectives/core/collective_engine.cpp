@@ -9,7 +9,8 @@
 namespace halyard::core {
 
 CollectiveEngine::CollectiveEngine(const Communicator& comm, int receive_tag) : comm_(comm) {
-  if (is_library_tag(receive_tag)) own_receive_tag(receive_tag);
+  // Once per call: a plain store, not own_receive_tag()'s search.
+  if (is_library_tag(receive_tag)) receive_tags_[receive_tag_count_++] = receive_tag;
 }
 
 void CollectiveEngine::own_receive_tag(int tag) {

@@ -105,7 +105,7 @@ class CollectiveEngine : public std::enable_shared_from_this<CollectiveEngine> {
   bool stopping_ = false;
   bool completed_ = false;
   bool launched_ = false;
-  std::array<int, kMaxReceiveTags> receive_tags_{};
+  std::array<int, kMaxReceiveTags> receive_tags_;  // the first receive_tag_count_ are set
   std::size_t receive_tag_count_ = 0;
 };
 
