@@ -51,13 +51,11 @@ void CollectiveEngine::withdraw_receives() {
   }
 }
 
-bool CollectiveEngine::try_complete(bool work_done) {
-  if (completed_ || outstanding_ != 0 || !(work_done || stopping_)) return completed_;
+void CollectiveEngine::complete() {
   completed_ = true;
   release();
   // Before launched() the request does not exist yet: launched() makes a completed one.
   if (launched_) request_.complete(failure_);
-  return true;
 }
 
 Status drain_after_failure(const Communicator& comm, int tag, std::span<const Request> outstanding,

@@ -80,7 +80,12 @@ class CollectiveEngine : public std::enable_shared_from_this<CollectiveEngine> {
 
   // Completes the request with the first failure (or success) when nothing is outstanding and
   // either the algorithm's work is done or the engine is stopping. Returns completed().
-  bool try_complete(bool work_done);
+  // (Inline: runs after every operation; completing is out of line.)
+  bool try_complete(bool work_done) {
+    if (completed_ || outstanding_ != 0 || !(work_done || stopping_)) return completed_;
+    complete();
+    return true;
+  }
 
   // Runs once, just before the request completes: give back what the engine holds.
   virtual void release() {}
@@ -95,6 +100,7 @@ class CollectiveEngine : public std::enable_shared_from_this<CollectiveEngine> {
 
  private:
   void withdraw_receives();
+  void complete();
 
   static constexpr std::size_t kMaxReceiveTags = 4;
 
