@@ -1,6 +1,7 @@
 #include "collectives/core/collective_engine.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "runtime/event_loop.hpp"
