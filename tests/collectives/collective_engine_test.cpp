@@ -1,14 +1,17 @@
 // The collective engine contract (collectives/core/collective_engine.hpp) on a one-rank
 // runtime: the first failure is kept, the request waits for everything tracked, abort withdraws
-// the unmatched receives of the engine's tags, and the engine keeps itself alive.
+// the unmatched receives of the engine's tags, and the engine keeps itself alive; then the same
+// through two engines built on it, base::StepMachine and HAN's task pipeline.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <memory>
 #include <vector>
 
+#include "collectives/base/step_machine.hpp"
 #include "collectives/collective_tag.hpp"
 #include "collectives/core/collective_engine.hpp"
+#include "collectives/han/task_pipeline.hpp"
 #include "runtime/event_loop.hpp"
 #include "tests/core/thread_job.hpp"
 
@@ -164,6 +167,59 @@ TEST(CollectiveEngine, KeepsItselfAliveUntilTheLastCompletion) {
     EXPECT_EQ(buffer, 7);
     for (int i = 0; i < 8; ++i) world.loop().poll();
     EXPECT_TRUE(watch.expired()) << "nothing holds a completed engine";
+  });
+}
+
+// A step machine whose first step posts receives that nothing will match, then throws.
+class ThrowingStep final : public base::StepMachine {
+ public:
+  ThrowingStep(const Communicator& comm, int tag) : StepMachine(comm, tag) {}
+  std::vector<int> buffers = std::vector<int>(3, -1);
+
+ protected:
+  bool post_next_step() override {
+    for (int& b : buffers) recv(0, &b, sizeof b);
+    throw Error(ErrorCode::kInvalidArgument, "the step found bad arguments");
+  }
+};
+
+TEST(CollectiveEngine, StepMachineWithdrawsTheReceivesOfAStepThatFailed) {
+  on_one_rank([](const Communicator& world) {
+    const int tag = next_collective_tag(world);
+    Request request = base::StepMachine::launch<ThrowingStep>(world, tag);
+    EXPECT_FALSE(request.done()) << "three receives are posted into the machine's buffers";
+    Status status = request.wait();
+    EXPECT_EQ(status.code, ErrorCode::kInvalidArgument);
+    EXPECT_EQ(status.message, "the step found bad arguments");
+    EXPECT_EQ(world.posted_receives(), 0u);
+  });
+}
+
+TEST(CollectiveEngine, TaskPipelineWaitsForEveryTaskAndKeepsTheFirstFailure) {
+  on_one_rank([](const Communicator& world) {
+    han::OrderedQueue queue;
+    han::Pipeline pipeline(world);
+    Request slow = Request::make_pending(world.loop());
+    Request failing = Request::make_pending(world.loop());
+    int started = 0;
+    auto first = pipeline.add(queue, [&] {
+      ++started;
+      return failing;
+    });
+    auto second = pipeline.add(queue, [&] {
+      ++started;
+      return slow;
+    });
+    han::Pipeline::depend(second, first);
+    Request request = pipeline.launch();
+    EXPECT_EQ(started, 1);
+    failing.complete(failure("first task failed"));
+    for (int i = 0; i < 8; ++i) world.loop().poll();
+    EXPECT_EQ(started, 2) << "a failed task's dependents still start (tag order)";
+    EXPECT_FALSE(request.done()) << "the second task is still running";
+    slow.complete(failure("second task failed too"));
+    Status status = request.wait();
+    EXPECT_EQ(status.message, "first task failed");
   });
 }
 
