@@ -355,6 +355,16 @@ void Communicator::receive_internal(int peer, int tag, void* buffer, std::size_t
   s.p2p->receive(s.context, world_source, tag, buffer, bytes, std::move(record));
 }
 
+std::size_t Communicator::cancel_internal_receives(int tag) const {
+  require_library_tag("cancel_internal_receives", tag);
+  const State& s = checked("cancel_internal_receives");
+  EventLoop::Access access(s.p2p->loop());
+  return s.p2p->matching().cancel_unmatched(
+      s.context, tag,
+      Status::failure(ErrorCode::kCancelled,
+                      "receive (tag " + std::to_string(tag) + ") cancelled: its operation failed"));
+}
+
 Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,
                                      Completion callback) const {
   require_library_tag("irecv_internal", tag);

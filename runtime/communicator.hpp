@@ -97,6 +97,13 @@ class Communicator {
   // a translating wrapper would not fit `record` in Completion's inline storage.
   void receive_internal(int peer, int tag, void* buffer, std::size_t bytes,
                         Completion record) const;
+  // Withdraws this communicator's library receives on `tag` that no message has matched yet:
+  // each completes with kCancelled, inside this call (as a peer failure completes them). A
+  // receive already matched is being delivered and completes later as usual, so a collective
+  // that failed cancels its receives this way and then waits for the rest before its request
+  // completes. Must not be called from a receive_internal `record`. Returns how many were
+  // withdrawn.
+  std::size_t cancel_internal_receives(int tag) const;
   // Hands a library message to the transport whole if it can (an eager message with room for
   // it): true means it is sent and nothing more will happen; false means nothing was sent and
   // the caller posts it with isend_internal. A collective's step saves a request, a callback

@@ -178,6 +178,24 @@ bool MatchingEngine::cancel(ReceiveId id) {
   return false;
 }
 
+std::size_t MatchingEngine::cancel_unmatched(std::uint32_t context, int tag, const Status& status) {
+  auto it = contexts_.find(context);
+  if (it == contexts_.end()) return 0;
+  std::deque<PostedReceive>& posted = it->second.posted;
+  std::vector<PostedReceive> withdrawn;
+  for (auto r = posted.begin(); r != posted.end();) {
+    if (r->tag != tag) {
+      ++r;
+      continue;
+    }
+    withdrawn.push_back(std::move(*r));
+    r = posted.erase(r);
+  }
+  posted_count_ -= withdrawn.size();
+  for (PostedReceive& r : withdrawn) r.done(status);
+  return withdrawn.size();
+}
+
 void MatchingEngine::fail_all(const Status& status) {
   // Move them all out first: a failure callback may post new receives.
   std::vector<PostedReceive> failed;

@@ -55,6 +55,13 @@ class MatchingEngine {
   // Removes a posted, still unmatched receive; false when it was matched already.
   bool cancel(ReceiveId id);
 
+  // Withdraws every receive posted on `context` with exactly `tag` that no message has matched
+  // yet, and completes each with `status` once all are out of the queue (a completion may post).
+  // A receive already matched is being delivered: its completion comes as usual, later. Returns
+  // how many were withdrawn. Must not run inside a receive's completion (take_eager() runs
+  // those where they lie in the queue).
+  std::size_t cancel_unmatched(std::uint32_t context, int tag, const Status& status);
+
   // Completes every posted receive with `status` (a peer failed).
   void fail_all(const Status& status);
 

@@ -11,23 +11,27 @@
 // order, so each child must receive segments in increasing order: a child's next send is the
 // lowest segment it has not been sent, and it goes out once every segment up to it is present
 // (the contiguous prefix). Receives complete in order in practice, so this costs nothing.
+//
+// Completion and failure follow the engine contract (collectives/core/collective_engine.hpp):
+// a failure stops the posting, withdraws the receives still waiting for the parent, and the
+// request completes only once every posted receive and send has drained.
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "collectives/adapt/call_plan.hpp"
-#include "runtime/event_loop.hpp"
+#include "collectives/core/collective_engine.hpp"
 
 namespace halyard::adapt {
 namespace {
 
-class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
+class EventDrivenBcast : public core::CollectiveEngine {
  public:
   EventDrivenBcast(const CallPlan& plan, std::byte* buffer)
-      : plan_(plan),
+      : CollectiveEngine(plan.comm, plan.tag),
+        plan_(plan),
         buffer_(buffer),
-        done_(Request::make_pending(plan.comm.loop())),
         present_(plan.segments.num_segments, 0) {
     for (int child : plan_.children) children_.push_back(ChildProgress{child});
   }
@@ -44,7 +48,7 @@ class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
     post_receives();
     for (std::size_t c = 0; c < children_.size(); ++c) pump_child(c);
     complete_if_finished();
-    return done_;
+    return launched();
   }
 
  private:
@@ -57,26 +61,27 @@ class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
 
   void post_receives() {
     const std::size_t segments = plan_.segments.num_segments;
-    while (!failed_ && recvs_posted_ < plan_.recvs_in_flight && next_receive_ < segments) {
+    while (!stopping() && recvs_posted_ < plan_.recvs_in_flight && next_receive_ < segments) {
       const std::size_t s = next_receive_++;
       ++recvs_posted_;
+      track();
       plan_.comm.irecv_internal(
           plan_.parent, plan_.tag, buffer_ + plan_.segments.offset_bytes(s),
           plan_.segments.bytes(s),
-          [self = shared_from_this(), s](const Status& status) { self->on_received(s, status); });
+          [self = keep_alive(this), s](const Status& status) { self->on_received(s, status); });
     }
   }
 
   void on_received(std::size_t s, const Status& status) {
     --recvs_posted_;
-    if (failed_) return;
-    if (!status.ok()) return fail(status);
-    if (status.bytes != plan_.segments.bytes(s)) {
-      return fail(Status::failure(ErrorCode::kInternal,
-                                  "adapt bcast: segment " + std::to_string(s) + " arrived with " +
-                                      std::to_string(status.bytes) + " bytes, expected " +
-                                      std::to_string(plan_.segments.bytes(s))));
+    settle(status);
+    if (status.ok() && status.bytes != plan_.segments.bytes(s)) {
+      abort(Status::failure(ErrorCode::kInternal,
+                            "adapt bcast: segment " + std::to_string(s) + " arrived with " +
+                                std::to_string(status.bytes) + " bytes, expected " +
+                                std::to_string(plan_.segments.bytes(s))));
     }
+    if (stopping()) return complete_if_finished();
     present_[s] = 1;
     ++present_count_;
     while (present_prefix_ < present_.size() && present_[present_prefix_] != 0) ++present_prefix_;
@@ -87,7 +92,7 @@ class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
 
   void pump_child(std::size_t c) {
     ChildProgress& child = children_[c];
-    while (!failed_ && child.in_flight < plan_.sends_in_flight &&
+    while (!stopping() && child.in_flight < plan_.sends_in_flight &&
            child.next_segment < present_prefix_) {
       const std::size_t s = child.next_segment++;
       const std::byte* segment = buffer_ + plan_.segments.offset_bytes(s);
@@ -97,9 +102,10 @@ class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
         continue;
       }
       ++child.in_flight;
+      track();
       plan_.comm.isend_internal(
           child.rank, plan_.tag, segment, plan_.segments.bytes(s),
-          [self = shared_from_this(), c](const Status& status) { self->on_sent(c, status); });
+          [self = keep_alive(this), c](const Status& status) { self->on_sent(c, status); });
     }
   }
 
@@ -107,41 +113,32 @@ class EventDrivenBcast : public std::enable_shared_from_this<EventDrivenBcast> {
     ChildProgress& child = children_[c];
     --child.in_flight;
     ++child.sent;
-    if (failed_) return;
-    if (!status.ok()) return fail(status);
+    settle(status);
     pump_child(c);
     complete_if_finished();
   }
 
   // This rank's part is done when it holds every segment and every child has all of them
-  // (the user may then reuse the buffer).
-  void complete_if_finished() {
-    if (failed_ || finished_) return;
-    const std::size_t segments = plan_.segments.num_segments;
-    if (present_count_ < segments) return;
-    for (const ChildProgress& child : children_) {
-      if (child.sent < segments) return;
-    }
-    finished_ = true;
-    done_.complete(Status{});
-  }
+  // (the user may then reuse the buffer); after a failure, once everything posted drained.
+  void complete_if_finished() { try_complete(all_delivered()); }
 
-  void fail(const Status& status) {
-    failed_ = true;
-    done_.complete(status);
+  bool all_delivered() const {
+    const std::size_t segments = plan_.segments.num_segments;
+    if (present_count_ < segments) return false;
+    for (const ChildProgress& child : children_) {
+      if (child.sent < segments) return false;
+    }
+    return true;
   }
 
   CallPlan plan_;
   std::byte* buffer_;
-  Request done_;
   std::vector<char> present_;  // per segment: arrived (or root)
   std::size_t present_prefix_ = 0;
   std::size_t present_count_ = 0;
   std::size_t next_receive_ = 0;
   int recvs_posted_ = 0;
   std::vector<ChildProgress> children_;
-  bool failed_ = false;
-  bool finished_ = false;
 };
 
 }  // namespace

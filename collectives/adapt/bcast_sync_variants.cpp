@@ -1,9 +1,12 @@
 // The two broadcasts ADAPT is compared with (dissertation section 3.2), on the same trees.
 // They wait on the caller's thread by design: their waits are the synchronization
-// dependencies that propagate noise, which is what the noise benchmark measures.
+// dependencies that propagate noise, which is what the noise benchmark measures. A failure
+// returns only once nothing posted is left (core::drain_after_failure).
+#include <span>
 #include <vector>
 
 #include "collectives/adapt/call_plan.hpp"
+#include "collectives/core/collective_engine.hpp"
 
 namespace halyard::adapt {
 namespace {
@@ -61,9 +64,10 @@ Status bcast_waitall(const CallPlan& plan, std::byte* buffer) {
   for (std::size_t s = 1; s <= segments; ++s) {
     Request current = s < segments ? receive_segment(plan, buffer, s) : Request{};
     Status got = previous.wait();
-    if (!got.ok()) return got;
-    Status sent = send_to_all_children(plan, buffer, s - 1);
-    if (!sent.ok()) return sent;
+    if (got.ok()) got = send_to_all_children(plan, buffer, s - 1);
+    if (!got.ok()) {
+      return core::drain_after_failure(plan.comm, plan.tag, std::span(&current, 1), got);
+    }
     previous = current;
   }
   return Status{};

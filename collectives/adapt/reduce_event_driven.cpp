@@ -10,6 +10,11 @@
 // Accumulators: the root uses `recv`; an intermediate rank one buffer the size of the message,
 // because a fast child may run up to the end of the message while a slow sibling is still at
 // the start; a leaf sends its own data untouched.
+//
+// Completion and failure follow the engine contract (collectives/core/collective_engine.hpp):
+// a failure stops the posting, withdraws the receives still waiting for the children, and the
+// request completes only once every posted receive and send has drained (the slots and the
+// accumulator live as long as the machine).
 #include <cstring>
 #include <memory>
 #include <string>
@@ -17,18 +22,18 @@
 #include <vector>
 
 #include "collectives/adapt/call_plan.hpp"
-#include "runtime/event_loop.hpp"
+#include "collectives/core/collective_engine.hpp"
 #include "runtime/reduction.hpp"
 
 namespace halyard::adapt {
 namespace {
 
-class EventDrivenReduce : public std::enable_shared_from_this<EventDrivenReduce> {
+class EventDrivenReduce : public core::CollectiveEngine {
  public:
   EventDrivenReduce(const CallPlan& plan, const ReduceOperands& operands)
-      : plan_(plan),
+      : CollectiveEngine(plan.comm, plan.tag),
+        plan_(plan),
         operands_(operands),
-        done_(Request::make_pending(plan.comm.loop())),
         arrived_(plan.segments.num_segments, 0),
         ready_(plan.segments.num_segments, 0) {}
 
@@ -66,7 +71,7 @@ class EventDrivenReduce : public std::enable_shared_from_this<EventDrivenReduce>
     }
     pump_parent();
     complete_if_finished();
-    return done_;
+    return launched();
   }
 
  private:
@@ -83,28 +88,29 @@ class EventDrivenReduce : public std::enable_shared_from_this<EventDrivenReduce>
 
   void post_child_receives(std::size_t c) {
     ChildInput& child = children_[c];
-    while (!failed_ && !child.free_slots.empty() &&
+    while (!stopping() && !child.free_slots.empty() &&
            child.next_segment < plan_.segments.num_segments) {
       const std::size_t s = child.next_segment++;
       const std::size_t index = child.free_slots.back();
       child.free_slots.pop_back();
+      track();
       plan_.comm.irecv_internal(child.rank, plan_.tag, slot(child, index), plan_.segments.bytes(s),
-                                [self = shared_from_this(), c, s, index](const Status& status) {
+                                [self = keep_alive(this), c, s, index](const Status& status) {
                                   self->on_contribution(c, s, index, status);
                                 });
     }
   }
 
   void on_contribution(std::size_t c, std::size_t s, std::size_t index, const Status& status) {
-    if (failed_) return;
-    if (!status.ok()) return fail(status);
+    settle(status);
     const Segmentation& seg = plan_.segments;
-    if (status.bytes != seg.bytes(s)) {
-      return fail(Status::failure(ErrorCode::kInternal,
-                                  "adapt reduce: segment " + std::to_string(s) + " arrived with " +
-                                      std::to_string(status.bytes) + " bytes, expected " +
-                                      std::to_string(seg.bytes(s))));
+    if (status.ok() && status.bytes != seg.bytes(s)) {
+      abort(Status::failure(ErrorCode::kInternal,
+                            "adapt reduce: segment " + std::to_string(s) + " arrived with " +
+                                std::to_string(status.bytes) + " bytes, expected " +
+                                std::to_string(seg.bytes(s))));
     }
+    if (stopping()) return complete_if_finished();
     ChildInput& child = children_[c];
     std::byte* acc = accumulator_ + seg.offset_bytes(s);
     const std::byte* own = operands_.own + seg.offset_bytes(s);
@@ -128,7 +134,7 @@ class EventDrivenReduce : public std::enable_shared_from_this<EventDrivenReduce>
 
   void pump_parent() {
     if (plan_.parent < 0) return;
-    while (!failed_ && sends_in_flight_ < plan_.sends_in_flight && next_send_ < ready_prefix_) {
+    while (!stopping() && sends_in_flight_ < plan_.sends_in_flight && next_send_ < ready_prefix_) {
       const std::size_t s = next_send_++;
       const std::byte* segment = outgoing_ + plan_.segments.offset_bytes(s);
       // A segment the transport takes whole is sent at once: no completion to wait for.
@@ -137,39 +143,33 @@ class EventDrivenReduce : public std::enable_shared_from_this<EventDrivenReduce>
         continue;
       }
       ++sends_in_flight_;
+      track();
       plan_.comm.isend_internal(
           plan_.parent, plan_.tag, segment, plan_.segments.bytes(s),
-          [self = shared_from_this()](const Status& status) { self->on_sent(status); });
+          [self = keep_alive(this)](const Status& status) { self->on_sent(status); });
     }
   }
 
   void on_sent(const Status& status) {
     --sends_in_flight_;
     ++sent_;
-    if (failed_) return;
-    if (!status.ok()) return fail(status);
+    settle(status);
     pump_parent();
     complete_if_finished();
   }
 
-  // The root is done when every segment is reduced; any other rank when the parent has them.
-  void complete_if_finished() {
-    if (failed_ || finished_) return;
-    const std::size_t segments = plan_.segments.num_segments;
-    if (ready_count_ < segments) return;
-    if (plan_.parent >= 0 && sent_ < segments) return;
-    finished_ = true;
-    done_.complete(Status{});
-  }
+  // The root is done when every segment is reduced; any other rank when the parent has them;
+  // after a failure, once everything posted drained.
+  void complete_if_finished() { try_complete(all_delivered()); }
 
-  void fail(const Status& status) {
-    failed_ = true;
-    done_.complete(status);
+  bool all_delivered() const {
+    const std::size_t segments = plan_.segments.num_segments;
+    if (ready_count_ < segments) return false;
+    return plan_.parent < 0 || sent_ >= segments;
   }
 
   CallPlan plan_;
   ReduceOperands operands_;
-  Request done_;
   std::byte* accumulator_ = nullptr;     // where children's contributions are folded in
   const std::byte* outgoing_ = nullptr;  // what goes to the parent: accumulator_, or own data
   std::unique_ptr<std::byte[]> owned_accumulator_;
@@ -181,8 +181,6 @@ class EventDrivenReduce : public std::enable_shared_from_this<EventDrivenReduce>
   std::size_t next_send_ = 0;
   int sends_in_flight_ = 0;
   std::size_t sent_ = 0;
-  bool failed_ = false;
-  bool finished_ = false;
 };
 
 }  // namespace

@@ -1,11 +1,13 @@
 // The two reduces ADAPT is compared with, on the same trees: blocking p2p (Algorithm 1 run
 // upwards) and non-blocking p2p with a wait for all per segment (Algorithm 2 run upwards).
-// They wait on the caller's thread by design (see bcast_sync_variants.cpp).
+// They wait on the caller's thread by design (see bcast_sync_variants.cpp); a failure returns
+// only once nothing posted into the slots is left (core::drain_after_failure).
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "collectives/adapt/call_plan.hpp"
+#include "collectives/core/collective_engine.hpp"
 #include "runtime/reduction.hpp"
 
 namespace halyard::adapt {
@@ -133,10 +135,11 @@ Status reduce_waitall(const CallPlan& plan, const ReduceOperands& operands) {
   for (std::size_t s = 0; s < segments; ++s) {
     std::vector<Request> next = s + 1 < segments ? post(s + 1) : std::vector<Request>{};
     Status got = wait_all(current);
-    if (!got.ok()) return got;
-    if (!plan.children.empty()) acc.fold(s, slots.set(s % 2));
-    Status sent = send_up(plan, acc, s);
-    if (!sent.ok()) return sent;
+    if (got.ok()) {
+      if (!plan.children.empty()) acc.fold(s, slots.set(s % 2));
+      got = send_up(plan, acc, s);
+    }
+    if (!got.ok()) return core::drain_after_failure(plan.comm, plan.tag, next, got);
     current = std::move(next);
   }
   return Status{};

@@ -3,7 +3,9 @@
 // otherwise wait forever when an export, a mapping or device work fails here. So a local
 // failure becomes this rank's outcome instead of stopping the machine: the machine still sends
 // its notices and tokens, with a flag that says "failed", and fails its request at the end.
-// Peers that see such a flag fail too, naming the rank.
+// Peers that see such a flag fail too, naming the rank. The local failure is the engine's
+// recorded failure (record_failure(), collectives/core/collective_engine.hpp): the request
+// completes with it once the last step has drained.
 #pragma once
 
 #include <string>
@@ -25,28 +27,18 @@ class DeviceStepMachine : public base::StepMachine {
   // Runs `action` unless this rank already failed; an Error it throws becomes the outcome.
   template <class Action>
   void attempt(Action&& action) {
-    if (!outcome_.ok()) return;
+    if (failed()) return;
     try {
       action();
     } catch (const Error& e) {
-      fail_locally(Status::failure(e.code(), e.what()));
+      record_failure(Status::failure(e.code(), e.what()));
     }
   }
 
   // Counts `work` as an operation of the step; its failure becomes the outcome.
-  void await_outcome(const Request& work);
+  void await_outcome(const Request& work) { await(work, OnFailure::kRecordFailure); }
 
-  // Records the first local failure.
-  void fail_locally(Status status);
-
-  const Status& outcome() const { return outcome_; }
-  unsigned char token() const { return outcome_.ok() ? kTokenOk : kTokenFailed; }
-
-  // The last step: throws the outcome if it is a failure (the machine then fails its request).
-  void finish_with_outcome() const { outcome_.raise_if_failed(); }
-
- private:
-  Status outcome_;
+  unsigned char token() const { return failed() ? kTokenFailed : kTokenOk; }
 };
 
 // "iallreduce: node rank 2 failed its part (its own error says why)".

@@ -56,7 +56,6 @@ class NodeAllreduce final : public DeviceStepMachine {
         return true;
       default:
         check_tokens();
-        finish_with_outcome();
         return false;
     }
   }
@@ -76,7 +75,7 @@ class NodeAllreduce final : public DeviceStepMachine {
       mine.primary = device_.export_buffer(r_.input, r_.bytes());
       mine.secondary = device_.export_buffer(r_.out, r_.bytes());
     });
-    mine.ok = outcome().ok() ? 1 : 0;
+    mine.ok = failed() ? 0 : 1;
     for (int r = 0; r < size(); ++r) {
       if (r == rank()) continue;
       send(r, &mine, sizeof mine);
@@ -124,7 +123,7 @@ class NodeAllreduce final : public DeviceStepMachine {
   void check_tokens() {
     for (int r = 0; r < size(); ++r) {
       if (takes_part(r) && tokens_[index(r)] != kTokenOk) {
-        fail_locally(peer_failed(r_.operation, r));
+        record_failure(peer_failed(r_.operation, r));
       }
     }
   }

@@ -23,8 +23,8 @@ class NodeCopy final : public DeviceStepMachine {
         operation_(operation),
         tokens_(plan_.copiers.size(), kTokenFailed) {
     if (plan_.failed_elsewhere) {
-      fail_locally(Status::failure(ErrorCode::kTransport, std::string(operation) +
-                                                              ": the collective failed on another "
+      record_failure(Status::failure(ErrorCode::kTransport,
+                                     std::string(operation) + ": the collective failed on another "
                                                               "node (its ranks' errors say why)"));
     }
   }
@@ -40,7 +40,7 @@ class NodeCopy final : public DeviceStepMachine {
       case 0:
         notice_.bytes = plan_.bytes;
         attempt([&] { notice_.primary = device_.export_buffer(plan_.buffer, plan_.bytes); });
-        notice_.ok = outcome().ok() ? 1 : 0;
+        notice_.ok = failed() ? 0 : 1;
         for (std::size_t i = 0; i < plan_.copiers.size(); ++i) {
           send(plan_.copiers[i], &notice_, sizeof notice_);
           // A copier answers only a notice that exported something.
@@ -49,9 +49,8 @@ class NodeCopy final : public DeviceStepMachine {
         return true;
       case 1:
         for (std::size_t i = 0; i < plan_.copiers.size() && notice_.ok; ++i) {
-          if (tokens_[i] != kTokenOk) fail_locally(peer_failed(operation_, plan_.copiers[i]));
+          if (tokens_[i] != kTokenOk) record_failure(peer_failed(operation_, plan_.copiers[i]));
         }
-        finish_with_outcome();
         return false;
       default:
         return false;
@@ -77,7 +76,6 @@ class NodeCopy final : public DeviceStepMachine {
         if (is_from_device_rank(notice_) && notice_.ok) send(plan_.exporter, &my_token_, 1);
         return true;
       default:
-        finish_with_outcome();
         return false;
     }
   }

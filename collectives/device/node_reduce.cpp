@@ -38,13 +38,12 @@ class NodeReduce final : public DeviceStepMachine {
       case 0:
         mine.bytes = r_.bytes();
         attempt([&] { mine.primary = device_.export_buffer(r_.input, r_.bytes()); });
-        mine.ok = outcome().ok() ? 1 : 0;
+        mine.ok = failed() ? 0 : 1;
         send(root_, &mine, sizeof mine);
         if (mine.ok) recv(root_, &tokens_[0], 1);  // the root answers exported inputs only
         return true;
       default:
-        if (mine.ok && tokens_[0] != kTokenOk) fail_locally(peer_failed(r_.operation, root_));
-        finish_with_outcome();
+        if (mine.ok && tokens_[0] != kTokenOk) record_failure(peer_failed(r_.operation, root_));
         return false;
     }
   }
@@ -78,7 +77,6 @@ class NodeReduce final : public DeviceStepMachine {
         }
         return true;
       default:
-        finish_with_outcome();
         return false;
     }
   }

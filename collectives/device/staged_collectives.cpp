@@ -20,7 +20,7 @@
 #include "collectives/device/node_operations.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/submodules.hpp"
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 
 namespace halyard::device {
 
@@ -112,7 +112,7 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
                       std::size_t count, Datatype type, int root) {
   auto s = stage(comm, device, count, type);
   const bool root_group = s->h.same_group(comm.rank(), root);
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   std::shared_ptr<Task> to_host;
   if (root_group) {
     // The root's group first gets the data from the root; its leader then stages it.
@@ -154,7 +154,7 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
 Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const void* input,
                        void* recv, std::size_t count, Datatype type, Op op, int root) {
   auto s = stage(comm, device, count, type);
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   auto intra = reduce_into_staging(pipeline, s, {input, nullptr, count, type, op, "ireduce"});
   std::shared_ptr<Task> across;
   if (s->inter) {
@@ -192,7 +192,7 @@ Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const vo
 Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const void* input,
                           void* recv, std::size_t count, Datatype type, Op op) {
   auto s = stage(comm, device, count, type);
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   auto intra_reduce =
       reduce_into_staging(pipeline, s, {input, nullptr, count, type, op, "iallreduce"});
   std::shared_ptr<Task> to_device;

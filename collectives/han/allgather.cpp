@@ -15,7 +15,7 @@
 #include "collectives/han/han.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/submodules.hpp"
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 
 namespace halyard::han {
 
@@ -43,7 +43,7 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
   Hierarchy& h = hierarchy_of(comm);  // first: creating it is collective, even for count 0
   const Config& c = config();
   const IntraModule intra_module = h.intra;
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   const std::size_t block = count * datatype_size(type);
   if (block == 0) return pipeline.launch();
   const int me = comm.rank();

@@ -17,7 +17,7 @@
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/segments.hpp"
 #include "collectives/han/submodules.hpp"
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 
 namespace halyard::han {
 
@@ -27,7 +27,7 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
   // Copied: the tasks outlive this frame.
   const Config c = tuning.empty() ? config() : config_for(tuning);
   const IntraModule intra_module = h.intra_for(c);
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const bool in_place = base::is_in_place(send);
   const bool leader = h.is_leader();

@@ -11,7 +11,7 @@
 #include "collectives/collective_tag.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/han/hierarchy.hpp"
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 
 namespace halyard::han {
 
@@ -39,7 +39,7 @@ Request group_fan(const Communicator& node, bool towards_leader) {
 
 Request ibarrier(const Communicator& comm) {
   Hierarchy& h = hierarchy_of(comm);
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   const Communicator node = h.node;
   const Communicator leaders = h.leader;
   std::shared_ptr<Task> fan_in, among_leaders;

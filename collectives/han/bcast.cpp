@@ -14,7 +14,7 @@
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/segments.hpp"
 #include "collectives/han/submodules.hpp"
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 
 namespace halyard::han {
 
@@ -32,7 +32,7 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
   // Copied: the tasks outlive this frame.
   const Config c = tuning.empty() ? config() : config_for(tuning);
   const IntraModule intra_module = h.intra_for(c);
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const int me = comm.rank();
   const bool on_root_node = h.same_group(me, root);

@@ -8,4 +8,4 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/hierarchy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/submodules.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/task_graph.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/task_pipeline.cpp)

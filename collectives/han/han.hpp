@@ -4,7 +4,7 @@
 // on the node communicator (intra) and among node leaders (inter) run as tasks that start when
 // their inputs complete, so the levels of successive segments overlap (Figures 5.6 and 5.14).
 // Semantics and argument rules are those of collectives/collectives.hpp; callers (the public
-// API) have validated the arguments. See docs/han.md for the task graphs and knobs.
+// API) have validated the arguments. See docs/han.md for the task pipelines and knobs.
 #pragma once
 
 #include <cstddef>

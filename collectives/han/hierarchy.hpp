@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "collectives/han/han_config.hpp"
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 #include "runtime/communicator.hpp"
 
 namespace halyard::han {

@@ -17,7 +17,7 @@
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/segments.hpp"
 #include "collectives/han/submodules.hpp"
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 
 namespace halyard::han {
 
@@ -29,7 +29,7 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
   const IntraModule intra_module = h.intra_for(c);
   // Taken at call time on every rank, so the hand-over's tag matches without a message.
   const int tag = next_collective_tag(comm);
-  Pipeline pipeline(comm.loop());
+  Pipeline pipeline(comm);
   Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
   const int me = comm.rank();
   const bool is_root = me == root;

@@ -7,16 +7,26 @@
 namespace halyard::intranode {
 
 NoticeMachine::NoticeMachine(const Communicator& comm, NodeMemory& memory)
-    : comm_(comm), memory_(memory), loop_(comm.loop()), rank_(comm.rank()), size_(comm.size()) {}
+    : CollectiveEngine(comm),
+      memory_(memory),
+      loop_(comm.loop()),
+      rank_(comm.rank()),
+      size_(comm.size()) {}
 
 Request NoticeMachine::launch(const std::shared_ptr<NoticeMachine>& machine) {
-  machine->request_ = Request::make_pending(machine->loop_);
-  Request request = machine->request_;
   machine->stepping_ = true;
-  machine->start();
+  try {
+    machine->start();
+  } catch (...) {
+    // Nothing may stay posted into the caller's buffers behind an exception: let what start()
+    // posted drain from the loop, and hand the error to the caller.
+    machine->stepping_ = false;
+    machine->abort(Status::failure(ErrorCode::kInternal, "intra-node primitive failed to start"));
+    throw;
+  }
   machine->stepping_ = false;
   machine->step();
-  return request;
+  return machine->launched();
 }
 
 void NoticeMachine::notify(int peer, int tag, std::uint64_t first, std::uint64_t second) {
@@ -25,17 +35,20 @@ void NoticeMachine::notify(int peer, int tag, std::uint64_t first, std::uint64_t
   sent_now.second = second;
   sent_now.failed = failed() ? 1 : 0;
   // A notice is small: the transport nearly always takes it whole, with nothing to wait for.
-  if (comm_.try_send_internal(peer, tag, &sent_now, sizeof sent_now)) return;
+  if (comm().try_send_internal(peer, tag, &sent_now, sizeof sent_now)) return;
   Notice& notice = outbox_.emplace_back(sent_now);
-  ++outstanding_;
-  auto self = shared_from_this();
-  comm_.isend_internal(peer, tag, &notice, sizeof notice,
-                       [self](const Status& status) { self->operation_done(status); });
+  track();
+  comm().isend_internal(peer, tag, &notice, sizeof notice,
+                        [self = keep_alive(this)](const Status& status) {
+                          self->settle(status);
+                          self->step();
+                        });
 }
 
 void NoticeMachine::expect(int peer, int tag, std::size_t count,
                            std::function<void(const Notice&)> on_each) {
   if (count == 0) return;
+  own_receive_tag(tag);  // withdrawn if the machine aborts
   receive_next(peer, tag, std::make_shared<std::size_t>(count),
                std::make_shared<std::function<void(const Notice&)>>(std::move(on_each)));
 }
@@ -43,19 +56,17 @@ void NoticeMachine::expect(int peer, int tag, std::size_t count,
 void NoticeMachine::receive_next(int peer, int tag, std::shared_ptr<std::size_t> remaining,
                                  std::shared_ptr<std::function<void(const Notice&)>> on_each) {
   auto notice = std::make_shared<Notice>();
-  ++outstanding_;
-  auto self = shared_from_this();
-  comm_.irecv_internal(
+  track();
+  comm().irecv_internal(
       peer, tag, notice.get(), sizeof(Notice),
-      [self, peer, tag, notice, remaining, on_each](const Status& status) {
-        --self->outstanding_;
-        if (!status.ok() || status.bytes != sizeof(Notice)) {
-          self->p2p_broken_ = true;
-          self->record_failure(status.ok()
-                                   ? Status::failure(ErrorCode::kInternal,
-                                                     "intra-node notice of " +
-                                                         std::to_string(status.bytes) + " bytes")
-                                   : status);
+      [self = keep_alive(this), peer, tag, notice, remaining, on_each](const Status& status) {
+        self->settle(status);
+        if (status.ok() && status.bytes != sizeof(Notice)) {
+          self->abort(
+              Status::failure(ErrorCode::kInternal,
+                              "intra-node notice of " + std::to_string(status.bytes) + " bytes"));
+        }
+        if (self->stopping()) {
           self->step();
           return;
         }
@@ -71,49 +82,29 @@ void NoticeMachine::receive_next(int peer, int tag, std::shared_ptr<std::size_t>
       });
 }
 
-void NoticeMachine::operation_done(const Status& status) {
-  --outstanding_;
-  if (!status.ok()) {
-    p2p_broken_ = true;
-    record_failure(status);
-  }
-  step();
-}
-
 void NoticeMachine::schedule() {
   if (scheduled_) return;
   scheduled_ = true;
-  auto self = shared_from_this();
-  loop_.defer([self] {
+  loop_.defer([self = keep_alive(this)] {
     self->scheduled_ = false;
     self->step();
   });
 }
 
-void NoticeMachine::record_failure(Status status) {
-  if (failure_.ok()) failure_ = std::move(status);
-}
-
 void NoticeMachine::step() {
-  if (completed_ || stepping_) return;
+  if (completed() || stepping_) return;
   stepping_ = true;
-  if (!p2p_broken_) {
+  if (!stopping()) {
     try {
       advance();
     } catch (const Error& error) {
-      record_failure(Status::failure(error.code(), error.what()));
-      p2p_broken_ = true;
+      abort(Status::failure(error.code(), error.what()));
     } catch (const std::exception& error) {
-      record_failure(Status::failure(ErrorCode::kInternal, error.what()));
-      p2p_broken_ = true;
+      abort(Status::failure(ErrorCode::kInternal, error.what()));
     }
   }
   stepping_ = false;
-  if (outstanding_ == 0 && (p2p_broken_ || finished())) {
-    completed_ = true;
-    release();
-    request_.complete(failure_);
-  }
+  try_complete(finished());
 }
 
 }  // namespace halyard::intranode

@@ -8,8 +8,10 @@
 //
 // Every notice carries a `failed` flag: a rank whose part failed (a refused CMA read) still
 // plays the protocol to its end, flagging its notices, so its peers fail too instead of hanging
-// or using bad data. A failed p2p operation (a peer died) stops the protocol; the request then
-// completes with that failure once nothing is in flight.
+// or using bad data (record_failure()). A failed p2p operation (a peer died) or a throwing
+// advance() aborts the machine (collectives/core/collective_engine.hpp): the protocol stops,
+// the notices still expected are withdrawn, and the request completes with the first failure
+// once nothing is in flight.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +20,8 @@
 #include <functional>
 #include <memory>
 
+#include "collectives/core/collective_engine.hpp"
 #include "runtime/communicator.hpp"
-#include "runtime/error.hpp"
 #include "runtime/event_loop.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/request.hpp"
@@ -34,12 +36,9 @@ struct Notice {
   std::uint32_t reserved = 0;
 };
 
-class NoticeMachine : public std::enable_shared_from_this<NoticeMachine> {
+class NoticeMachine : public core::CollectiveEngine {
  public:
   NoticeMachine(const Communicator& comm, NodeMemory& memory);
-  virtual ~NoticeMachine() = default;
-  NoticeMachine(const NoticeMachine&) = delete;
-  NoticeMachine& operator=(const NoticeMachine&) = delete;
 
   // Runs start() and returns the Request of the whole primitive.
   static Request launch(const std::shared_ptr<NoticeMachine>& machine);
@@ -50,11 +49,9 @@ class NoticeMachine : public std::enable_shared_from_this<NoticeMachine> {
   // Does whatever work is possible now (copies, reductions, notices). Called after start(),
   // after every notice arrives, and when schedule() asked for another pass.
   virtual void advance() = 0;
-  // True once this rank's part of the protocol is over.
+  // True once this rank's part of the protocol is over. (release(), run just before the
+  // request completes, gives back what the machine holds: the scratch slot.)
   virtual bool finished() const = 0;
-  // Runs once, just before the request completes (success or not): give back what the
-  // machine holds (the scratch slot).
-  virtual void release() {}
 
   // Sends a notice to communicator rank `peer`, with this rank's failure flag.
   void notify(int peer, int tag, std::uint64_t first = 0, std::uint64_t second = 0);
@@ -65,14 +62,11 @@ class NoticeMachine : public std::enable_shared_from_this<NoticeMachine> {
   // one per pass, so that other traffic keeps moving.
   void schedule();
 
-  // Records the first failure of this rank's part; later notices carry the flag.
-  void record_failure(Status status);
-  bool failed() const noexcept { return !failure_.ok(); }
-
-  // Runs advance() unless the protocol is broken, then completes the request when it can.
+  // record_failure() keeps the first failure of this rank's part; later notices carry the
+  // flag. Runs advance() unless the machine is stopping, then completes the request when it
+  // can.
   void step();
 
-  const Communicator& comm() const noexcept { return comm_; }
   NodeMemory& memory() const noexcept { return memory_; }
   EventLoop& loop() const noexcept { return loop_; }
   int rank() const noexcept { return rank_; }
@@ -81,20 +75,13 @@ class NoticeMachine : public std::enable_shared_from_this<NoticeMachine> {
  private:
   void receive_next(int peer, int tag, std::shared_ptr<std::size_t> remaining,
                     std::shared_ptr<std::function<void(const Notice&)>> on_each);
-  void operation_done(const Status& status);
 
-  Communicator comm_;
   NodeMemory& memory_;
   EventLoop& loop_;
   int rank_;
   int size_;
-  Request request_;
-  Status failure_;
-  bool p2p_broken_ = false;  // a send or receive failed: no more notices will come
   bool scheduled_ = false;
-  bool completed_ = false;
   bool stepping_ = false;
-  int outstanding_ = 0;        // posted p2p operations not yet completed
   std::deque<Notice> outbox_;  // notices being sent (stable addresses)
 };
 

@@ -2,10 +2,15 @@
 //   hlaunch -n N [--vnodes K] adapt_collectives <scenario>
 // Scenarios: matrix (every tree, root, variant, a range of counts and datatype/op pairs),
 // large (a few MiB), huge (64 MiB, few ranks), inflight (several calls in flight on one
-// communicator and on split communicators), errors (invalid arguments throw).
+// communicator and on split communicators), errors (invalid arguments throw), failure (2 ranks:
+// a call fails on one rank while it has receives posted; its request completes only once none
+// is left), timeout (2 ranks, run with HALYARD_COLL_TIMEOUT and HALYARD_REDUCE_ALG=adapt:*: rank 1
+// never joins a reduce; rank 0's times out, with no receive left when it completes, and exits 3).
 // Every result is compared element by element with a serial reference; a mismatch prints the
 // rank, the index, the expected and received bytes and exits 1. Once a scenario's collectives
 // have completed, no receive they posted may still be waiting on the communicator.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -343,11 +348,107 @@ void errors(const Communicator& world) {
   run_bcast(world, pairs[0], p, 0, 100, 9);
 }
 
+// Runs `post` (one rank's side of a bcast or reduce that fails on `failing_rank` with
+// kTruncated: the peer sends a segment larger than its receive) and checks the outcome: the
+// failing rank's request completes only once no receive of the call is left posted (the
+// engine contract; before it, the event-driven machines completed with M - 1 receives still
+// posted into the user's buffer and the Waitall variants returned with one posted into freed
+// slots). The peer succeeds.
+template <typename Post>
+void expect_failure_drained(const Communicator& comm, int failing_rank, const std::string& what,
+                            Post post) {
+  ++g_checked;
+  std::size_t posted_at_completion = 0;
+  Request request = post();
+  request.on_complete(
+      [&](const halyard::Status&) { posted_at_completion = comm.posted_receives(); });
+  const halyard::Status s = request.wait();
+  for (int i = 0; i < 4; ++i) comm.loop().poll();  // run the callback above
+  if (comm.rank() != failing_rank) {
+    if (!s.ok()) fail(what + ": the peer's side failed: " + s.message);
+    return;
+  }
+  if (s.code != halyard::ErrorCode::kTruncated) {
+    fail(what + ": expected a truncation, got " + std::string(halyard::error_code_name(s.code)) +
+         ": " + s.message);
+  }
+  if (posted_at_completion != 0) {
+    fail(what + ": the request completed with " + std::to_string(posted_at_completion) +
+         " receive(s) still posted");
+  }
+  expect_no_posted_receives(comm, what.c_str());
+}
+
+// Two ranks, rank 0 the root. Rank 1 cuts its message into 8 segments of 1 KiB and keeps up
+// to M = 4 receives posted; rank 0 sends one segment of 2 KiB, which truncates rank 1's first
+// receive (bcast). The same upwards: rank 1 sends 2 KiB to rank 0's 1 KiB receive (reduce).
+void failure(const Communicator& world) {
+  if (world.size() != 2) fail("the failure scenario runs on 2 ranks");
+  const std::size_t small_segments = 2048, whole = 2048 / 4, cut = 8192 / 4;
+  for (adapt::Variant variant : kVariants) {
+    adapt::Params p;
+    p.tree = adapt::TreeShape::kChain;
+    p.variant = variant;
+    p.sends_in_flight = 2;
+    p.recvs_in_flight = 4;
+    const bool sender = world.rank() == 0;
+    std::vector<std::int32_t> data(cut, 5);
+    adapt::Params mine = p;
+    mine.segment_bytes = sender ? small_segments : 1024;
+    static const char* variant_names[] = {" event-driven", " blocking", " waitall"};
+    const std::string variant_name = variant_names[static_cast<int>(variant)];
+    expect_failure_drained(world, 1, "failing bcast" + variant_name, [&] {
+      return adapt::ibcast(world, data.data(), sender ? whole : cut, halyard::Datatype::kInt32, 0,
+                           mine);
+    });
+    mine.segment_bytes = sender ? 1024 : small_segments;
+    std::vector<std::int32_t> result(cut, 0);
+    expect_failure_drained(world, 0, "failing reduce" + variant_name, [&] {
+      return adapt::ireduce(world, data.data(), sender ? result.data() : nullptr,
+                            sender ? cut : whole, halyard::Datatype::kInt32, halyard::Op::kSum, 0,
+                            mine);
+    });
+  }
+  // The communicator still works: nothing of the failed calls is left to match later ones.
+  const std::vector<Pair> pairs = adapt_test::all_pairs();
+  adapt::Params p;
+  p.segment_bytes = 1024;
+  run_bcast(world, pairs[0], p, 0, 5000, 11);
+  run_reduce(world, pairs[0], p, 0, 5000, 12, false);
+}
+
+// Rank 1 never joins; rank 0's reduce (through the public API, so the watchdog watches it) has
+// up to M receives posted from rank 1 when HALYARD_COLL_TIMEOUT fails the process.
+void timeout(const Communicator& world) {
+  if (world.size() != 2) fail("the timeout scenario runs on 2 ranks");
+  if (world.rank() == 1) {
+    std::printf("rank 1 stalls\n");
+    std::fflush(stdout);
+    ::sleep(60);  // hlaunch ends it once rank 0 exited
+    std::exit(1);
+  }
+  const std::size_t count = 1 << 20;  // 4 MiB of int32: many segments
+  std::vector<std::int32_t> send(count, 1), recv(count, 0);
+  std::size_t posted_at_completion = 0;
+  Request request = halyard::ireduce(world, send.data(), recv.data(), count,
+                                     halyard::Datatype::kInt32, halyard::Op::kSum, 0);
+  request.on_complete(
+      [&](const halyard::Status&) { posted_at_completion = world.posted_receives(); });
+  const halyard::Status s = request.wait();
+  for (int i = 0; i < 4; ++i) world.loop().poll();  // run the callback above
+  std::printf("rank 0: reduce %s with %zu receive(s) posted at completion: %s\n",
+              s.code == halyard::ErrorCode::kTimeout ? "timed out" : "did not time out",
+              posted_at_completion, s.message.c_str());
+  std::fflush(stdout);
+  std::_Exit(s.code == halyard::ErrorCode::kTimeout && posted_at_completion == 0 ? 3 : 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: adapt_collectives matrix|large|huge|inflight|errors\n");
+    std::fprintf(stderr,
+                 "usage: adapt_collectives matrix|large|huge|inflight|errors|failure|timeout\n");
     return 2;
   }
   g_scenario = argv[1];
@@ -364,6 +465,10 @@ int main(int argc, char** argv) {
     inflight(world);
   } else if (g_scenario == "errors") {
     errors(world);
+  } else if (g_scenario == "failure") {
+    failure(world);
+  } else if (g_scenario == "timeout") {
+    timeout(world);
   } else {
     fail("unknown scenario");
   }

@@ -222,6 +222,36 @@ TEST_F(MatchingTest, CancelRemovesAnUnmatchedReceive) {
   EXPECT_EQ(engine.unexpected_count(7), 1u);
 }
 
+// A failed collective withdraws its receives by tag: the unmatched ones complete with
+// kCancelled, those of other tags and contexts stay, and a matched one (being delivered) is
+// not touched: it completes with its data.
+TEST_F(MatchingTest, CancelUnmatchedWithdrawsTheReceivesOfOneTag) {
+  Slot matched, first, second, other_tag, other_context;
+  post(matched, 1, -20);
+  post(first, 1, -20);
+  post(second, 2, -20);
+  post(other_tag, 1, -21);
+  post(other_context, 1, -20, 8);
+  engine.arrive(fake_message(7, 1, -20, "early"));  // matched now, delivered from the loop
+  const Status cancelled = Status::failure(ErrorCode::kCancelled, "cancelled");
+  EXPECT_EQ(engine.cancel_unmatched(7, -20, cancelled), 2u);
+  EXPECT_TRUE(first.done);
+  EXPECT_TRUE(second.done);
+  EXPECT_EQ(first.status.code, ErrorCode::kCancelled);
+  EXPECT_EQ(second.status.code, ErrorCode::kCancelled);
+  EXPECT_FALSE(matched.done);
+  EXPECT_FALSE(other_tag.done);
+  EXPECT_FALSE(other_context.done);
+  EXPECT_EQ(engine.posted_count(7), 1u);
+  EXPECT_EQ(engine.posted_count(), 2u);
+  settle();
+  ASSERT_TRUE(matched.done);
+  EXPECT_TRUE(matched.status.ok());
+  EXPECT_EQ(matched.text(), "early");
+  EXPECT_EQ(engine.cancel_unmatched(7, -20, cancelled), 0u);
+  EXPECT_EQ(engine.cancel_unmatched(99, -20, cancelled), 0u);  // a context never used
+}
+
 TEST_F(MatchingTest, FailAllCompletesEveryPostedReceive) {
   Slot a, b;
   post(a, 1, 1);

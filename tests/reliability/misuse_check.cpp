@@ -9,7 +9,8 @@
 //   misuse_check nocheck-allreduce | nocheck-bcast | nocheck-reduce | nocheck-allgather
 //       (without the check) rank 1 passes twice the count and rank 2 half of it; whatever the
 //       outcome (an error, a timeout, wrong data), no rank's collective may write outside its
-//       buffers: each prints "rank R: guards intact (STATUS)" or exits 1. Run under ASan too.
+//       buffers nor leave a receive posted: each prints "rank R: guards intact (STATUS)" or
+//       exits 1. Run under ASan too.
 #include <unistd.h>
 
 #include <chrono>
@@ -134,6 +135,12 @@ void mismatch_without_check(const Communicator& world, const std::string& collec
   Status s = r.wait();
   if (!send.intact() || !recv.intact()) {
     std::printf("rank %d: a guard zone was overwritten (%s)\n", me, describe(s).c_str());
+    std::fflush(stdout);
+    std::_Exit(1);
+  }
+  // Whatever the outcome, the call left no receive posted to take a later message.
+  if (const std::size_t left = world.posted_receives(); left != 0) {
+    std::printf("rank %d: %zu receive(s) still posted (%s)\n", me, left, describe(s).c_str());
     std::fflush(stdout);
     std::_Exit(1);
   }

@@ -1,5 +1,6 @@
 // HAN's task pipelines (dissertation chapter 5): each HAN call is a small graph of sub-collective
-// tasks (one per segment and level) that start when their inputs complete.
+// tasks (one per segment and level) that start when their inputs complete, so the segments of
+// one level overlap with those of another.
 //
 // Sub-collectives take their tags from a per-communicator call counter, so every rank must start
 // the sub-collectives of one sub-communicator in the same order. Completion order differs
@@ -7,6 +8,10 @@
 // sub-communicator's OrderedQueue, which starts tasks strictly in the order they were added (the
 // same program order on every rank), each once its inputs are done. Nothing waits inside a
 // callback: an input's completion only decrements a counter and pumps the queue.
+//
+// The pipeline is a collective engine (collectives/core/collective_engine.hpp): its request
+// completes once every task's sub-collective has, with the first failure. A failure does not
+// stop it: later tasks still start, since skipping one would shift every rank's tag order.
 #pragma once
 
 #include <cstddef>
@@ -15,19 +20,20 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/communicator.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::han {
 
 class OrderedQueue;
-struct PipelineState;
+class PipelineEngine;
 
 struct Task {
   std::function<Request()> start;
   int inputs = 0;  // inputs not complete yet
   std::vector<std::shared_ptr<Task>> dependents;
   OrderedQueue* queue = nullptr;
-  std::shared_ptr<PipelineState> pipeline;
+  std::shared_ptr<PipelineEngine> pipeline;
 };
 
 // The start order of the sub-collectives of one sub-communicator (node or leader), shared by
@@ -42,10 +48,10 @@ class OrderedQueue {
   std::deque<std::shared_ptr<Task>> tasks_;
 };
 
-// One HAN call: build the tasks in program order, add edges, then launch().
+// One HAN call on `comm`: build the tasks in program order, add edges, then launch().
 class Pipeline {
  public:
-  explicit Pipeline(EventLoop& loop);
+  explicit Pipeline(const Communicator& comm);
 
   // A task on `queue`; queues keep the order of add() calls.
   std::shared_ptr<Task> add(OrderedQueue& queue, std::function<Request()> start);
@@ -55,7 +61,7 @@ class Pipeline {
   Request launch();
 
  private:
-  std::shared_ptr<PipelineState> state_;
+  std::shared_ptr<PipelineEngine> engine_;
   std::vector<OrderedQueue*> queues_;
 };
 

@@ -1,29 +1,43 @@
-#include "collectives/han/task_graph.hpp"
+#include "collectives/han/task_pipeline.hpp"
 
 #include <algorithm>
 #include <exception>
 
+#include "collectives/core/collective_engine.hpp"
 #include "runtime/error.hpp"
 
 namespace halyard::han {
 
-struct PipelineState {
-  Request result;
-  std::size_t remaining = 0;
-  Status first_failure;
+// Tracks the call's tasks: each is one operation of the engine from add() until its
+// sub-collective completes. It owns no receives (its children are collectives of their own).
+class PipelineEngine final : public core::CollectiveEngine {
+ public:
+  explicit PipelineEngine(const Communicator& comm) : CollectiveEngine(comm) {}
+
+  void add_task() { track(); }
+  void task_done(const Status& status) {
+    settle_carrying_on(status);
+    try_complete(all_added_);
+  }
+  Request launch() {
+    all_added_ = true;
+    try_complete(true);
+    return launched();
+  }
+
+ private:
+  bool all_added_ = false;  // launch() ran: no more tasks come
 };
 
 namespace {
 
 void finish(const std::shared_ptr<Task>& task, const Status& status) {
-  PipelineState& p = *task->pipeline;
-  if (!status.ok() && p.first_failure.ok()) p.first_failure = status;
   // Dependents still run after a failure: their queues hold tasks of later calls too, and
   // skipping one would shift every rank's tag order. The call reports the failure at the end.
   for (const std::shared_ptr<Task>& next : task->dependents) {
     if (--next->inputs == 0) next->queue->pump();
   }
-  if (--p.remaining == 0) p.result.complete(p.first_failure);
+  task->pipeline->task_done(status);
 }
 
 }  // namespace
@@ -50,16 +64,14 @@ void OrderedQueue::pump() {
   }
 }
 
-Pipeline::Pipeline(EventLoop& loop) : state_(std::make_shared<PipelineState>()) {
-  state_->result = Request::make_pending(loop);
-}
+Pipeline::Pipeline(const Communicator& comm) : engine_(std::make_shared<PipelineEngine>(comm)) {}
 
 std::shared_ptr<Task> Pipeline::add(OrderedQueue& queue, std::function<Request()> start) {
   auto task = std::make_shared<Task>();
   task->start = std::move(start);
   task->queue = &queue;
-  task->pipeline = state_;
-  ++state_->remaining;
+  task->pipeline = engine_;
+  engine_->add_task();
   queue.push(task);
   if (std::find(queues_.begin(), queues_.end(), &queue) == queues_.end()) queues_.push_back(&queue);
   return task;
@@ -72,11 +84,9 @@ void Pipeline::depend(const std::shared_ptr<Task>& later, const std::shared_ptr<
 }
 
 Request Pipeline::launch() {
-  Request result = state_->result;
-  if (state_->remaining == 0) {
-    result.complete(Status{});
-    return result;
-  }
+  // The request exists before any task starts: tasks that complete at once (on an already
+  // failed process) report to it from the loop.
+  Request result = engine_->launch();
   for (OrderedQueue* queue : queues_) queue->pump();
   return result;
 }
