@@ -346,13 +346,19 @@ bool Communicator::try_send_internal(int peer, int tag, const void* buffer,
   return state_->p2p->send_now(world_peer, env, buffer);
 }
 
-void Communicator::receive_internal(int peer, int tag, void* buffer, std::size_t bytes,
-                                    Completion record) const {
+Communicator::ReceiveId Communicator::receive_internal(int peer, int tag, void* buffer,
+                                                       std::size_t bytes, Completion record) const {
   require_library_tag("receive_internal", tag);
   const int world_source = prepare_recv("receive_internal", peer, buffer, bytes);
   const State& s = *state_;
   EventLoop::Access access(s.p2p->loop());
-  s.p2p->receive(s.context, world_source, tag, buffer, bytes, std::move(record));
+  return s.p2p->receive(s.context, world_source, tag, buffer, bytes, std::move(record));
+}
+
+bool Communicator::cancel_internal_receive(ReceiveId id) const {
+  const State& s = checked("cancel_internal_receive");
+  EventLoop::Access access(s.p2p->loop());
+  return id != 0 && s.p2p->matching().cancel(id);
 }
 
 Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_t bytes,

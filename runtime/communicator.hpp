@@ -95,8 +95,18 @@ class Communicator {
   // progress(), so it must only record the outcome (never post, wait or run user code: defer
   // that to the loop). status.source is the sender's WORLD rank (rank_of_world() translates):
   // a translating wrapper would not fit `record` in Completion's inline storage.
-  void receive_internal(int peer, int tag, void* buffer, std::size_t bytes,
-                        Completion record) const;
+  // Returns the receive's id for cancel_internal_receive() (0 when it failed at once: the
+  // process has failed, and `record` runs from the loop with that failure).
+  using ReceiveId = std::uint64_t;
+  ReceiveId receive_internal(int peer, int tag, void* buffer, std::size_t bytes,
+                             Completion record) const;
+  // How an engine that stops early drains a receive_internal(): true means the receive was
+  // still unmatched and is withdrawn (its `record` never runs, nothing writes into its buffer);
+  // false means it is matched already, and its `record` will run exactly once, only after the
+  // transport has finished or cancelled the transfer into its buffer, so the engine waits for
+  // it. Receives pending when the process fails need no cancelling: each records the failure
+  // once its buffer is quiet (PointToPoint::fail).
+  bool cancel_internal_receive(ReceiveId id) const;
   // Hands a library message to the transport whole if it can (an eager message with room for
   // it): true means it is sent and nothing more will happen; false means nothing was sent and
   // the caller posts it with isend_internal. A collective's step saves a request, a callback

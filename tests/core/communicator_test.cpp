@@ -91,6 +91,28 @@ TEST(Communicator, RecvLeftByAnExceptionWithdrawsItsReceive) {
   });
 }
 
+// An engine that stops early withdraws its unmatched receives; a matched one records once.
+TEST(Communicator, CancelInternalReceiveWithdrawsOnlyUnmatchedReceives) {
+  ThreadJob job({0});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    const int tag = kAnyTag - 1;  // a library tag
+    int withdrawn = -1, matched = -1, records = 0;
+    auto record = [&records](const Status&) { ++records; };
+    Communicator::ReceiveId unmatched = w.receive_internal(0, tag, &withdrawn, sizeof(int), record);
+    EXPECT_TRUE(w.cancel_internal_receive(unmatched));
+    EXPECT_FALSE(w.cancel_internal_receive(unmatched));
+    Communicator::ReceiveId taken = w.receive_internal(0, tag, &matched, sizeof(int), record);
+    const int value = 7;
+    w.isend_internal(0, tag, &value, sizeof value).wait_ok();
+    w.loop().run_until([&] { return records == 1; });
+    EXPECT_FALSE(w.cancel_internal_receive(taken));
+    EXPECT_EQ(matched, 7);
+    EXPECT_EQ(withdrawn, -1);
+    EXPECT_EQ(records, 1);
+  });
+}
+
 TEST(Communicator, SplitOrdersByKeyAndTranslatesRanks) {
   ThreadJob job({0, 0, 0, 0});
   run_thread_job(job, [](Runtime& rt) {
