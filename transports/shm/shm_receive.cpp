@@ -358,7 +358,12 @@ void ShmTransport::peer_failed(int peer) {
   for (StagedTransfer& t : p.pulls) defer(std::move(t.done), gone);
   queued_pulls_ -= p.pulls.size();
   p.pulls.clear();
-  // Nobody will read these sends any more.
+  // Nobody will read these sends any more, nor make room in its rings.
+  for (OutboundCell& cell : p.backlog) defer(std::move(cell.done), gone);
+  queued_backlog_ -= p.backlog.size();
+  p.backlog.clear();
+  queued_pushes_ -= p.pushes.size();
+  p.pushes.clear();
   std::erase_if(outstanding_, [&](auto& entry) {
     if (entry.second.peer_local != local) return false;
     defer(std::move(entry.second.done), gone);

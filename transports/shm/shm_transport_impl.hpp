@@ -56,7 +56,8 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   int wait_fd() override { return wake_.fd(); }
   bool prepare_to_block() override;
   // Ends the pulls from `peer` (also shared ones: a dead sender pushes no more chunks), its
-  // staged transfers, the sends it would have read and the chunks this rank pushes into it.
+  // staged transfers, the sends queued for it or waiting for it to read them, and the chunks
+  // this rank pushes into it.
   void peer_failed(int peer) override;
 
   const ShmStats& stats() const { return stats_; }
