@@ -23,7 +23,9 @@ using namespace halyard;
 
 // Longer than the timeout (1 s) and short of hlaunch's grace after rank 0's exit.
 constexpr std::chrono::milliseconds kStall{2500};
-constexpr std::chrono::milliseconds kStartTransfer{20};
+// Long enough for the root to announce the bcast and serve the first reads, far too short for
+// the whole message (256 MiB in the ofi test).
+constexpr std::chrono::milliseconds kStartTransfer{10};
 constexpr int kRoot = 1;
 
 int stalling_root(const Communicator& world, std::vector<float>& buffer, bool during) {
