@@ -45,6 +45,11 @@ Status MatchingEngine::receive_status(const Status& transport_status, const Enve
 }
 
 void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive) {
+  if (failure_) {
+    // Matched before the failure, not started: the buffer stays as it is.
+    receive.done(*failure_);
+    return;
+  }
   if (std::optional<Status> now = message->deliver_now(receive.buffer, receive.capacity)) {
     // The small-message path: no Delivery, no deferred pass, no completion queued.
     Status s = receive_status(*now, message->envelope(), receive.capacity);
@@ -59,6 +64,7 @@ void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedRec
   d->env = d->message->envelope();
   d->capacity = receive.capacity;
   d->done = std::move(receive.done);
+  ++deliveries_in_flight_;
   auto completion = [d](const Status& transport_status) {
     Status s = receive_status(transport_status, d->env, d->capacity);
     // The message stays alive until its completion has run, and is released from the loop,
@@ -68,16 +74,29 @@ void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedRec
     if (s.code == ErrorCode::kTransport && d->engine->delivery_failure_) {
       d->engine->delivery_failure_(d->env.source, s);
     }
+    MatchingEngine& engine = *d->engine;
+    // A receive pending when the process failed reports the failure, whatever the transport
+    // made of it: every pending operation fails alike (docs/reliability.md).
+    if (engine.failure_) s = *engine.failure_;
     Completion done = std::move(d->done);
     d->loop->defer([released = std::unique_ptr<Delivery>(d)] {});
     done(s);
+    engine.delivery_ended();
   };
   try {
     d->message->deliver(receive.buffer, receive.capacity, completion);
   } catch (...) {
     delete d;  // the transport refused the delivery, so the completion will never run
+    delivery_ended();
     throw;
   }
+}
+
+void MatchingEngine::delivery_ended() {
+  if (--deliveries_in_flight_ > 0 || !drained_) return;
+  // From the loop: we may be inside a transport's progress().
+  loop_.defer([drained = std::move(drained_)] { drained(); });
+  drained_ = nullptr;
 }
 
 MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source, int tag,
@@ -121,8 +140,14 @@ void MatchingEngine::arrive(std::unique_ptr<IncomingMessage> message) {
       deliver(std::move(message), std::move(receive));
       return;
     }
-    // We are inside the transport's progress(): deliver from the loop instead.
+    // We are inside the transport's progress(): deliver from the loop instead. Until then it
+    // counts as in flight: the receive is no longer posted, so fail_all() does not see it.
+    ++deliveries_in_flight_;
     loop_.defer([this, m = std::move(message), r = std::move(receive)]() mutable {
+      struct Ended {
+        MatchingEngine& engine;
+        ~Ended() { engine.delivery_ended(); }
+      } ended{*this};
       deliver(std::move(m), std::move(r));
     });
     return;
@@ -196,7 +221,9 @@ std::size_t MatchingEngine::cancel_unmatched(std::uint32_t context, int tag, con
   return withdrawn.size();
 }
 
-void MatchingEngine::fail_all(const Status& status) {
+void MatchingEngine::fail_all(const Status& status, std::function<void()> drained) {
+  if (failure_) return;
+  failure_ = status;
   // Move them all out first: a failure callback may post new receives.
   std::vector<PostedReceive> failed;
   for (auto& [context, q] : contexts_) {
@@ -205,6 +232,11 @@ void MatchingEngine::fail_all(const Status& status) {
   }
   posted_count_ = 0;
   for (auto& r : failed) r.done(status);
+  if (!drained) return;
+  if (deliveries_in_flight_ == 0)
+    drained();
+  else
+    drained_ = std::move(drained);
 }
 
 std::size_t MatchingEngine::posted_count() const {

@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -62,8 +63,16 @@ class MatchingEngine {
   // those where they lie in the queue).
   std::size_t cancel_unmatched(std::uint32_t context, int tag, const Status& status);
 
-  // Completes every posted receive with `status` (a peer failed).
-  void fail_all(const Status& status);
+  // A peer failed (or the process timed out): completes every posted receive with `status`
+  // and stops delivering. From then on a matched receive whose delivery has not started
+  // completes with `status` without any byte moved, and one whose delivery a transport is
+  // running completes with `status` when the transport has finished or cancelled it (see
+  // Transport::peer_failed). `drained` runs once no delivery is left in flight, at once when
+  // there is none: from then on no receive buffer changes. Later calls only keep the first
+  // status.
+  void fail_all(const Status& status, std::function<void()> drained = {});
+  // Matched receives whose payload is not yet in (a deferred or running delivery).
+  std::size_t deliveries_in_flight() const noexcept { return deliveries_in_flight_; }
 
   // Called (before the receive's own completion) when a transport fails to deliver a matched
   // message with kTransport, with the sender's world rank: a dead sender shows up here.
@@ -98,6 +107,8 @@ class MatchingEngine {
   struct Delivery;
 
   static bool matches(const PostedReceive& r, const Envelope& e);
+  // A delivery in flight ended: after a failure, the last one runs `drained_`.
+  void delivery_ended();
   // Delivers `message` into `receive`: at once when the payload is in hand, else through the
   // transport's deliver().
   void deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive);
@@ -123,6 +134,9 @@ class MatchingEngine {
   // entry per posted receive cost an allocation on every receive.
   std::size_t posted_count_ = 0;
   ReceiveId next_id_ = 1;
+  std::size_t deliveries_in_flight_ = 0;
+  std::optional<Status> failure_;  // set by fail_all()
+  std::function<void()> drained_;
 };
 
 }  // namespace halyard

@@ -69,7 +69,8 @@ void PointToPoint::send(int world_peer, Envelope env, const void* buffer, Comple
       PointToPoint& self = *owned->p2p;
       --self.sends_in_flight_;
       if (s.code == ErrorCode::kTransport) self.peer_unreachable(owned->peer, s);
-      if (owned->done) owned->done(s);
+      // A send pending when the process failed reports the failure, as receives do.
+      if (owned->done) owned->done(self.failure_ ? *self.failure_ : s);
     });
   } catch (...) {
     --sends_in_flight_;  // never started: finalize must not wait for it
@@ -94,18 +95,24 @@ MatchingEngine::ReceiveId PointToPoint::receive(std::uint32_t context, int world
   return matching_.post(context, world_source, tag, buffer, capacity, std::move(done));
 }
 
-void PointToPoint::fail(const Status& status) {
-  if (failure_) return;
-  failure_ = status;
-  log::error("{}", status.message);
-  matching_.fail_all(status);
-  loop_.fail_all_pending(status);
+void PointToPoint::fail(const Status& status, int failed_peer) {
+  const bool first = !failure_;
+  if (first) {
+    failure_ = status;
+    log::error("{}", status.message);
+    matching_.fail_all(status, [this, status] { loop_.fail_all_pending(status); });
+  }
+  // A second dead peer (or the notice after the transport noticed) ends its transfers too.
+  if (failed_peer >= 0 && failed_peer < world_size() && failed_peer != world_rank()) {
+    router_.route(failed_peer).peer_failed(failed_peer);
+  }
 }
 
 void PointToPoint::peer_unreachable(int world_peer, const Status& transport_error) {
   // Detection from the data plane, for when the transport notices before hlaunch's notice
   // arrives: a send the transport could not deliver means the peer is gone or cut off, and
-  // the job cannot go on without it.
+  // the job cannot go on without it. Not proof that its process is gone, so its transport
+  // keeps its transfers until hlaunch's notice says so (fail() with the rank).
   fail(Status::failure(ErrorCode::kPeerFailed, "peer failed: rank " + std::to_string(world_peer) +
                                                    " is unreachable (" + transport_error.message +
                                                    ")"));

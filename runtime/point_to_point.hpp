@@ -56,8 +56,16 @@ class PointToPoint final : public EagerMatcher {
   MatchingEngine::ReceiveId receive(std::uint32_t context, int world_source, int tag, void* buffer,
                                     std::size_t capacity, Completion done);
 
-  // Fails every pending operation with `status` and every later one too (a peer failed).
-  void fail(const Status& status);
+  // Fails every pending operation with `status` and every later one too (a peer failed, or
+  // the collective watchdog gave up). `failed_peer` is the world rank that died, -1 when none
+  // is known: its transport ends what it was moving for that peer (Transport::peer_failed).
+  //
+  // No byte after the error: a receive completes (with `status`) only once nothing can write
+  // into its buffer any more. Posted receives fail at once; a receive a transport is
+  // delivering fails when the transport has finished or cancelled that delivery; only then
+  // does the loop fail the requests still pending (EventLoop::fail_all_pending), so a
+  // collective's request never completes before the receives it posted.
+  void fail(const Status& status, int failed_peer = -1);
   const std::optional<Status>& failure() const noexcept { return failure_; }
   // A transport failed to reach `world_peer`: fail() with kPeerFailed naming it.
   void peer_unreachable(int world_peer, const Status& transport_error);

@@ -131,6 +131,11 @@ Request Request::make_pending(EventLoop& loop) {
   return Request(state);
 }
 
+Request Request::make_pending_drained(EventLoop& loop) {
+  // Not tracked, so the loop's wholesale failure never reaches it.
+  return Request(new RequestState(loop));
+}
+
 Request Request::make_completed(EventLoop& loop, Status status) {
   auto* state = new RequestState(loop);
   state->status = std::move(status);

@@ -8,7 +8,9 @@
 // posted the operation (ADAPT's rule: react to completions, never block inside one).
 //
 // Every pending request is known to its EventLoop, so when a peer fails the runtime can fail
-// all of them at once (kPeerFailed) instead of leaving anything to hang.
+// all of them (kPeerFailed) instead of leaving anything to hang; it does so once every receive
+// in flight has drained (PointToPoint::fail), and leaves those made with make_pending_drained()
+// to their producers.
 //
 // The handle is one pointer to an intrusively counted state drawn from a per-thread pool: a
 // request per message costs no malloc, and a completion that captures a Request stays within
@@ -41,6 +43,13 @@ class Request {
   static Request make_pending(EventLoop& loop);
   // A request that is already complete with `status` (its callbacks still run deferred).
   static Request make_completed(EventLoop& loop, Status status);
+  // A pending request whose producer promises to complete it itself, and only once everything
+  // it started (receives, sends, copies) has finished or been cancelled: a collective engine
+  // that drains its children. When the process fails, EventLoop::fail_all_pending() leaves it
+  // alone instead of completing it while those children may still write into the user's
+  // buffers. The p2p layer keeps its side of that promise: every receive completes exactly
+  // once, and only when no more bytes can land in its buffer (PointToPoint::fail).
+  static Request make_pending_drained(EventLoop& loop);
 
   bool valid() const noexcept { return state_ != nullptr; }
   bool done() const noexcept;

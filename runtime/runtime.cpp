@@ -102,9 +102,10 @@ void Runtime::build(RuntimeParts parts) {
     std::string what =
         notice.kind == ControlNotice::Kind::kJobAbort ? "job aborted" : "peer failed";
     fail(Status::failure(
-        ErrorCode::kPeerFailed,
-        what + ": " +
-            (notice.message.empty() ? "rank " + std::to_string(notice.rank) : notice.message)));
+             ErrorCode::kPeerFailed,
+             what + ": " +
+                 (notice.message.empty() ? "rank " + std::to_string(notice.rank) : notice.message)),
+         notice.kind == ControlNotice::Kind::kPeerFailed ? notice.rank : -1);
   });
   sources_.push_back(loop_->add_source(*notices_));
   if (bootstrap_) {
@@ -166,10 +167,10 @@ const Communicator& Runtime::world() const {
   return world_;
 }
 
-void Runtime::fail(const Status& status) {
+void Runtime::fail(const Status& status, int failed_rank) {
   if (!p2p_) return;
   EventLoop::Access access(*loop_);
-  p2p_->fail(status);
+  p2p_->fail(status, failed_rank);
 }
 
 std::optional<Status> Runtime::failure() const {

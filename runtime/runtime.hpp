@@ -86,8 +86,9 @@ class Runtime {
   // The running progress thread, or null (tests measure its CPU time).
   ProgressThread* progress_thread() noexcept { return progress_.get(); }
 
-  // Fails every pending and later operation with `status` (what a peer-failure notice does).
-  void fail(const Status& status);
+  // Fails every pending and later operation with `status` (what a peer-failure notice does);
+  // `failed_rank`, when known, is the world rank whose process is gone (PointToPoint::fail).
+  void fail(const Status& status, int failed_rank = -1);
   // The failure that ended communication (a peer failed), if any.
   std::optional<Status> failure() const;
 

@@ -154,6 +154,15 @@ class Transport {
   // Optional: a flag that is true whenever progress() may have work; the event loop skips
   // progress() while it reads false. Null (the default): progress() runs on every pass.
   virtual const std::atomic<bool>* work_flag() { return nullptr; }
+
+  // World rank `peer` died (its process is gone). Every operation of this transport that still
+  // waits for that peer to move bytes into or out of a local buffer must end: its completion
+  // runs, with an error, from a later progress(), and only once nothing more can write into its
+  // buffer (a dead process writes nothing, but a copy this process runs must have returned).
+  // Operations with live peers are left to finish. The runtime relies on this to complete a
+  // failed receive only after its buffer is quiet (docs/reliability.md, "No byte after the
+  // error"). The default suits a transport whose operations all finish on their own.
+  virtual void peer_failed(int /*peer*/) {}
 };
 
 }  // namespace halyard

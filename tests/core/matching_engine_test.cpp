@@ -13,6 +13,28 @@ namespace {
 
 using testing::fake_message;
 
+// A rendezvous the "transport" is still moving: deliver() keeps the completion, finish() runs
+// it, as a transport's progress() would once its copy into the buffer is over.
+class HeldMessage final : public IncomingMessage {
+ public:
+  HeldMessage(const Envelope& env, Completion* held, int* deliveries)
+      : IncomingMessage(env), held_(held), deliveries_(deliveries) {}
+  void deliver(void*, std::size_t, Completion done) override {
+    ++*deliveries_;
+    *held_ = std::move(done);
+  }
+
+ private:
+  Completion* held_;
+  int* deliveries_;
+};
+
+std::unique_ptr<IncomingMessage> held_message(int source, int tag, Completion* held,
+                                              int* deliveries) {
+  Envelope env{7, source, tag, 0, 4};
+  return std::make_unique<HeldMessage>(env, held, deliveries);
+}
+
 // A posted receive and what it got.
 struct Slot {
   std::string buffer = std::string(16, '.');
@@ -261,6 +283,58 @@ TEST_F(MatchingTest, FailAllCompletesEveryPostedReceive) {
   EXPECT_TRUE(b.done);
   EXPECT_EQ(a.status.code, ErrorCode::kPeerFailed);
   EXPECT_EQ(engine.posted_count(), 0u);
+}
+
+// No byte after the error: a receive the transport is still filling fails only once the
+// transport finished (or cancelled) it, and `drained` waits for the last such delivery.
+TEST_F(MatchingTest, FailAllWaitsForDeliveriesInFlight) {
+  Slot moving, posted;
+  Completion held;
+  int deliveries = 0;
+  post(moving, 1, 1);
+  post(posted, 2, 1);
+  engine.arrive(held_message(1, 1, &held, &deliveries));
+  settle();
+  ASSERT_EQ(deliveries, 1);
+  EXPECT_EQ(engine.deliveries_in_flight(), 1u);
+
+  bool drained = false;
+  const Status failure = Status::failure(ErrorCode::kPeerFailed, "rank 3 was killed");
+  engine.fail_all(failure, [&] { drained = true; });
+  settle();
+  EXPECT_TRUE(posted.done) << "nothing writes into a receive that never matched";
+  EXPECT_FALSE(moving.done) << "completed while its transfer may still write into it";
+  EXPECT_FALSE(drained);
+
+  held(Status{});  // the transfer ends (here even successfully)
+  settle();
+  ASSERT_TRUE(moving.done);
+  EXPECT_EQ(moving.status.code, ErrorCode::kPeerFailed) << "pending at the failure: it fails";
+  EXPECT_TRUE(drained);
+  EXPECT_EQ(engine.deliveries_in_flight(), 0u);
+}
+
+// A match whose delivery was deferred to the loop and had not started when the process failed
+// is never started: its buffer stays untouched and `drained` waits for it.
+TEST_F(MatchingTest, FailAllDropsDeliveriesNotStarted) {
+  Slot a;
+  post(a, 1, 1);
+  engine.arrive(fake_message(7, 1, 1, "late"));  // delivered from the loop's next pass
+  EXPECT_EQ(engine.deliveries_in_flight(), 1u);
+  bool drained = false;
+  engine.fail_all(Status::failure(ErrorCode::kTimeout, "stalled"), [&] { drained = true; });
+  EXPECT_FALSE(drained);
+  settle();
+  ASSERT_TRUE(a.done);
+  EXPECT_EQ(a.status.code, ErrorCode::kTimeout);
+  EXPECT_EQ(a.buffer, std::string(16, '.'));
+  EXPECT_TRUE(drained);
+}
+
+TEST_F(MatchingTest, FailAllWithNothingInFlightDrainsAtOnce) {
+  bool drained = false;
+  engine.fail_all(Status::failure(ErrorCode::kPeerFailed, "gone"), [&] { drained = true; });
+  EXPECT_TRUE(drained);
 }
 
 }  // namespace

@@ -162,6 +162,18 @@ TEST(Request, FailAllPendingFailsOnlyPendingOnes) {
   EXPECT_EQ(callbacks, 1);
 }
 
+// A collective engine's request: the loop's wholesale failure leaves it to its producer, who
+// completes it once its children have drained.
+TEST(Request, DrainedRequestIsLeftToItsProducer) {
+  EventLoop loop(WaitPolicy::kSpin);
+  Request engine = Request::make_pending_drained(loop);
+  EXPECT_EQ(loop.pending_count(), 0u);
+  loop.fail_all_pending(Status::failure(ErrorCode::kPeerFailed, "rank 1 exited"));
+  EXPECT_FALSE(engine.done());
+  EXPECT_TRUE(engine.complete(Status::failure(ErrorCode::kPeerFailed, "children drained")));
+  EXPECT_EQ(engine.status().message, "children drained");
+}
+
 TEST(Request, DroppedPendingRequestLeavesTheRegistry) {
   EventLoop loop(WaitPolicy::kSpin);
   {

@@ -247,4 +247,12 @@ void OfiTransport::finish_rendezvous_send(std::uint64_t send_id, Status status) 
   complete_later(std::move(node.mapped()->done), std::move(status));
 }
 
+void OfiTransport::peer_failed(int peer) {
+  for (auto& [id, receive] : rendezvous_receives_) {
+    if (receive->peer != peer || receive->by_read) continue;
+    // Chunks already complete answer -FI_ENOENT and are counted already.
+    for (OpContext& chunk : receive->chunks) fi_cancel(&endpoint()->fid, &chunk.scratch);
+  }
+}
+
 }  // namespace halyard::ofi

@@ -139,6 +139,10 @@ class OfiTransport final : public Transport {
   int progress() override;
   int wait_fd() override { return fabric_.wait_fd(); }
   bool prepare_to_block() override;
+  // Cancels the tagged receives of rendezvous data from `peer` (fi_cancel): each ends with a
+  // FI_ECANCELED completion, after which the provider writes nothing into it. Reads from it end
+  // with the provider's error completion (the connection is gone); see docs/reliability.md.
+  void peer_failed(int peer) override;
 
   // --- used by the operations, incoming messages and the rendezvous code ---
   const Settings& settings() const { return settings_; }

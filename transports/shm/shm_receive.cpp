@@ -334,4 +334,46 @@ int ShmTransport::pull_staged() {
   return events;
 }
 
+void ShmTransport::peer_failed(int peer) {
+  if (peer < 0 || static_cast<std::size_t>(peer) >= local_of_world_.size()) return;
+  const int local = local_of_world_[static_cast<std::size_t>(peer)];
+  if (local < 0 || local == my_local_) return;
+  Peer& p = peers_[static_cast<std::size_t>(local)];
+  const Status gone = Status::failure(
+      ErrorCode::kTransport, "shm: rank " + std::to_string(peer) + " died during the transfer");
+  // hlaunch names a rank only once it reaped its process, so it pushes no more chunks; this
+  // rank's own copies run on this thread and have returned. The buffers are quiet now.
+  for (auto it = cma_pulls_.begin(); it != cma_pulls_.end();) {
+    if (it->peer_local != local) {
+      ++it;
+      continue;
+    }
+    if (it->share >= 0) {
+      CopyShare(&my_block_->shares[static_cast<std::size_t>(it->share)]).close(it->generation);
+      share_busy_[static_cast<std::size_t>(it->share)] = false;
+    }
+    defer(std::move(it->done), gone);
+    it = cma_pulls_.erase(it);
+  }
+  for (StagedTransfer& t : p.pulls) defer(std::move(t.done), gone);
+  queued_pulls_ -= p.pulls.size();
+  p.pulls.clear();
+  // Nobody will read these sends any more, nor make room in its rings.
+  for (OutboundCell& cell : p.backlog) defer(std::move(cell.done), gone);
+  queued_backlog_ -= p.backlog.size();
+  p.backlog.clear();
+  queued_pushes_ -= p.pushes.size();
+  p.pushes.clear();
+  std::erase_if(outstanding_, [&](auto& entry) {
+    if (entry.second.peer_local != local) return false;
+    defer(std::move(entry.second.done), gone);
+    return true;
+  });
+  // Chunks this rank would push into the dead receiver's buffers.
+  if (p.block == nullptr) return;
+  const CopyShareSlot* slots = p.block->shares;
+  std::erase_if(helps_,
+                [&](const Help& h) { return h.slot >= slots && h.slot < slots + kCopyShareSlots; });
+}
+
 }  // namespace halyard::shm

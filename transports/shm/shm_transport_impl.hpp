@@ -55,6 +55,10 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   int progress() override;
   int wait_fd() override { return wake_.fd(); }
   bool prepare_to_block() override;
+  // Ends the pulls from `peer` (also shared ones: a dead sender pushes no more chunks), its
+  // staged transfers, the sends queued for it or waiting for it to read them, and the chunks
+  // this rank pushes into it.
+  void peer_failed(int peer) override;
 
   const ShmStats& stats() const { return stats_; }
   // Scratch slots and CMA reads for intra-node collectives; null before connect().
