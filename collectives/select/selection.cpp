@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 
+#include "collectives/base/base.hpp"
+#include "collectives/select/catalog.hpp"
 #include "collectives/select/tuning_table.hpp"
 #include "collectives/select/tuning_table_json.hpp"
 #include "runtime/config.hpp"
@@ -20,7 +23,6 @@ namespace {
 // Thresholds of the built-in rules (docs/collectives.md has the table and the reasons).
 constexpr std::size_t kTreeBcastLargeBytes = 128 * 1024;
 constexpr std::size_t kTreeReduceLargeBytes = 128 * 1024;
-constexpr std::size_t kAllreduceSmallBytes = 32 * 1024;
 constexpr std::size_t kBruckAllgatherTotalBytes = 64 * 1024;
 // Bruck alltoall sends each block about log2(p)/2 times, packed into log2 p messages: it wins
 // while per-message latency dominates (small blocks, enough ranks for log2 p << p - 1).
@@ -122,18 +124,19 @@ SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t
       // Few large messages pipeline best in ADAPT's segmented binary tree; small ones are all
       // latency, which the binomial tree's log2 p rounds minimise.
       if (bytes >= kTreeBcastLargeBytes && comm_size > 2) {
-        return {Algorithm::kAdapt, adapt::TreeShape::kBinary};
+        return {Algorithm::kAdapt, core::TreeShape::kBinary};
       }
       return {Algorithm::kBinomial};
     case Collective::kReduce:
       if (bytes >= kTreeReduceLargeBytes && comm_size > 2) {
-        return {Algorithm::kAdapt, adapt::TreeShape::kBinary};
+        return {Algorithm::kAdapt, core::TreeShape::kBinary};
       }
       return {Algorithm::kBinomial};
     case Collective::kAllreduce:
       // Small: fewest rounds. Large: Rabenseifner moves ~2x the vector in 2 log2 p rounds, but
       // its fold sends whole vectors when p is not a power of two; the ring does not fold.
-      if (bytes <= kAllreduceSmallBytes || comm_size <= 2) return {Algorithm::kRecursiveDoubling};
+      if (bytes <= base::kRecursiveDoublingMaxBytes || comm_size <= 2)
+        return {Algorithm::kRecursiveDoubling};
       if (is_power_of_two(comm_size)) return {Algorithm::kRabenseifner};
       return {Algorithm::kRing};
     case Collective::kAllgather:
@@ -193,6 +196,29 @@ SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::siz
 
 SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes) {
   return choose(collective, CommShape::single_node(comm_size), bytes);
+}
+
+Choice choose(const core::CollArgs& args) {
+  const CommShape shape = shape_of(args.comm);
+  Choice choice;
+  if (args.memory != MemoryKind::kHost) {
+    choice.entry = entry_for_memory(args.collective, args.memory, shape);
+    if (choice.entry == nullptr) {
+      throw Error(ErrorCode::kUnsupported, std::string(collective_name(args.collective)) +
+                                               ": no algorithm for " +
+                                               memory_kind_name(args.memory) + " memory");
+    }
+    choice.params.algorithm = choice.entry->algorithm;
+    return choice;
+  }
+  choice.params = choose(args.collective, shape, args.bytes);
+  choice.entry = entry_for(args.collective, choice.params.algorithm);
+  if (choice.entry == nullptr) {
+    throw Error(ErrorCode::kInvalidArgument,
+                std::string(collective_name(args.collective)) + ": the selection chose " +
+                    algorithm_name(choice.params) + ", which this collective does not have");
+  }
+  return choice;
 }
 
 }  // namespace halyard::select

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "collectives/select/adapt_dispatch.hpp"
+#include "collectives/adapt/params.hpp"
 #include "collectives/select/selection.hpp"
 #include "runtime/error.hpp"
 
@@ -104,9 +104,9 @@ TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
   EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kRecursiveDoubling);
 }
 
-TEST(SelectAdaptParams, TreeAndSegmentFromTheSelection) {
+TEST(AdaptParams, TreeAndSegmentFromTheSelection) {
   SelectedAlgorithm selected{Algorithm::kAdapt, adapt::TreeShape::kChain, 12345};
-  adapt::Params params = adapt_params(Collective::kBcast, selected);
+  adapt::Params params = adapt::params_for(Collective::kBcast, selected);
   EXPECT_EQ(params.tree, adapt::TreeShape::kChain);
   EXPECT_EQ(params.segment_bytes, 12345u);
   EXPECT_GT(params.recvs_in_flight, params.sends_in_flight);
