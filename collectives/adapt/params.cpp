@@ -85,14 +85,16 @@ Params params_for(const CallSettings& settings) {
   if (settings.sends_in_flight > 0) params.sends_in_flight = settings.sends_in_flight;
   if (settings.recvs_in_flight > 0) {
     params.recvs_in_flight = settings.recvs_in_flight;
-  } else if (env.recvs_in_flight) {
+  } else if (env.recvs_in_flight && settings.sends_in_flight == 0) {
     if (*env.recvs_in_flight <= params.sends_in_flight || *env.recvs_in_flight > 4096) {
       invalid_variable("HALYARD_ADAPT_RECVS_IN_FLIGHT", *env.recvs_in_flight,
                        "expected more than the sends in flight (M > N) and at most 4096");
     }
     params.recvs_in_flight = static_cast<int>(*env.recvs_in_flight);
   } else {
-    // Only N was raised: keep ADAPT's rule M > N rather than rejecting the default M.
+    // Only N was raised (by the variable or by the caller): M follows, to keep ADAPT's rule
+    // M > N rather than rejecting the M it would have had.
+    if (env.recvs_in_flight) params.recvs_in_flight = static_cast<int>(*env.recvs_in_flight);
     params.recvs_in_flight = std::max(params.recvs_in_flight, params.sends_in_flight + 1);
   }
   check_params(params);

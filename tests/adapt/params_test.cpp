@@ -39,6 +39,13 @@ TEST(AdaptParams, HanSettingsWinOverTheProcessValues) {
   EXPECT_EQ(p.knomial_radix, 7);
 }
 
+TEST(AdaptParams, MFollowsACallersN) {
+  // A decision table raised N inside HAN above what the process's M allows: M follows.
+  Params p = params_for(CallSettings{TreeShape::kBinary, 0, 8, 0});
+  EXPECT_EQ(p.sends_in_flight, 8);
+  EXPECT_EQ(p.recvs_in_flight, 9);
+}
+
 TEST(AdaptParams, FlatSelectionGetsTheSameSettings) {
   core::SelectedAlgorithm selected{core::Algorithm::kAdapt, TreeShape::kChain, 12345};
   Params p = params_for(core::Collective::kReduce, selected);
