@@ -20,9 +20,6 @@ void check_arguments(const CollArgs& args);
 void settle(CollArgs& args);
 
 // check_arguments, then settle: the whole validation of the C++ API.
-inline void validate(CollArgs& args) {
-  check_arguments(args);
-  settle(args);
-}
+void validate(CollArgs& args);
 
 }  // namespace halyard::core

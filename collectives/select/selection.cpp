@@ -99,8 +99,23 @@ struct RememberedChoice {
   std::uint64_t generation = 0;
   CommShape shape;
   std::size_t bytes = 0;
-  SelectedAlgorithm selected;
+  Choice choice;  // the catalog entry is remembered too (null: the collective has no such one)
 };
+
+// The last choice for `collective` on this thread, made afresh when anything it depends on
+// changed.
+const RememberedChoice& remembered_choice(Collective collective, const CommShape& shape,
+                                          std::size_t bytes) {
+  thread_local std::array<RememberedChoice, kCollectiveCount> remembered;
+  RememberedChoice& last = remembered[static_cast<std::size_t>(collective)];
+  const std::uint64_t generation = table_generation.load(std::memory_order_acquire);
+  if (last.valid && last.generation == generation && last.bytes == bytes && last.shape == shape) {
+    return last;
+  }
+  SelectedAlgorithm selected = choose_afresh(collective, shape, bytes);
+  last = {true, generation, shape, bytes, {entry_for(collective, selected.algorithm), selected}};
+  return last;
+}
 
 bool is_power_of_two(int n) {
   return n > 0 && (n & (n - 1)) == 0;
@@ -183,42 +198,43 @@ const std::optional<SelectedAlgorithm>& forced_algorithm(Collective collective) 
 }
 
 SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes) {
-  thread_local std::array<RememberedChoice, kCollectiveCount> remembered;
-  RememberedChoice& last = remembered[static_cast<std::size_t>(collective)];
-  const std::uint64_t generation = table_generation.load(std::memory_order_acquire);
-  if (last.valid && last.generation == generation && last.bytes == bytes && last.shape == shape) {
-    return last.selected;
-  }
-  SelectedAlgorithm selected = choose_afresh(collective, shape, bytes);
-  last = {true, generation, shape, bytes, selected};
-  return selected;
+  return remembered_choice(collective, shape, bytes).choice.params;
 }
 
 SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes) {
   return choose(collective, CommShape::single_node(comm_size), bytes);
 }
 
+namespace {
+
+// Device buffers: the device entry that fits the communicator (not remembered: finding it is a
+// scan of a few entries, and device calls are large).
+Choice device_choice(const core::CollArgs& args, const CommShape& shape) {
+  Choice choice;
+  choice.entry = entry_for_memory(args.collective, args.memory, shape);
+  if (choice.entry == nullptr) {
+    throw Error(ErrorCode::kUnsupported, std::string(collective_name(args.collective)) +
+                                             ": no algorithm for " + memory_kind_name(args.memory) +
+                                             " memory");
+  }
+  choice.params.algorithm = choice.entry->algorithm;
+  return choice;
+}
+
+[[noreturn, gnu::cold]] void cannot_run(Collective collective, const SelectedAlgorithm& selected) {
+  throw Error(ErrorCode::kInvalidArgument, std::string(collective_name(collective)) +
+                                               ": the selection chose " + algorithm_name(selected) +
+                                               ", which this collective does not have");
+}
+
+}  // namespace
+
 Choice choose(const core::CollArgs& args) {
   const CommShape shape = shape_of(args.comm);
-  Choice choice;
-  if (args.memory != MemoryKind::kHost) {
-    choice.entry = entry_for_memory(args.collective, args.memory, shape);
-    if (choice.entry == nullptr) {
-      throw Error(ErrorCode::kUnsupported, std::string(collective_name(args.collective)) +
-                                               ": no algorithm for " +
-                                               memory_kind_name(args.memory) + " memory");
-    }
-    choice.params.algorithm = choice.entry->algorithm;
-    return choice;
-  }
-  choice.params = choose(args.collective, shape, args.bytes);
-  choice.entry = entry_for(args.collective, choice.params.algorithm);
-  if (choice.entry == nullptr) {
-    throw Error(ErrorCode::kInvalidArgument,
-                std::string(collective_name(args.collective)) + ": the selection chose " +
-                    algorithm_name(choice.params) + ", which this collective does not have");
-  }
-  return choice;
+  if (args.memory != MemoryKind::kHost) return device_choice(args, shape);
+  const RememberedChoice& last = remembered_choice(args.collective, shape, args.bytes);
+  if (last.choice.entry == nullptr) cannot_run(args.collective, last.choice.params);
+  return last.choice;
 }
 
 }  // namespace halyard::select
