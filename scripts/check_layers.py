@@ -5,7 +5,8 @@ Layers, lowest first; a file may include its own layer and those below:
   runtime        runtime/**
   transports     transports/**
   coll-core      collectives/core/**
-  coll-family    collectives/{base,adapt,intranode,han,device}/**  (may include each other)
+  coll-family    collectives/{base,adapt,intranode,han,device}/**  (in their own order: base <
+                 adapt, intranode < han < device; adapt and intranode not each other)
   coll-service   collectives/{guard,select}/**                     (not each other)
   public-api     collectives/collectives.*, collectives/post_call.*, include/**
   tools          shim/**, launcher/**, tuner/**                     (shim and launcher not
@@ -27,7 +28,9 @@ RANKS = {
     "public-api": 5,
     "tools": 6,
 }
-FAMILIES = {"base", "adapt", "intranode", "han", "device"}
+# The families compose upward: HAN's pipelines run base, adapt and intranode sub-collectives;
+# device's staged path runs HAN's inter-node submodules on staged buffers.
+FAMILY_RANKS = {"base": 0, "adapt": 1, "intranode": 1, "han": 2, "device": 3}
 SERVICES = {"guard", "select"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -63,7 +66,7 @@ def layer_of(path):
     sub = parts[1]
     if sub == "core":
         return ("coll-core", "core")
-    if sub in FAMILIES:
+    if sub in FAMILY_RANKS:
         return ("coll-family", sub)
     if sub in SERVICES:
         return ("coll-service", sub)
@@ -76,6 +79,8 @@ def forbidden(source, target):
     if RANKS[dst_layer] > RANKS[src_layer]:
         return f"{src_layer} includes {dst_layer}"
     if src_layer == dst_layer and src_group != dst_group:
+        if src_layer == "coll-family" and FAMILY_RANKS[dst_group] >= FAMILY_RANKS[src_group]:
+            return f"{src_group} includes {dst_group} (families: base < adapt, intranode < han < device)"
         if src_layer == "coll-service":
             return f"{src_group} includes {dst_group} (guard and select stand side by side)"
         if {src_group, dst_group} == {"shim", "launcher"}:
