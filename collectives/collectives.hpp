@@ -6,15 +6,15 @@
 // (as in MPI); several may be in flight at once. Counts are in elements of `type`.
 //
 // Which algorithm runs is decided per call by collectives/select (decision table, built-in
-// rules, or HALYARD_<COLL>_ALG); see docs/collectives.md.
+// rules, or HALYARD_<COLL>_ALG) from the algorithm catalog; see docs/collectives.md.
 //
 // Invalid arguments (bad root, null buffer with count > 0, op not defined for the type, an
 // invalid communicator) throw Error(kInvalidArgument) naming the argument, on the calling rank.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 
+#include "collectives/core/in_place.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/reduce_op.hpp"
@@ -22,9 +22,9 @@
 
 namespace halyard {
 
-// Pass as the send buffer of reduce (at the root), allreduce, gather (at the root) and allgather
-// to take this rank's contribution from the receive buffer, like MPI_IN_PLACE.
-inline const void* const kInPlace = reinterpret_cast<const void*>(std::uintptr_t{1});
+// halyard::kInPlace (defined in collectives/core/in_place.hpp, included above): pass it as the
+// send buffer of reduce (at the root), allreduce, gather (at the root) and allgather to take
+// this rank's contribution from the receive buffer, like MPI_IN_PLACE.
 
 // `buffer` holds `count` elements: the data at `root`, the destination elsewhere.
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root);
@@ -48,7 +48,8 @@ Request ialltoall(const Communicator& comm, const void* send, void* recv, std::s
                   Datatype type);
 Request ibarrier(const Communicator& comm);
 
-inline void bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
+inline void bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
+                  int root) {
   ibcast(comm, buffer, count, type, root).wait_ok();
 }
 inline void reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
@@ -75,6 +76,8 @@ inline void alltoall(const Communicator& comm, const void* send, void* recv, std
                      Datatype type) {
   ialltoall(comm, send, recv, count, type).wait_ok();
 }
-inline void barrier(const Communicator& comm) { ibarrier(comm).wait_ok(); }
+inline void barrier(const Communicator& comm) {
+  ibarrier(comm).wait_ok();
+}
 
 }  // namespace halyard

@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
   openmpi-bin libopenmpi-dev  # benchmark peer only; nothing in Halyard runs on MPI
   clang-format procps
+  python3  # scripts/check_layers.py, the layering test (tests/layers)
   clang  # libFuzzer targets (fuzz/, scripts/fuzz.sh)
   gnuplot-nox  # benchmark plots (bench/*.sh write PNGs when it is there)
   slurm-wlm munge iproute2  # tests/slurm (a private Slurm) and the network-namespace job test

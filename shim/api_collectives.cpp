@@ -1,8 +1,9 @@
-// MPI collectives, forwarded to Halyard's collectives (collectives/collectives.hpp), which pick
-// the algorithm per call. Reductions keep their element type; collectives that only move data
-// travel as bytes, which lets the send and receive sides use different datatypes of equal
-// size, as MPI allows. MPI_IN_PLACE becomes halyard::kInPlace wherever Halyard has an in-place
-// form, so the shim adds no copies there.
+// MPI collectives, forwarded to Halyard's collectives. The MPI arguments are checked here, once,
+// with MPI's words and error classes (argument_checks.hpp); the call then takes the common path
+// below the C++ API (collectives/post_call.hpp) without being checked again. Reductions keep their
+// element type; collectives that only move data travel as bytes, which lets the send and receive
+// sides use different datatypes of equal size, as MPI allows. MPI_IN_PLACE becomes
+// halyard::kInPlace wherever Halyard has an in-place form, so the shim adds no copies there.
 #include <mpi.h>
 
 #include <cstring>
@@ -10,13 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "collectives/collectives.hpp"
+#include "collectives/core/in_place.hpp"
+#include "collectives/core/validate.hpp"
+#include "collectives/post_call.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
 using halyard::Datatype;
+using halyard::core::CollArgs;
+using halyard::core::Collective;
 
 namespace {
 
@@ -54,6 +59,12 @@ std::size_t blocks(std::size_t block, const halyard::Communicator& comm) {
   return block * static_cast<std::size_t>(comm.size());
 }
 
+// Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go.
+halyard::Request start(CollArgs args) {
+  halyard::core::settle(args);
+  return halyard::post_call(args);
+}
+
 void post(MPI_Comm comm, MPI_Request* request, const halyard::Request& posted) {
   *request = shim_state().add_request({posted, shim_state().comm(comm).errhandler});
 }
@@ -81,8 +92,16 @@ halyard::Request start_reduce(const halyard::Communicator& comm, const void* sen
   bool is_root = comm.rank() == root;
   check_buffer(sendbuf, args.count, "sendbuf", is_root);
   if (is_root) check_buffer(recvbuf, args.count, "recvbuf");
-  return halyard::ireduce(comm, halyard_send(sendbuf), recvbuf, args.count, args.type, args.op,
-                          root);
+  return start({Collective::kReduce,
+                comm,
+                halyard_send(sendbuf),
+                recvbuf,
+                args.count,
+                {},
+                {},
+                args.type,
+                args.op,
+                root});
 }
 
 halyard::Request start_allreduce(const halyard::Communicator& comm, const void* sendbuf,
@@ -90,7 +109,15 @@ halyard::Request start_allreduce(const halyard::Communicator& comm, const void* 
   ReductionArgs args = reduction_args(count, datatype, op);
   check_buffer(sendbuf, args.count, "sendbuf", true);
   check_buffer(recvbuf, args.count, "recvbuf");
-  return halyard::iallreduce(comm, halyard_send(sendbuf), recvbuf, args.count, args.type, args.op);
+  return start({Collective::kAllreduce,
+                comm,
+                halyard_send(sendbuf),
+                recvbuf,
+                args.count,
+                {},
+                {},
+                args.type,
+                args.op});
 }
 
 halyard::Request start_bcast(const halyard::Communicator& comm, void* buffer, int count,
@@ -99,7 +126,8 @@ halyard::Request start_bcast(const halyard::Communicator& comm, void* buffer, in
   const DatatypeInfo& type = checked_datatype(datatype);
   check_root(root, comm);
   check_buffer(buffer, n, "buffer");
-  return halyard::ibcast(comm, buffer, bytes_of(n, type), kBytes, root);
+  return start(
+      {Collective::kBcast, comm, buffer, buffer, bytes_of(n, type), {}, {}, kBytes, {}, root});
 }
 
 halyard::Request start_allgather(const halyard::Communicator& comm, const void* sendbuf,
@@ -111,7 +139,8 @@ halyard::Request start_allgather(const halyard::Communicator& comm, const void* 
                           : matching_block(block_of(sendcount, sendtype, "send"), recv);
   check_buffer(sendbuf, block, "sendbuf", true);
   check_buffer(recvbuf, blocks(block, comm), "recvbuf");
-  return halyard::iallgather(comm, halyard_send(sendbuf), recvbuf, block, kBytes);
+  return start(
+      {Collective::kAllgather, comm, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes});
 }
 
 halyard::Request start_alltoall(const halyard::Communicator& comm, const void* sendbuf,
@@ -123,12 +152,15 @@ halyard::Request start_alltoall(const halyard::Communicator& comm, const void* s
                           : matching_block(block_of(sendcount, sendtype, "send"), recv);
   check_buffer(recvbuf, blocks(block, comm), "recvbuf");
   check_buffer(sendbuf, blocks(block, comm), "sendbuf", true);
-  if (!is_in_place(sendbuf)) return halyard::ialltoall(comm, sendbuf, recvbuf, block, kBytes);
+  if (!is_in_place(sendbuf)) {
+    return start({Collective::kAlltoall, comm, sendbuf, recvbuf, block, {}, {}, kBytes});
+  }
   // Halyard's alltoall has no in-place form: send from a copy of recvbuf, kept alive until
   // the request completes (the non-blocking form returns before that).
   auto copy = std::make_shared<std::vector<std::byte>>(blocks(block, comm));
   if (!copy->empty()) std::memcpy(copy->data(), recvbuf, copy->size());
-  halyard::Request request = halyard::ialltoall(comm, copy->data(), recvbuf, block, kBytes);
+  halyard::Request request =
+      start({Collective::kAlltoall, comm, copy->data(), recvbuf, block, {}, {}, kBytes});
   request.on_complete([copy](const halyard::Status&) {});
   return request;
 }
@@ -138,14 +170,16 @@ halyard::Request start_alltoall(const halyard::Communicator& comm, const void* s
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
-  return guarded("MPI_Barrier", comm, [&] { halyard::barrier(shim_state().comm(comm).comm); });
+  return guarded("MPI_Barrier", comm, [&] {
+    start({Collective::kBarrier, shim_state().comm(comm).comm}).wait_ok();
+  });
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   return guarded("MPI_Ibarrier", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     check_request_out(request);
-    post(comm, request, halyard::ibarrier(c));
+    post(comm, request, start({Collective::kBarrier, c}));
   });
 }
 
@@ -232,7 +266,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
       check_buffer(recvbuf, blocks(block, c), "recvbuf");
     }
     check_buffer(sendbuf, block, "sendbuf", is_root);
-    halyard::gather(c, halyard_send(sendbuf), recvbuf, block, kBytes, root);
+    start({Collective::kGather, c, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes, {}, root})
+        .wait_ok();
   });
 }
 
@@ -259,7 +294,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
       }
     }
     check_buffer(recvbuf, block, "recvbuf");
-    halyard::scatter(c, sendbuf, recvbuf, block, kBytes, root);
+    start({Collective::kScatter, c, sendbuf, recvbuf, block, {}, {}, kBytes, {}, root}).wait_ok();
   });
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/select/comm_shape.hpp"
+#include "collectives/core/comm_shape.hpp"
 #include "collectives/select/tuning_table_json.hpp"
 #include "halyard/halyard.hpp"
 #include "runtime/config.hpp"

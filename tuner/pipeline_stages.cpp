@@ -2,32 +2,10 @@
 
 #include <algorithm>
 
-#include "collectives/collectives.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/han/submodules.hpp"
 
 namespace halyard::tuner {
-
-std::vector<Stage> stages_of(select::Collective collective, han::InterModule inter) {
-  if (collective == select::Collective::kBcast) return {Stage::kIb, Stage::kSb};
-  if (inter == han::InterModule::kAdapt) return {Stage::kSr, Stage::kIr, Stage::kIb, Stage::kSb};
-  return {Stage::kSr, Stage::kIrAllreduce, Stage::kSb};
-}
-
-std::string_view stage_name(Stage stage) {
-  switch (stage) {
-    case Stage::kSr:
-      return "sr";
-    case Stage::kIr:
-      return "ir";
-    case Stage::kIrAllreduce:
-      return "ira";
-    case Stage::kIb:
-      return "ib";
-    case Stage::kSb:
-      return "sb";
-  }
-  return "invalid";
-}
 
 StageRunner::StageRunner(const Communicator& comm, const han::Tuning& tuning,
                          std::size_t segment_bytes, std::size_t segments)

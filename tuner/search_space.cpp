@@ -18,7 +18,7 @@ constexpr std::size_t kDefaultInterSegment = 64 * 1024;
 // Heuristic thresholds (docs/tuning.md, "Heuristics").
 constexpr std::size_t kChainMinInterSegments = 8;     // chain pipelines only with many segments
 constexpr std::size_t kInFlightMinInterSegments = 4;  // N/M matter only with segments to queue
-constexpr std::size_t kP2pOnlyBytes = 8 * 1024;       // the shm eager limit: p2p wins below
+constexpr std::size_t kP2pOnlyBytes = han::kSmallIntraBytes;  // the shm eager limit: p2p wins below
 constexpr std::size_t kNoSmBytes =
     512 * 1024;  // sm's fragments and notices lose above (SOLO's 512 KB)
 

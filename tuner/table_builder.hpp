@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/select/comm_shape.hpp"
+#include "collectives/core/comm_shape.hpp"
 #include "collectives/select/tuning_table.hpp"
 #include "tuner/search.hpp"
 

@@ -1,6 +1,7 @@
 #include "tuner/task_bench.hpp"
 
 #include <chrono>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -23,6 +24,13 @@ void wait_ok(std::vector<Request>& requests) {
   Status status = wait_all(requests);
   if (!status.ok()) throw Error(status.code, "htune task benchmark: " + status.message);
   requests.clear();
+}
+
+// The stages HAN runs for `candidate` (collectives/han/stages.hpp).
+std::span<const Stage> stages_for(select::Collective collective, const Candidate& candidate,
+                                  std::size_t segment_bytes) {
+  return han::stages_of(collective,
+                        han::config_for(to_tuning(collective, candidate, segment_bytes)));
 }
 
 // The settings a stage depends on: sr and sb only on smod; ib, ir and ira only on the inter
@@ -98,7 +106,7 @@ const std::vector<RankTimes>& TaskBench::lockstep(select::Collective collective,
     ++reused_;
     return it->second;
   }
-  const std::vector<Stage> stages = stages_of(collective, candidate.inter);
+  const auto stages = stages_for(collective, candidate, segment_bytes);
   const std::size_t depth = stages.size();
   const std::size_t steps = segments + depth - 1;
   StageRunner runner(comm_, to_tuning(collective, candidate, segment_bytes), segment_bytes,
@@ -126,7 +134,7 @@ const std::vector<RankTimes>& TaskBench::lockstep(select::Collective collective,
 
 PipelineCosts TaskBench::costs(select::Collective collective, const Candidate& candidate,
                                std::size_t segment_bytes, std::size_t segments) {
-  const std::vector<Stage> stages = stages_of(collective, candidate.inter);
+  const auto stages = stages_for(collective, candidate, segment_bytes);
   const std::size_t depth = stages.size();
   PipelineCosts costs;
   costs.depth = static_cast<int>(depth);

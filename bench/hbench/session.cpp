@@ -11,8 +11,8 @@
 #include "bench/hbench/measurement.hpp"
 #include "bench/hbench/runner.hpp"
 #include "bench/hbench/size_schedule.hpp"
+#include "collectives/adapt/params.hpp"
 #include "collectives/collectives.hpp"
-#include "collectives/select/adapt_dispatch.hpp"
 #include "collectives/select/selection.hpp"
 
 namespace hbench {
@@ -108,8 +108,7 @@ std::string selected_algorithm(Benchmark benchmark, int ranks, std::size_t bytes
   if (selected.algorithm == halyard::select::Algorithm::kAdapt) {
     static constexpr const char* kVariants[] = {"event", "blocking", "waitall"};
     name += "/";
-    name +=
-        kVariants[static_cast<int>(halyard::select::adapt_params(*collective, selected).variant)];
+    name += kVariants[static_cast<int>(halyard::adapt::params_for(*collective, selected).variant)];
   }
   return name;
 }

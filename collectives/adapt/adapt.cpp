@@ -1,47 +1,18 @@
-// Entry points of ADAPT: argument checks, the call plan (tree links, segments, tag), and the
+// Entry points of ADAPT: the catalog table, the call plan (tree links, segments, tag), and the
 // choice of variant.
 #include "collectives/adapt/adapt.hpp"
 
-#include <string>
+#include <array>
+#include <iterator>
+#include <string_view>
 
 #include "collectives/adapt/call_plan.hpp"
 #include "collectives/adapt/topo_tree.hpp"
-#include "collectives/collective_tag.hpp"
-#include "collectives/collectives.hpp"
-#include "runtime/error.hpp"
+#include "collectives/core/collective_tag.hpp"
+#include "collectives/core/in_place.hpp"
 
 namespace halyard::adapt {
 namespace {
-
-[[noreturn]] void invalid(const char* operation, const std::string& what) {
-  throw Error(ErrorCode::kInvalidArgument, std::string("adapt::") + operation + ": " + what);
-}
-
-void check_common(const char* operation, const Communicator& comm, Datatype type, int root,
-                  const Params& params) {
-  if (!comm.valid()) invalid(operation, "comm is empty (this rank is not a member)");
-  if (root < 0 || root >= comm.size()) {
-    invalid(operation, "root " + std::to_string(root) + " is outside the communicator of size " +
-                           std::to_string(comm.size()));
-  }
-  if (!datatype_is_valid(type)) invalid(operation, "type is not a valid Datatype");
-  if (params.sends_in_flight < 1) {
-    invalid(operation, "params.sends_in_flight (N) must be >= 1, got " +
-                           std::to_string(params.sends_in_flight));
-  }
-  if (params.recvs_in_flight < 1) {
-    invalid(operation, "params.recvs_in_flight (M) must be >= 1, got " +
-                           std::to_string(params.recvs_in_flight));
-  }
-  if (params.knomial_radix < 2) {
-    invalid(operation,
-            "params.knomial_radix must be >= 2, got " + std::to_string(params.knomial_radix));
-  }
-  if (params.variant != Variant::kEventDriven && params.variant != Variant::kBlocking &&
-      params.variant != Variant::kWaitall) {
-    invalid(operation, "params.variant is not a valid Variant");
-  }
-}
 
 CallPlan make_plan(const Communicator& comm, std::size_t count, Datatype type, int root,
                    const Params& params) {
@@ -59,12 +30,57 @@ CallPlan make_plan(const Communicator& comm, std::size_t count, Datatype type, i
   return plan;
 }
 
+Request post_bcast(const core::CollArgs& a, const core::SelectedAlgorithm& selected) {
+  return ibcast(a.comm, a.buffer(), a.count, a.type, a.root,
+                params_for(core::Collective::kBcast, selected));
+}
+
+Request post_reduce(const core::CollArgs& a, const core::SelectedAlgorithm& selected) {
+  return ireduce(a.comm, a.send, a.recv, a.count, a.type, a.op, a.root,
+                 params_for(core::Collective::kReduce, selected));
+}
+
+// adapt:<tree> in documentation order; bcast and reduce have every tree.
+struct NamedTree {
+  core::TreeShape tree;
+  std::string_view name;
+};
+constexpr NamedTree kTrees[] = {
+    {core::TreeShape::kChain, "adapt:chain"},       {core::TreeShape::kBinary, "adapt:binary"},
+    {core::TreeShape::kBinomial, "adapt:binomial"}, {core::TreeShape::kKnomial, "adapt:knomial"},
+    {core::TreeShape::kTopo, "adapt:topo"},
+};
+constexpr std::size_t kTreeCount = std::size(kTrees);
+
+constexpr std::array<core::AlgorithmEntry, 2 * kTreeCount> make_entries() {
+  std::array<core::AlgorithmEntry, 2 * kTreeCount> entries{};
+  for (std::size_t i = 0; i < kTreeCount; ++i) {
+    entries[i] = {core::Collective::kBcast,
+                  kTrees[i].name,
+                  core::Algorithm::kAdapt,
+                  kTrees[i].tree,
+                  {},
+                  post_bcast};
+    entries[kTreeCount + i] = {core::Collective::kReduce,
+                               kTrees[i].name,
+                               core::Algorithm::kAdapt,
+                               kTrees[i].tree,
+                               {},
+                               post_reduce};
+  }
+  return entries;
+}
+
+constexpr std::array<core::AlgorithmEntry, 2 * kTreeCount> kAlgorithms = make_entries();
+
 }  // namespace
+
+core::AlgorithmTable algorithms() {
+  return kAlgorithms;
+}
 
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root,
                const Params& params) {
-  check_common("ibcast", comm, type, root, params);
-  if (buffer == nullptr && count > 0) invalid("ibcast", "buffer is null with count > 0");
   CallPlan plan = make_plan(comm, count, type, root, params);
   auto* bytes = static_cast<std::byte*>(buffer);
   switch (params.variant) {
@@ -80,24 +96,12 @@ Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Dataty
 
 Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                 Datatype type, Op op, int root, const Params& params) {
-  check_common("ireduce", comm, type, root, params);
-  if (!op_is_valid(op)) invalid("ireduce", "op is not a valid Op");
-  if (!op_supports(op, type)) {
-    invalid("ireduce", "op " + std::string(op_name(op)) + " is not defined for type " +
-                           std::string(datatype_name(type)));
-  }
   const bool at_root = comm.rank() == root;
-  if (send == kInPlace && !at_root)
-    invalid("ireduce", "send is kInPlace on a rank other than root");
-  if (count > 0) {
-    if (send == nullptr) invalid("ireduce", "send is null with count > 0");
-    if (at_root && recv == nullptr) invalid("ireduce", "recv is null at the root with count > 0");
-  }
   ReduceOperands operands;
   operands.type = type;
   operands.op = op;
   operands.recv = at_root ? static_cast<std::byte*>(recv) : nullptr;
-  operands.own = send == kInPlace ? operands.recv : static_cast<const std::byte*>(send);
+  operands.own = core::is_in_place(send) ? operands.recv : static_cast<const std::byte*>(send);
 
   CallPlan plan = make_plan(comm, count, type, root, params);
   switch (params.variant) {

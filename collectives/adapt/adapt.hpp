@@ -9,8 +9,9 @@
 #pragma once
 
 #include <cstddef>
-#include <string_view>
 
+#include "collectives/adapt/params.hpp"
+#include "collectives/core/catalog.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/reduce_op.hpp"
@@ -18,34 +19,15 @@
 
 namespace halyard::adapt {
 
-enum class TreeShape { kChain, kBinary, kBinomial, kKnomial, kTopo };
+using core::parse_tree_shape;
+using core::tree_shape_name;
 
-// "chain", "binary", "binomial", "knomial", "topo"; parse throws Error(kInvalidArgument)
-// listing the valid names.
-std::string_view tree_shape_name(TreeShape shape);
-TreeShape parse_tree_shape(std::string_view name);
+// The catalog table of ADAPT (adapt:chain, adapt:binary, ... for bcast and reduce): post()
+// builds the call's Params with params_for() (params.hpp).
+core::AlgorithmTable algorithms();
 
-enum class Variant {
-  kEventDriven,  // ADAPT (Algorithm 3-5): per-segment, per-child callbacks
-  kBlocking,     // Algorithm 1: blocking sends and receives, segment by segment
-  kWaitall,      // Algorithm 2: non-blocking per segment, then wait for all of them
-};
-
-struct Params {
-  TreeShape tree = TreeShape::kBinary;
-  int knomial_radix = 4;  // k of the k-nomial tree (>= 2)
-  std::size_t segment_bytes = 64 * 1024;
-  int sends_in_flight = 2;  // N: per child
-  int recvs_in_flight = 4;  // M: from the parent (M > N)
-  Variant variant = Variant::kEventDriven;
-  // Shapes of the levels of the topo tree (each must be a plain shape, not kTopo). The slow
-  // inter-node level gets a log-depth tree; the few package/NUMA leaders of a node a chain;
-  // the cores of one group a binary tree (cheap links, so fan-out 2 keeps depth low).
-  TreeShape topo_node_shape = TreeShape::kBinomial;
-  TreeShape topo_group_shape = TreeShape::kChain;
-  TreeShape topo_core_shape = TreeShape::kBinary;
-};
-
+// Arguments as validated by the public entry (core/validate.hpp) or derived by HAN from such;
+// `params` as params_for() builds them.
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root,
                const Params& params);
 // `send` may be kInPlace at the root (see collectives/collectives.hpp).

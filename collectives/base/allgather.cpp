@@ -3,11 +3,11 @@
 #include <cstring>
 #include <memory>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/byte_span.hpp"
 #include "collectives/base/step_machine.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
+#include "collectives/core/in_place.hpp"
 
 namespace halyard::base {
 
@@ -80,22 +80,17 @@ class BruckAllgather final : public StepMachine {
 enum class AllgatherAlgorithm { kRing, kBruck };
 
 Request start_allgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                        Datatype type, std::string_view operation, AllgatherAlgorithm algorithm) {
-  check_communicator(comm, operation);
-  check_datatype(type, operation);
-  check_buffer(send, count, "send", operation, true);
-  check_buffer(recv, count, "recv", operation, false);
-  std::size_t block = checked_bytes(count, type, 1, operation);
-  checked_bytes(count, type, static_cast<std::size_t>(comm.size()), operation);
+                        Datatype type, AllgatherAlgorithm algorithm) {
+  const std::size_t block = count * datatype_size(type);
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
   std::size_t own = static_cast<std::size_t>(comm.rank()) * block;
   if (algorithm == AllgatherAlgorithm::kRing) {
-    if (!is_in_place(send)) std::memcpy(byte_at(recv, own), send, block);
+    if (!core::is_in_place(send)) std::memcpy(byte_at(recv, own), send, block);
     return StepMachine::launch<RingAllgather>(comm, tag, recv, block);
   }
   // Bruck works with the own block at index 0 (block 0's old content is output space).
-  if (is_in_place(send)) {
+  if (core::is_in_place(send)) {
     if (own != 0) std::memcpy(recv, byte_at(recv, own), block);
   } else {
     std::memcpy(recv, send, block);
@@ -107,14 +102,12 @@ Request start_allgather(const Communicator& comm, const void* send, void* recv, 
 
 Request iallgather_ring(const Communicator& comm, const void* send, void* recv, std::size_t count,
                         Datatype type) {
-  return start_allgather(comm, send, recv, count, type, "iallgather_ring",
-                         AllgatherAlgorithm::kRing);
+  return start_allgather(comm, send, recv, count, type, AllgatherAlgorithm::kRing);
 }
 
 Request iallgather_bruck(const Communicator& comm, const void* send, void* recv, std::size_t count,
                          Datatype type) {
-  return start_allgather(comm, send, recv, count, type, "iallgather_bruck",
-                         AllgatherAlgorithm::kBruck);
+  return start_allgather(comm, send, recv, count, type, AllgatherAlgorithm::kBruck);
 }
 
 }  // namespace halyard::base

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "collectives/base/arguments.hpp"
+#include "collectives/core/in_place.hpp"
 #include "runtime/reduction.hpp"
 
 namespace halyard::base {
@@ -17,7 +17,7 @@ AllreduceMachine::AllreduceMachine(const Communicator& comm, int tag, const void
       type_(type),
       op_(op) {
   scratch_.allocate(scratch_count * element_);
-  if (!is_in_place(send)) std::memcpy(acc_, send, count * element_);
+  if (!core::is_in_place(send)) std::memcpy(acc_, send, count * element_);
 }
 
 void AllreduceMachine::schedule_reduce(std::size_t offset, std::size_t n,
@@ -72,15 +72,6 @@ PowerOfTwoFold::PowerOfTwoFold(int rank, int size) {
   } else {
     folded_rank = rank - rem;
   }
-}
-
-void check_allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                     Datatype type, Op op, std::string_view operation) {
-  check_communicator(comm, operation);
-  check_reduction(op, type, operation);
-  check_buffer(send, count, "send", operation, true);
-  check_buffer(recv, count, "recv", operation, false);
-  checked_bytes(count, type, 1, operation);
 }
 
 }  // namespace halyard::base

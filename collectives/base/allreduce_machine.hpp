@@ -72,8 +72,4 @@ class AllreduceMachine : public StepMachine {
   bool reduce_incoming_lower_ = false;
 };
 
-// Checks the allreduce arguments of `operation` (throws Error(kInvalidArgument)).
-void check_allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                     Datatype type, Op op, std::string_view operation);
-
 }  // namespace halyard::base

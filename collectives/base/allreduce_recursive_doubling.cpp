@@ -4,7 +4,7 @@
 
 #include "collectives/base/allreduce_machine.hpp"
 #include "collectives/base/base.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 
 namespace halyard::base {
 
@@ -48,7 +48,6 @@ class RecursiveDoublingAllreduce final : public AllreduceMachine {
 
 Request iallreduce_recursive_doubling(const Communicator& comm, const void* send, void* recv,
                                       std::size_t count, Datatype type, Op op) {
-  check_allreduce(comm, send, recv, count, type, op, "iallreduce_recursive_doubling");
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
   return StepMachine::launch<RecursiveDoublingAllreduce>(comm, tag, send, recv, count, type, op);

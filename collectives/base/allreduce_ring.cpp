@@ -6,7 +6,7 @@
 #include "collectives/base/allreduce_machine.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/block_partition.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 
 namespace halyard::base {
 
@@ -62,7 +62,6 @@ class RingAllreduce final : public AllreduceMachine {
 
 Request iallreduce_ring(const Communicator& comm, const void* send, void* recv, std::size_t count,
                         Datatype type, Op op) {
-  check_allreduce(comm, send, recv, count, type, op, "iallreduce_ring");
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
   return StepMachine::launch<RingAllreduce>(comm, tag, send, recv, count, type, op);

@@ -3,11 +3,10 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/byte_span.hpp"
 #include "collectives/base/step_machine.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 
 namespace halyard::base {
 
@@ -103,13 +102,8 @@ class BruckAlltoall final : public StepMachine {
 enum class AlltoallAlgorithm { kPairwise, kBruck };
 
 Request start_alltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                       Datatype type, std::string_view operation, AlltoallAlgorithm algorithm) {
-  check_communicator(comm, operation);
-  check_datatype(type, operation);
-  check_buffer(send, count, "send", operation, false);
-  check_buffer(recv, count, "recv", operation, false);
-  std::size_t block = checked_bytes(count, type, 1, operation);
-  checked_bytes(count, type, static_cast<std::size_t>(comm.size()), operation);
+                       Datatype type, AlltoallAlgorithm algorithm) {
+  const std::size_t block = count * datatype_size(type);
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
   if (algorithm == AlltoallAlgorithm::kBruck) {
@@ -124,14 +118,12 @@ Request start_alltoall(const Communicator& comm, const void* send, void* recv, s
 
 Request ialltoall_pairwise(const Communicator& comm, const void* send, void* recv,
                            std::size_t count, Datatype type) {
-  return start_alltoall(comm, send, recv, count, type, "ialltoall_pairwise",
-                        AlltoallAlgorithm::kPairwise);
+  return start_alltoall(comm, send, recv, count, type, AlltoallAlgorithm::kPairwise);
 }
 
 Request ialltoall_bruck(const Communicator& comm, const void* send, void* recv, std::size_t count,
                         Datatype type) {
-  return start_alltoall(comm, send, recv, count, type, "ialltoall_bruck",
-                        AlltoallAlgorithm::kBruck);
+  return start_alltoall(comm, send, recv, count, type, AlltoallAlgorithm::kBruck);
 }
 
 }  // namespace halyard::base

@@ -2,10 +2,9 @@
 // After ceil(log2 p) rounds each rank has heard, directly or through others, from every rank.
 #include <memory>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/step_machine.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 
 namespace halyard::base {
 
@@ -31,7 +30,6 @@ class DisseminationBarrier final : public StepMachine {
 }  // namespace
 
 Request ibarrier_dissemination(const Communicator& comm) {
-  check_communicator(comm, "ibarrier_dissemination");
   int tag = next_collective_tag(comm);
   return StepMachine::launch<DisseminationBarrier>(comm, tag);
 }

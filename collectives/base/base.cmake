@@ -6,9 +6,9 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_recursive_doubling.cpp
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_ring.cpp
   ${CMAKE_CURRENT_LIST_DIR}/alltoall.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/arguments.cpp
   ${CMAKE_CURRENT_LIST_DIR}/barrier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bcast.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gather_scatter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_machine.cpp)

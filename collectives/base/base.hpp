@@ -2,8 +2,8 @@
 //
 // They are the baselines the selection layer falls back on and the submodules HAN builds on.
 // Every function has the argument meaning of its counterpart in collectives/collectives.hpp
-// (kInPlace included where that header allows it), validates its arguments (throws
-// Error(kInvalidArgument) naming the argument), takes one collective tag from
+// (kInPlace included where that header allows it) on arguments the public entry validated
+// (core/validate.hpp) or HAN derived from such; it takes one collective tag from
 // next_collective_tag(comm), and returns a Request that completes when this rank's part is
 // done. All ranks must call the same algorithm with the same count. Nothing blocks: each
 // algorithm is a StepMachine advanced by p2p completion callbacks.
@@ -11,12 +11,16 @@
 
 #include <cstddef>
 
+#include "collectives/core/catalog.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/reduce_op.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::base {
+
+// The catalog table of the flat algorithms (catalog.cpp): base:linear, base:ring, ...
+core::AlgorithmTable algorithms();
 
 // Root sends to every rank.
 Request ibcast_linear(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
@@ -35,6 +39,10 @@ Request ireduce_binomial(const Communicator& comm, const void* send, void* recv,
 // Reduce-scatter ring then allgather ring: 2(p-1) steps of count/p elements (bandwidth-optimal).
 Request iallreduce_ring(const Communicator& comm, const void* send, void* recv, std::size_t count,
                         Datatype type, Op op);
+// Up to this many bytes recursive doubling's log2 p rounds beat the ring's and Rabenseifner's
+// bandwidth (the flat allreduce's built-in rule and HAN's leaders both switch here).
+inline constexpr std::size_t kRecursiveDoublingMaxBytes = 32 * 1024;
+
 // log2 p full-vector exchanges; non-power-of-two sizes fold the extra ranks in and out.
 Request iallreduce_recursive_doubling(const Communicator& comm, const void* send, void* recv,
                                       std::size_t count, Datatype type, Op op);

@@ -1,12 +1,11 @@
 // Linear and binomial broadcast.
 #include <memory>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/binomial_tree.hpp"
 #include "collectives/base/rank_list.hpp"
 #include "collectives/base/step_machine.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 
 namespace halyard::base {
 
@@ -45,15 +44,6 @@ class TreeBcast final : public StepMachine {
   int step_ = 0;
 };
 
-std::size_t check_bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
-                        int root, std::string_view operation) {
-  check_communicator(comm, operation);
-  check_root(comm, root, operation);
-  check_datatype(type, operation);
-  check_buffer(buffer, count, "buffer", operation, false);
-  return checked_bytes(count, type, 1, operation);
-}
-
 Request start_bcast(const Communicator& comm, void* buffer, std::size_t bytes, int parent,
                     RankList children) {
   int tag = next_collective_tag(comm);
@@ -65,7 +55,7 @@ Request start_bcast(const Communicator& comm, void* buffer, std::size_t bytes, i
 
 Request ibcast_linear(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
                       int root) {
-  std::size_t bytes = check_bcast(comm, buffer, count, type, root, "ibcast_linear");
+  const std::size_t bytes = count * datatype_size(type);
   RankList children;
   if (comm.rank() == root) {
     for (int r = 0; r < comm.size(); ++r) {
@@ -77,7 +67,7 @@ Request ibcast_linear(const Communicator& comm, void* buffer, std::size_t count,
 
 Request ibcast_binomial(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
                         int root) {
-  std::size_t bytes = check_bcast(comm, buffer, count, type, root, "ibcast_binomial");
+  const std::size_t bytes = count * datatype_size(type);
   BinomialTree tree(comm.rank(), comm.size(), root);
   // Biggest subtree first: its leaves are the farthest away.
   return start_bcast(comm, buffer, bytes, tree.parent, tree.children.reversed());

@@ -2,11 +2,11 @@
 #include <cstring>
 #include <memory>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/byte_span.hpp"
 #include "collectives/base/step_machine.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
+#include "collectives/core/in_place.hpp"
 
 namespace halyard::base {
 
@@ -59,18 +59,11 @@ class LinearRootExchange final : public StepMachine {
 
 Request igather_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
                        Datatype type, int root) {
-  const char* operation = "igather_linear";
-  check_communicator(comm, operation);
-  check_root(comm, root, operation);
-  check_datatype(type, operation);
-  bool is_root = comm.rank() == root;
-  check_buffer(send, count, "send", operation, is_root);
-  if (is_root) check_buffer(recv, count, "recv", operation, false);
-  std::size_t block = checked_bytes(count, type, 1, operation);
-  checked_bytes(count, type, static_cast<std::size_t>(comm.size()), operation);
+  const bool is_root = comm.rank() == root;
+  const std::size_t block = count * datatype_size(type);
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
-  if (is_root && !is_in_place(send)) {
+  if (is_root && !core::is_in_place(send)) {
     std::memcpy(byte_at(recv, static_cast<std::size_t>(root) * block), send, block);
   }
   return StepMachine::launch<LinearRootExchange>(comm, tag, root, true, recv,
@@ -79,15 +72,8 @@ Request igather_linear(const Communicator& comm, const void* send, void* recv, s
 
 Request iscatter_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
                         Datatype type, int root) {
-  const char* operation = "iscatter_linear";
-  check_communicator(comm, operation);
-  check_root(comm, root, operation);
-  check_datatype(type, operation);
-  bool is_root = comm.rank() == root;
-  if (is_root) check_buffer(send, count, "send", operation, false);
-  check_buffer(recv, count, "recv", operation, false);
-  std::size_t block = checked_bytes(count, type, 1, operation);
-  checked_bytes(count, type, static_cast<std::size_t>(comm.size()), operation);
+  const bool is_root = comm.rank() == root;
+  const std::size_t block = count * datatype_size(type);
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
   if (is_root) {

@@ -2,13 +2,13 @@
 #include <cstring>
 #include <memory>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/base.hpp"
 #include "collectives/base/binomial_tree.hpp"
 #include "collectives/base/rank_list.hpp"
 #include "collectives/base/small_buffer.hpp"
 #include "collectives/base/step_machine.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
+#include "collectives/core/in_place.hpp"
 #include "runtime/reduction.hpp"
 
 namespace halyard::base {
@@ -30,7 +30,7 @@ class TreeReduce final : public StepMachine {
         op_(op),
         parent_(parent),
         children_(std::move(children)) {
-    bool in_place = is_in_place(send);
+    bool in_place = core::is_in_place(send);
     if (parent_ < 0) {
       acc_ = recv;  // the root accumulates in the caller's receive buffer
       if (!in_place) std::memcpy(acc_, send_, bytes_);
@@ -75,15 +75,7 @@ struct ReduceShape {
 };
 
 Request start_reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                     Datatype type, Op op, int root, std::string_view operation,
-                     ReduceShape shape) {
-  bool is_root = comm.rank() == root;
-  check_communicator(comm, operation);
-  check_root(comm, root, operation);
-  check_reduction(op, type, operation);
-  check_buffer(send, count, "send", operation, is_root);
-  if (is_root) check_buffer(recv, count, "recv", operation, false);
-  checked_bytes(count, type, 1, operation);
+                     Datatype type, Op op, ReduceShape shape) {
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
   return StepMachine::launch<TreeReduce>(comm, tag, send, recv, count, type, op, shape.parent,
@@ -94,7 +86,6 @@ Request start_reduce(const Communicator& comm, const void* send, void* recv, std
 
 Request ireduce_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
                        Datatype type, Op op, int root) {
-  check_communicator(comm, "ireduce_linear");
   ReduceShape shape{root, {}};
   if (comm.rank() == root) {
     shape.parent = -1;
@@ -102,15 +93,13 @@ Request ireduce_linear(const Communicator& comm, const void* send, void* recv, s
       if (r != root) shape.children.push_back(r);
     }
   }
-  return start_reduce(comm, send, recv, count, type, op, root, "ireduce_linear", std::move(shape));
+  return start_reduce(comm, send, recv, count, type, op, std::move(shape));
 }
 
 Request ireduce_binomial(const Communicator& comm, const void* send, void* recv, std::size_t count,
                          Datatype type, Op op, int root) {
-  check_communicator(comm, "ireduce_binomial");
-  check_root(comm, root, "ireduce_binomial");
   BinomialTree tree(comm.rank(), comm.size(), root);
-  return start_reduce(comm, send, recv, count, type, op, root, "ireduce_binomial",
+  return start_reduce(comm, send, recv, count, type, op,
                       ReduceShape{tree.parent, std::move(tree.children)});
 }
 

@@ -4,7 +4,6 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/buffer_notice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_collectives.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_step_machine.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/memory_dispatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_allreduce.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_copy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_reduce.cpp

@@ -1,6 +1,6 @@
 #include "collectives/device/device_collectives.hpp"
 
-#include "collectives/base/arguments.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/device/node_operations.hpp"
 #include "runtime/error.hpp"
 
@@ -20,40 +20,69 @@ DeviceSupport& support_for_call(const Communicator& comm) {
 }
 
 // This rank's contribution: the receive buffer when the call is in place.
-const void* input_of(const void* send, void* recv) {
-  return base::is_in_place(send) ? recv : send;
+const void* input_of(const core::CollArgs& a) {
+  return core::is_in_place(a.send) ? a.recv : a.send;
 }
+
+using core::CollArgs;
+using core::SelectedAlgorithm;
+
+Request bcast_node_ipc(const CollArgs& a, const SelectedAlgorithm&) {
+  DeviceSupport& device = support_for_call(a.comm);
+  NodeCopyPlan plan{a.root, all_but(a.comm, a.root), true, a.buffer(), a.bytes};
+  return node_copy(a.comm, device, plan, "ibcast");
+}
+
+Request bcast_staged(const CollArgs& a, const SelectedAlgorithm&) {
+  return ibcast_staged(a.comm, support_for_call(a.comm), a.buffer(), a.count, a.type, a.root);
+}
+
+Request reduce_node_ipc(const CollArgs& a, const SelectedAlgorithm&) {
+  DeviceSupport& device = support_for_call(a.comm);
+  return node_reduce(a.comm, device, a.root,
+                     {input_of(a), a.recv, a.count, a.type, a.op, "ireduce"});
+}
+
+Request reduce_staged(const CollArgs& a, const SelectedAlgorithm&) {
+  return ireduce_staged(a.comm, support_for_call(a.comm), input_of(a), a.recv, a.count, a.type,
+                        a.op, a.root);
+}
+
+Request allreduce_node_ipc(const CollArgs& a, const SelectedAlgorithm&) {
+  DeviceSupport& device = support_for_call(a.comm);
+  return node_allreduce(a.comm, device, {input_of(a), a.recv, a.count, a.type, a.op, "iallreduce"});
+}
+
+Request allreduce_staged(const CollArgs& a, const SelectedAlgorithm&) {
+  return iallreduce_staged(a.comm, support_for_call(a.comm), input_of(a), a.recv, a.count, a.type,
+                           a.op);
+}
+
+using core::Algorithm;
+using core::Collective;
+using core::CommShapes;
+constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
+constexpr core::Supports kOneNode{MemoryKind::kDevice, CommShapes::kOneNode, false};
+constexpr core::Supports kSeveralNodes{MemoryKind::kDevice, CommShapes::kSeveralNodes, false};
+
+constexpr core::AlgorithmEntry kAlgorithms[] = {
+    {Collective::kBcast, "device:node_ipc", Algorithm::kNodeIpc, kNoTree, kOneNode, bcast_node_ipc},
+    {Collective::kBcast, "device:staged", Algorithm::kStagedNodes, kNoTree, kSeveralNodes,
+     bcast_staged},
+    {Collective::kReduce, "device:node_ipc", Algorithm::kNodeIpc, kNoTree, kOneNode,
+     reduce_node_ipc},
+    {Collective::kReduce, "device:staged", Algorithm::kStagedNodes, kNoTree, kSeveralNodes,
+     reduce_staged},
+    {Collective::kAllreduce, "device:node_ipc", Algorithm::kNodeIpc, kNoTree, kOneNode,
+     allreduce_node_ipc},
+    {Collective::kAllreduce, "device:staged", Algorithm::kStagedNodes, kNoTree, kSeveralNodes,
+     allreduce_staged},
+};
 
 }  // namespace
 
-Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root,
-               select::DevicePath path) {
-  DeviceSupport& device = support_for_call(comm);
-  if (path == select::DevicePath::kStaged) {
-    return ibcast_staged(comm, device, buffer, count, type, root);
-  }
-  NodeCopyPlan plan{root, all_but(comm, root), true, buffer, count * datatype_size(type)};
-  return node_copy(comm, device, plan, "ibcast");
-}
-
-Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                Datatype type, Op op, int root, select::DevicePath path) {
-  DeviceSupport& device = support_for_call(comm);
-  const void* input = input_of(send, recv);
-  if (path == select::DevicePath::kStaged) {
-    return ireduce_staged(comm, device, input, recv, count, type, op, root);
-  }
-  return node_reduce(comm, device, root, {input, recv, count, type, op, "ireduce"});
-}
-
-Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                   Datatype type, Op op, select::DevicePath path) {
-  DeviceSupport& device = support_for_call(comm);
-  const void* input = input_of(send, recv);
-  if (path == select::DevicePath::kStaged) {
-    return iallreduce_staged(comm, device, input, recv, count, type, op);
-  }
-  return node_allreduce(comm, device, {input, recv, count, type, op, "iallreduce"});
+core::AlgorithmTable algorithms() {
+  return kAlgorithms;
 }
 
 }  // namespace halyard::device

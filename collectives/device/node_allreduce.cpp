@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "collectives/base/block_partition.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 #include "collectives/device/buffer_notice.hpp"
 #include "collectives/device/device_step_machine.hpp"
 #include "collectives/device/node_operations.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 #include "collectives/device/buffer_notice.hpp"
 #include "collectives/device/device_step_machine.hpp"
 #include "collectives/device/node_operations.hpp"

@@ -15,7 +15,7 @@
 #include <memory>
 
 #include "collectives/base/base.hpp"
-#include "collectives/collectives.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/device/device_collectives.hpp"
 #include "collectives/device/node_operations.hpp"
 #include "collectives/han/hierarchy.hpp"

@@ -25,22 +25,43 @@ void add_difference(std::string& out, const char* field, const std::string& a,
 
 }  // namespace
 
-CallSignature CallSignature::rooted(select::Collective c, std::size_t count, Datatype type,
+CallSignature CallSignature::rooted(core::Collective c, std::size_t count, Datatype type,
                                     int root) {
   return {c, count, static_cast<int>(type), -1, root};
 }
 
-CallSignature CallSignature::reduction(select::Collective c, std::size_t count, Datatype type,
-                                       Op op, int root) {
+CallSignature CallSignature::reduction(core::Collective c, std::size_t count, Datatype type, Op op,
+                                       int root) {
   return {c, count, static_cast<int>(type), static_cast<int>(op), root};
 }
 
-CallSignature CallSignature::plain(select::Collective c, std::size_t count, Datatype type) {
+CallSignature CallSignature::plain(core::Collective c, std::size_t count, Datatype type) {
   return {c, count, static_cast<int>(type), -1, -1};
 }
 
+CallSignature CallSignature::of(const core::CollArgs& args) {
+  using core::Collective;
+  switch (args.collective) {
+    case Collective::kBcast:
+    case Collective::kGather:
+    case Collective::kScatter:
+      return rooted(args.collective, args.count, args.type, args.root).in_memory(args.memory);
+    case Collective::kReduce:
+      return reduction(args.collective, args.count, args.type, args.op, args.root)
+          .in_memory(args.memory);
+    case Collective::kAllreduce:
+      return reduction(args.collective, args.count, args.type, args.op).in_memory(args.memory);
+    case Collective::kAllgather:
+    case Collective::kAlltoall:
+      return plain(args.collective, args.count, args.type).in_memory(args.memory);
+    case Collective::kBarrier:
+      return CallSignature{};
+  }
+  return CallSignature{};
+}
+
 std::string describe(const CallSignature& call) {
-  std::string out = std::string(select::collective_name(call.collective)) + "(";
+  std::string out = std::string(core::collective_name(call.collective)) + "(";
   if (call.datatype >= 0) {
     out += "count " + std::to_string(call.count) + ", " + datatype_text(call.datatype);
   }
@@ -53,8 +74,8 @@ std::string describe(const CallSignature& call) {
 
 std::string differences(const CallSignature& a, const CallSignature& b) {
   std::string out;
-  add_difference(out, "collective", std::string(select::collective_name(a.collective)),
-                 std::string(select::collective_name(b.collective)));
+  add_difference(out, "collective", std::string(core::collective_name(a.collective)),
+                 std::string(core::collective_name(b.collective)));
   add_difference(out, "count", std::to_string(a.count), std::to_string(b.count));
   add_difference(out, "datatype", datatype_text(a.datatype), datatype_text(b.datatype));
   add_difference(out, "op", op_text(a.op), op_text(b.op));

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "collectives/select/selected_algorithm.hpp"
+#include "collectives/core/coll_args.hpp"
 #include "runtime/datatype.hpp"
 #include "runtime/device_support.hpp"
 #include "runtime/reduce_op.hpp"
@@ -15,17 +15,19 @@
 namespace halyard::guard {
 
 struct CallSignature {
-  select::Collective collective = select::Collective::kBarrier;
+  core::Collective collective = core::Collective::kBarrier;
   std::size_t count = 0;
   int datatype = -1;  // a Datatype value, -1: none (barrier)
   int op = -1;        // an Op value, -1: none (not a reduction)
   int root = -1;      // -1: none (not rooted)
   MemoryKind memory = MemoryKind::kHost;
 
-  static CallSignature rooted(select::Collective c, std::size_t count, Datatype type, int root);
-  static CallSignature reduction(select::Collective c, std::size_t count, Datatype type, Op op,
+  static CallSignature rooted(core::Collective c, std::size_t count, Datatype type, int root);
+  static CallSignature reduction(core::Collective c, std::size_t count, Datatype type, Op op,
                                  int root = -1);
-  static CallSignature plain(select::Collective c, std::size_t count, Datatype type);
+  static CallSignature plain(core::Collective c, std::size_t count, Datatype type);
+  // The signature of a validated call: the fields its collective has, and its memory kind.
+  static CallSignature of(const core::CollArgs& args);
   // This signature with its buffers in `kind` memory.
   CallSignature in_memory(MemoryKind kind) const {
     CallSignature copy = *this;

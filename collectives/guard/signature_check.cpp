@@ -34,7 +34,7 @@ WireSignature to_wire(const CallSignature& call) {
 CallSignature from_wire(const WireSignature& w) {
   // An out-of-range collective from a peer would be a bug in the peer's Halyard, not a user
   // mismatch; it still shows up as a difference, named by its number.
-  return {static_cast<select::Collective>(w.collective),
+  return {static_cast<core::Collective>(w.collective),
           static_cast<std::size_t>(w.count),
           w.datatype,
           w.op,

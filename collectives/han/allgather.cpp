@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/byte_span.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/submodules.hpp"
@@ -59,7 +59,7 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
     }
     return -1;
   }();
-  const void* mine = base::is_in_place(send) ? base::byte_at(static_cast<const void*>(recv),
+  const void* mine = core::is_in_place(send) ? base::byte_at(static_cast<const void*>(recv),
                                                              static_cast<std::size_t>(me) * block)
                                              : send;
 

@@ -10,12 +10,12 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/byte_span.hpp"
-#include "collectives/collectives.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/segments.hpp"
+#include "collectives/han/stages.hpp"
 #include "collectives/han/submodules.hpp"
 #include "collectives/han/task_pipeline.hpp"
 
@@ -29,15 +29,13 @@ Request iallreduce(const Communicator& comm, const void* send, void* recv, std::
   const IntraModule intra_module = h.intra_for(c);
   Pipeline pipeline(comm);
   Segments segs(count, datatype_size(type), c.segment_for(count * datatype_size(type)));
-  const bool in_place = base::is_in_place(send);
+  const bool in_place = core::is_in_place(send);
   const bool leader = h.is_leader();
   const bool inter = leader && h.leader.size() > 1;
   const bool intra = h.node.size() > 1;
   const bool inter_root = inter && h.leader.rank() == 0;
-  // base has a flat allreduce (recursive doubling or Rabenseifner) for the leaders; adapt has
-  // only trees, so its inter step is a reduce to leader 0 followed by a bcast: two tasks per
-  // segment instead of one, which is why allreduce uses base unless HALYARD_HAN_INTER is set.
-  const bool one_step_inter = c.inter == InterModule::kBase || !c.inter_chosen;
+  // The stages (stages.hpp): sr, ira, sb, or sr, ir, ib, sb when adapt's trees were chosen.
+  const bool one_step_inter = leaders_allreduce_in_one_step(c);
   const Communicator node = h.node;
   const Communicator leaders = h.leader;
   // Alone on the node there is no intra reduce to move the contribution into recv.

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "collectives/base/base.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/task_pipeline.hpp"

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 
+#include "collectives/core/catalog.hpp"
 #include "collectives/han/han_config.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/datatype.hpp"
@@ -16,6 +17,10 @@
 #include "runtime/request.hpp"
 
 namespace halyard::han {
+
+// The catalog table of HAN ("han" for bcast, reduce, allreduce, allgather, barrier); post()
+// passes the choice's HanTuning on.
+core::AlgorithmTable algorithms();
 
 // `tuning` is this call's configuration (a decision table's choice; han_config.hpp): its fields
 // replace the defaults, and HALYARD_HAN_* variables the user set replace both.

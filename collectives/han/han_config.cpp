@@ -44,7 +44,7 @@ Environment read_environment() {
       t.inter = InterModule::kBase;
     } else if (v.rfind("adapt:", 0) == 0) {
       t.inter = InterModule::kAdapt;
-      t.inter_bcast_tree = t.inter_reduce_tree = adapt::parse_tree_shape(v.substr(6));
+      t.inter_bcast_tree = t.inter_reduce_tree = core::parse_tree_shape(v.substr(6));
     } else if (v == "adapt") {
       t.inter = InterModule::kAdapt;
     } else {
@@ -179,9 +179,8 @@ std::string describe(const Tuning& t) {
   };
   if (t.segment_bytes) field("fs", config::format_bytes(*t.segment_bytes));
   if (t.inter) field("imod", std::string(inter_module_name(*t.inter)));
-  if (t.inter_bcast_tree) field("ibalg", std::string(adapt::tree_shape_name(*t.inter_bcast_tree)));
-  if (t.inter_reduce_tree)
-    field("iralg", std::string(adapt::tree_shape_name(*t.inter_reduce_tree)));
+  if (t.inter_bcast_tree) field("ibalg", std::string(core::tree_shape_name(*t.inter_bcast_tree)));
+  if (t.inter_reduce_tree) field("iralg", std::string(core::tree_shape_name(*t.inter_reduce_tree)));
   if (t.inter_bcast_segment) field("ibs", config::format_bytes(*t.inter_bcast_segment));
   if (t.inter_reduce_segment) field("irs", config::format_bytes(*t.inter_reduce_segment));
   if (t.intra) field("smod", std::string(intra_module_name(*t.intra)));

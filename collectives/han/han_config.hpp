@@ -15,15 +15,15 @@
 #include <string>
 #include <string_view>
 
-#include "collectives/adapt/adapt.hpp"
-#include "collectives/intranode/intranode.hpp"
+#include "collectives/adapt/params.hpp"
+#include "collectives/core/han_tuning.hpp"
 
 namespace halyard::han {
 
-enum class InterModule { kAdapt, kBase };
-// kAuto: base (p2p) for pieces of at most kSmallIntraBytes, cma above (resolved per task in
-// submodules.cpp).
-enum class IntraModule { kAuto, kSm, kCma, kBase };
+// The submodules (core/han_tuning.hpp). IntraModule::kAuto: base (p2p) for pieces of at most
+// kSmallIntraBytes, cma above (resolved per task in submodules.cpp).
+using core::InterModule;
+using core::IntraModule;
 
 // Up to the shm transport's eager limit a p2p message costs one ring write and no notice, so a
 // binomial tree of eager messages beats the notices of sm (ready/done per reader) and cma
@@ -37,22 +37,9 @@ inline constexpr std::size_t kAutoMaxSegment = 16 * 1024 * 1024;
 // The lower level of the hierarchy: a node, or a NUMA domain of a node (HierKNEM section 4.1).
 enum class LeaderLevel { kNode, kNuma };
 
-// The knobs one call may choose (dissertation Table 6.2 plus ADAPT's N/M); unset fields keep
-// the process's value. Also the shape in which the environment's HALYARD_HAN_* values are kept.
-struct Tuning {
-  std::optional<std::size_t> segment_bytes;           // fs
-  std::optional<InterModule> inter;                   // imod
-  std::optional<adapt::TreeShape> inter_bcast_tree;   // ibalg
-  std::optional<adapt::TreeShape> inter_reduce_tree;  // iralg
-  std::optional<std::size_t> inter_bcast_segment;     // ibs
-  std::optional<std::size_t> inter_reduce_segment;    // irs
-  std::optional<IntraModule> intra;                   // smod
-  std::optional<int> sends_in_flight;                 // ADAPT's N inside ib / ir
-  std::optional<int> recvs_in_flight;                 // ADAPT's M inside ib / ir
-
-  bool empty() const { return *this == Tuning{}; }
-  friend bool operator==(const Tuning&, const Tuning&) = default;
-};
+// The knobs one call may choose (core/han_tuning.hpp); unset fields keep the process's value.
+// Also the shape in which the environment's HALYARD_HAN_* values are kept.
+using Tuning = core::HanTuning;
 
 struct Config {
   std::size_t segment_bytes = 0;  // 0: automatic (segment_for)

@@ -9,10 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/byte_span.hpp"
-#include "collectives/collective_tag.hpp"
-#include "collectives/collectives.hpp"
+#include "collectives/core/collective_tag.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/segments.hpp"
@@ -39,7 +38,7 @@ Request ireduce(const Communicator& comm, const void* send, void* recv, std::siz
   const int root_leader = h.group_leader(root);
   const bool hand_over = root_leader != root;
   const int inter_root = inter ? h.leader.rank_of_world(comm.world_rank(root_leader)) : -1;
-  const bool root_in_place = is_root && base::is_in_place(send);
+  const bool root_in_place = is_root && core::is_in_place(send);
   const Communicator node = h.node;
   const Communicator leaders = h.leader;
 

@@ -1,17 +1,13 @@
 #include "collectives/han/submodules.hpp"
 
-#include <algorithm>
-
 #include "collectives/adapt/adapt.hpp"
 #include "collectives/base/base.hpp"
-#include "collectives/collectives.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/intranode/intranode.hpp"
 
 namespace halyard::han {
 
 namespace {
-
-constexpr std::size_t kSmallInterAllreduceBytes = 32 * 1024;
 
 intranode::Flavour flavour(IntraModule module) {
   return module == IntraModule::kSm ? intranode::Flavour::kSm : intranode::Flavour::kCma;
@@ -24,16 +20,10 @@ IntraModule resolve(IntraModule module, std::size_t count, Datatype type) {
 }
 
 // ADAPT cuts a HAN segment further (ibs / irs), so that the leaders' tree pipelines inside the
-// segment too; 0 keeps ADAPT's default, as do N = 0 and M = 0.
+// segment too. ADAPT's one home for parameters (adapt/params.hpp) fills in what HAN leaves at 0
+// (segment, N, M) and the radix and variant, as for a flat ADAPT call.
 adapt::Params adapt_params(const Config& c, adapt::TreeShape tree, std::size_t segment) {
-  adapt::Params p;
-  p.tree = tree;
-  if (segment > 0) p.segment_bytes = segment;
-  if (c.sends_in_flight > 0) p.sends_in_flight = c.sends_in_flight;
-  if (c.recvs_in_flight > 0) p.recvs_in_flight = c.recvs_in_flight;
-  // Only N was raised: keep ADAPT's rule M > N.
-  p.recvs_in_flight = std::max(p.recvs_in_flight, p.sends_in_flight + 1);
-  return p;
+  return adapt::params_for({tree, segment, c.sends_in_flight, c.recvs_in_flight});
 }
 
 }  // namespace
@@ -75,7 +65,7 @@ Request inter_allreduce_in_place(const Communicator& leaders, void* buffer, std:
                                  Datatype type, Op op) {
   // Small vectors: fewest rounds; large: Rabenseifner's reduce-scatter + allgather (the
   // threshold of the flat allreduce's built-in rule, docs/collectives.md).
-  if (count * datatype_size(type) <= kSmallInterAllreduceBytes) {
+  if (count * datatype_size(type) <= base::kRecursiveDoublingMaxBytes) {
     return base::iallreduce_recursive_doubling(leaders, kInPlace, buffer, count, type, op);
   }
   return base::iallreduce_rabenseifner(leaders, kInPlace, buffer, count, type, op);

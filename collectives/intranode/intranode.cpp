@@ -1,17 +1,18 @@
-// Entry points of the intra-node primitives: argument checks, the flavour each call runs, and
+// Entry points of the intra-node primitives: the flavour each call runs, and
 // the plan (who writes, who reads, where data goes) each flavour's engine carries out.
 #include "collectives/intranode/intranode.hpp"
 
 #include <atomic>
+#include <cassert>
 #include <cstring>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "collectives/base/arguments.hpp"
 #include "collectives/base/byte_span.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
+#include "collectives/core/in_place.hpp"
 #include "collectives/intranode/cma_pull.hpp"
 #include "collectives/intranode/cma_slice_reduce.hpp"
 #include "collectives/intranode/scratch_exchange.hpp"
@@ -33,20 +34,12 @@ struct Call {
   int tags[3] = {0, 0, 0};
 };
 
-[[noreturn]] void invalid(std::string_view operation, const std::string& what) {
-  throw Error(ErrorCode::kInvalidArgument, std::string(operation) + ": " + what);
-}
-
-void check_node_communicator(const Communicator& node, std::string_view operation) {
-  base::check_communicator(node, operation);
+// Every member on this rank's node: what HAN's node communicators are by construction.
+bool is_node_communicator(const Communicator& node) {
   for (int r = 0; r < node.size(); ++r) {
-    if (!node.same_node(node.rank(), r)) {
-      invalid(operation, "node is not a node communicator: rank " + std::to_string(r) +
-                             " is on node " + std::to_string(node.topology_of(r).node_id) +
-                             ", this rank on node " +
-                             std::to_string(node.topology_of(node.rank()).node_id));
-    }
+    if (!node.same_node(node.rank(), r)) return false;
   }
+  return true;
 }
 
 Flavour choose_flavour(NodeMemory* memory, Flavour requested) {
@@ -61,11 +54,10 @@ Flavour choose_flavour(NodeMemory* memory, Flavour requested) {
 }
 
 Call prepare(const Communicator& node, Flavour flavour, std::string_view operation) {
-  check_node_communicator(node, operation);
-  if (flavour != Flavour::kSm && flavour != Flavour::kCma) {
-    invalid(operation,
-            "flavour " + std::to_string(static_cast<int>(flavour)) + " is not a Flavour");
-  }
+  // Internal invariants: callers (HAN's submodules, tests) pass a node communicator and a
+  // Flavour; the caller's arguments were validated once at the public entry.
+  assert(node.valid() && is_node_communicator(node));
+  assert(flavour == Flavour::kSm || flavour == Flavour::kCma);
   Call call;
   call.rank = node.rank();
   call.size = node.size();
@@ -147,10 +139,7 @@ std::string_view flavour_name(Flavour flavour) {
 }
 
 bool available(const Communicator& comm) {
-  if (!comm.valid()) return false;
-  for (int r = 0; r < comm.size(); ++r) {
-    if (!comm.same_node(comm.rank(), r)) return false;
-  }
+  if (!comm.valid() || !is_node_communicator(comm)) return false;
   return comm.size() == 1 || node_memory_of(comm) != nullptr;
 }
 
@@ -161,11 +150,7 @@ Flavour effective_flavour(const Communicator& comm, Flavour requested) {
 Request ibcast(const Communicator& node, void* buffer, std::size_t count, Datatype type, int root,
                Flavour flavour) {
   constexpr std::string_view kOp = "intranode::ibcast";
-  base::check_communicator(node, kOp);
-  base::check_root(node, root, kOp);
-  base::check_datatype(type, kOp);
-  base::check_buffer(buffer, count, "buffer", kOp, false);
-  std::size_t bytes = base::checked_bytes(count, type, 1, kOp);
+  const std::size_t bytes = count * datatype_size(type);
   Call call = prepare(node, flavour, kOp);
   if (bytes == 0 || call.size == 1) return done(node);
   bool is_root = call.rank == root;
@@ -196,16 +181,10 @@ Request ibcast(const Communicator& node, void* buffer, std::size_t count, Dataty
 Request igather(const Communicator& node, const void* send, void* recv, std::size_t count,
                 Datatype type, int root, Flavour flavour) {
   constexpr std::string_view kOp = "intranode::igather";
-  base::check_communicator(node, kOp);
-  base::check_root(node, root, kOp);
-  base::check_datatype(type, kOp);
   bool is_root = node.rank() == root;
-  base::check_buffer(send, count, "send", kOp, is_root);
-  if (is_root) base::check_buffer(recv, count, "recv", kOp, false);
-  std::size_t bytes = base::checked_bytes(count, type, static_cast<std::size_t>(node.size()), kOp) /
-                      static_cast<std::size_t>(node.size());
+  const std::size_t bytes = count * datatype_size(type);
   Call call = prepare(node, flavour, kOp);
-  if (is_root && !base::is_in_place(send) && bytes > 0) {
+  if (is_root && !core::is_in_place(send) && bytes > 0) {
     std::memmove(base::byte_at(recv, static_cast<std::size_t>(root) * bytes), send, bytes);
   }
   if (bytes == 0 || call.size == 1) return done(node);
@@ -237,15 +216,10 @@ Request igather(const Communicator& node, const void* send, void* recv, std::siz
 Request iallgather(const Communicator& node, const void* send, void* recv, std::size_t count,
                    Datatype type, Flavour flavour) {
   constexpr std::string_view kOp = "intranode::iallgather";
-  base::check_communicator(node, kOp);
-  base::check_datatype(type, kOp);
-  base::check_buffer(send, count, "send", kOp, true);
-  base::check_buffer(recv, count, "recv", kOp, false);
-  std::size_t bytes = base::checked_bytes(count, type, static_cast<std::size_t>(node.size()), kOp) /
-                      static_cast<std::size_t>(node.size());
+  const std::size_t bytes = count * datatype_size(type);
   Call call = prepare(node, flavour, kOp);
   void* own = base::byte_at(recv, static_cast<std::size_t>(call.rank) * bytes);
-  if (!base::is_in_place(send) && bytes > 0) std::memmove(own, send, bytes);
+  if (!core::is_in_place(send) && bytes > 0) std::memmove(own, send, bytes);
   if (bytes == 0 || call.size == 1) return done(node);
   std::vector<int> others = all_but(call, call.rank);
   if (call.flavour == Flavour::kCma) {
@@ -269,15 +243,10 @@ Request iallgather(const Communicator& node, const void* send, void* recv, std::
 Request ireduce(const Communicator& node, const void* send, void* recv, std::size_t count,
                 Datatype type, Op op, int root, Flavour flavour) {
   constexpr std::string_view kOp = "intranode::ireduce";
-  base::check_communicator(node, kOp);
-  base::check_root(node, root, kOp);
-  base::check_reduction(op, type, kOp);
   bool is_root = node.rank() == root;
-  base::check_buffer(send, count, "send", kOp, is_root);
-  if (is_root) base::check_buffer(recv, count, "recv", kOp, false);
-  std::size_t bytes = base::checked_bytes(count, type, 1, kOp);
+  const std::size_t bytes = count * datatype_size(type);
   Call call = prepare(node, flavour, kOp);
-  const void* contribution = base::is_in_place(send) ? recv : send;
+  const void* contribution = core::is_in_place(send) ? recv : send;
   if (bytes == 0) return done(node);
   if (call.size == 1) {
     if (contribution != recv) std::memmove(recv, contribution, bytes);
@@ -289,13 +258,9 @@ Request ireduce(const Communicator& node, const void* send, void* recv, std::siz
 Request iallreduce(const Communicator& node, const void* send, void* recv, std::size_t count,
                    Datatype type, Op op, Flavour flavour) {
   constexpr std::string_view kOp = "intranode::iallreduce";
-  base::check_communicator(node, kOp);
-  base::check_reduction(op, type, kOp);
-  base::check_buffer(send, count, "send", kOp, true);
-  base::check_buffer(recv, count, "recv", kOp, false);
-  std::size_t bytes = base::checked_bytes(count, type, 1, kOp);
+  const std::size_t bytes = count * datatype_size(type);
   Call call = prepare(node, flavour, kOp);
-  const void* contribution = base::is_in_place(send) ? recv : send;
+  const void* contribution = core::is_in_place(send) ? recv : send;
   if (bytes == 0) return done(node);
   if (call.size == 1) {
     if (contribution != recv) std::memmove(recv, contribution, bytes);

@@ -19,8 +19,9 @@
 // (reserve_lane) has it to itself; all others share lane 0, so primitives on overlapping
 // communicators without a lane of their own must be started in the same order on every rank.
 //
-// Invalid arguments, a communicator spanning several nodes, or a runtime without node memory
-// (shm off) throw halyard::Error naming the problem.
+// The arguments are HAN's, derived from a call the public entry validated (core/validate.hpp):
+// they are not checked again (a node communicator and a valid Flavour are asserted in debug
+// builds). A runtime without node memory (shm off) throws Error(kUnsupported).
 #pragma once
 
 #include <cstddef>

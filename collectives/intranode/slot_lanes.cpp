@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "collectives/base/base.hpp"
-#include "collectives/collectives.hpp"
+#include "collectives/core/in_place.hpp"
 #include "runtime/error.hpp"
 #include "runtime/event_loop.hpp"
 

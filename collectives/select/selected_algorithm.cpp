@@ -1,153 +1,36 @@
 #include "collectives/select/selected_algorithm.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <utility>
 
+#include "collectives/select/catalog.hpp"
 #include "runtime/error.hpp"
 
 namespace halyard::select {
 
 namespace {
 
-struct BaseName {
-  Algorithm algorithm;
-  std::string_view name;
-};
-
-constexpr std::array<BaseName, 8> kBaseNames{{
-    {Algorithm::kLinear, "linear"},
-    {Algorithm::kBinomial, "binomial"},
-    {Algorithm::kRing, "ring"},
-    {Algorithm::kRecursiveDoubling, "recursive_doubling"},
-    {Algorithm::kRabenseifner, "rabenseifner"},
-    {Algorithm::kBruck, "bruck"},
-    {Algorithm::kDissemination, "dissemination"},
-    {Algorithm::kPairwise, "pairwise"},
-}};
-
-constexpr std::array<std::pair<adapt::TreeShape, std::string_view>, 5> kTreeNames{{
-    {adapt::TreeShape::kChain, "chain"},
-    {adapt::TreeShape::kBinary, "binary"},
-    {adapt::TreeShape::kBinomial, "binomial"},
-    {adapt::TreeShape::kKnomial, "knomial"},
-    {adapt::TreeShape::kTopo, "topo"},
-}};
-
-// The base algorithms each collective has; adapt and han are added per collective below.
-std::vector<Algorithm> base_algorithms(Collective collective) {
-  switch (collective) {
-    case Collective::kBcast:
-    case Collective::kReduce:
-      return {Algorithm::kLinear, Algorithm::kBinomial};
-    case Collective::kAllreduce:
-      return {Algorithm::kRing, Algorithm::kRecursiveDoubling, Algorithm::kRabenseifner};
-    case Collective::kAllgather:
-      return {Algorithm::kRing, Algorithm::kBruck};
-    case Collective::kBarrier:
-      return {Algorithm::kDissemination};
-    case Collective::kGather:
-    case Collective::kScatter:
-      return {Algorithm::kLinear};
-    case Collective::kAlltoall:
-      return {Algorithm::kPairwise, Algorithm::kBruck};
-  }
-  return {};
-}
-
-bool has_adapt(Collective c) {
-  return c == Collective::kBcast || c == Collective::kReduce;
-}
-
-// The collectives HAN has pipelines for (collectives/han).
-bool has_han(Collective c) {
-  return c == Collective::kBcast || c == Collective::kReduce || c == Collective::kAllreduce ||
-         c == Collective::kAllgather || c == Collective::kBarrier;
-}
-
-std::string_view base_name(Algorithm algorithm) {
-  for (const BaseName& entry : kBaseNames) {
-    if (entry.algorithm == algorithm) return entry.name;
-  }
-  return "invalid";
-}
-
-std::string_view tree_name(adapt::TreeShape tree) {
-  for (const auto& [shape, name] : kTreeNames) {
-    if (shape == tree) return name;
-  }
-  return "invalid";
+bool same_algorithm(const core::AlgorithmEntry& entry, const SelectedAlgorithm& selected) {
+  return entry.algorithm == selected.algorithm &&
+         (!core::has_tree(entry.algorithm) || entry.tree == selected.tree);
 }
 
 }  // namespace
 
-std::string_view collective_name(Collective collective) {
-  switch (collective) {
-    case Collective::kBcast:
-      return "bcast";
-    case Collective::kReduce:
-      return "reduce";
-    case Collective::kAllreduce:
-      return "allreduce";
-    case Collective::kAllgather:
-      return "allgather";
-    case Collective::kBarrier:
-      return "barrier";
-    case Collective::kGather:
-      return "gather";
-    case Collective::kScatter:
-      return "scatter";
-    case Collective::kAlltoall:
-      return "alltoall";
+std::string algorithm_name(const SelectedAlgorithm& selected) {
+  for (const core::AlgorithmEntry& entry : catalog()) {
+    if (same_algorithm(entry, selected)) return std::string(entry.name);
   }
   return "invalid";
 }
 
-const char* algorithm_variable(Collective collective) {
-  switch (collective) {
-    case Collective::kBcast:
-      return "HALYARD_BCAST_ALG";
-    case Collective::kReduce:
-      return "HALYARD_REDUCE_ALG";
-    case Collective::kAllreduce:
-      return "HALYARD_ALLREDUCE_ALG";
-    case Collective::kAllgather:
-      return "HALYARD_ALLGATHER_ALG";
-    case Collective::kBarrier:
-      return "HALYARD_BARRIER_ALG";
-    case Collective::kGather:
-      return "HALYARD_GATHER_ALG";
-    case Collective::kScatter:
-      return "HALYARD_SCATTER_ALG";
-    case Collective::kAlltoall:
-      return "HALYARD_ALLTOALL_ALG";
-  }
-  return "HALYARD_INVALID_ALG";
-}
-
-std::string algorithm_name(const SelectedAlgorithm& selected) {
-  switch (selected.algorithm) {
-    case Algorithm::kAdapt:
-      return "adapt:" + std::string(tree_name(selected.tree));
-    case Algorithm::kHan:
-      return "han";
-    default:
-      return "base:" + std::string(base_name(selected.algorithm));
-  }
-}
-
 std::vector<std::string> valid_algorithm_names(Collective collective) {
   std::vector<std::string> names;
-  for (Algorithm algorithm : base_algorithms(collective)) {
-    names.push_back(algorithm_name(SelectedAlgorithm{algorithm}));
-  }
-  if (has_adapt(collective)) {
-    for (const auto& entry : kTreeNames) {
-      names.push_back(algorithm_name(SelectedAlgorithm{Algorithm::kAdapt, entry.first}));
+  for (const core::AlgorithmEntry& entry : catalog()) {
+    if (entry.collective == collective && entry.supports.nameable) {
+      names.emplace_back(entry.name);
     }
   }
-  if (has_han(collective)) names.emplace_back("han");
   return names;
 }
 
@@ -156,16 +39,11 @@ SelectedAlgorithm parse_algorithm(Collective collective, std::string_view name,
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  for (Algorithm algorithm : base_algorithms(collective)) {
-    if (lower == algorithm_name(SelectedAlgorithm{algorithm})) return SelectedAlgorithm{algorithm};
-  }
-  if (has_adapt(collective)) {
-    for (const auto& entry : kTreeNames) {
-      SelectedAlgorithm candidate{Algorithm::kAdapt, entry.first};
-      if (lower == algorithm_name(candidate)) return candidate;
+  for (const core::AlgorithmEntry& entry : catalog()) {
+    if (entry.collective == collective && entry.supports.nameable && entry.name == lower) {
+      return SelectedAlgorithm{entry.algorithm, entry.tree};
     }
   }
-  if (has_han(collective) && lower == "han") return SelectedAlgorithm{Algorithm::kHan};
   std::string message = std::string(source) + "=" + std::string(name) + " is not an algorithm of " +
                         std::string(collective_name(collective)) + "; valid names:";
   for (const std::string& valid : valid_algorithm_names(collective)) message += " " + valid;

@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 
+#include "collectives/base/base.hpp"
+#include "collectives/select/catalog.hpp"
 #include "collectives/select/tuning_table.hpp"
 #include "collectives/select/tuning_table_json.hpp"
 #include "runtime/config.hpp"
@@ -20,7 +23,6 @@ namespace {
 // Thresholds of the built-in rules (docs/collectives.md has the table and the reasons).
 constexpr std::size_t kTreeBcastLargeBytes = 128 * 1024;
 constexpr std::size_t kTreeReduceLargeBytes = 128 * 1024;
-constexpr std::size_t kAllreduceSmallBytes = 32 * 1024;
 constexpr std::size_t kBruckAllgatherTotalBytes = 64 * 1024;
 // Bruck alltoall sends each block about log2(p)/2 times, packed into log2 p messages: it wins
 // while per-message latency dominates (small blocks, enough ranks for log2 p << p - 1).
@@ -97,8 +99,23 @@ struct RememberedChoice {
   std::uint64_t generation = 0;
   CommShape shape;
   std::size_t bytes = 0;
-  SelectedAlgorithm selected;
+  Choice choice;  // the catalog entry is remembered too (null: the collective has no such one)
 };
+
+// The last choice for `collective` on this thread, made afresh when anything it depends on
+// changed.
+const RememberedChoice& remembered_choice(Collective collective, const CommShape& shape,
+                                          std::size_t bytes) {
+  thread_local std::array<RememberedChoice, kCollectiveCount> remembered;
+  RememberedChoice& last = remembered[static_cast<std::size_t>(collective)];
+  const std::uint64_t generation = table_generation.load(std::memory_order_acquire);
+  if (last.valid && last.generation == generation && last.bytes == bytes && last.shape == shape) {
+    return last;
+  }
+  SelectedAlgorithm selected = choose_afresh(collective, shape, bytes);
+  last = {true, generation, shape, bytes, {entry_for(collective, selected.algorithm), selected}};
+  return last;
+}
 
 bool is_power_of_two(int n) {
   return n > 0 && (n & (n - 1)) == 0;
@@ -122,18 +139,19 @@ SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t
       // Few large messages pipeline best in ADAPT's segmented binary tree; small ones are all
       // latency, which the binomial tree's log2 p rounds minimise.
       if (bytes >= kTreeBcastLargeBytes && comm_size > 2) {
-        return {Algorithm::kAdapt, adapt::TreeShape::kBinary};
+        return {Algorithm::kAdapt, core::TreeShape::kBinary};
       }
       return {Algorithm::kBinomial};
     case Collective::kReduce:
       if (bytes >= kTreeReduceLargeBytes && comm_size > 2) {
-        return {Algorithm::kAdapt, adapt::TreeShape::kBinary};
+        return {Algorithm::kAdapt, core::TreeShape::kBinary};
       }
       return {Algorithm::kBinomial};
     case Collective::kAllreduce:
       // Small: fewest rounds. Large: Rabenseifner moves ~2x the vector in 2 log2 p rounds, but
       // its fold sends whole vectors when p is not a power of two; the ring does not fold.
-      if (bytes <= kAllreduceSmallBytes || comm_size <= 2) return {Algorithm::kRecursiveDoubling};
+      if (bytes <= base::kRecursiveDoublingMaxBytes || comm_size <= 2)
+        return {Algorithm::kRecursiveDoubling};
       if (is_power_of_two(comm_size)) return {Algorithm::kRabenseifner};
       return {Algorithm::kRing};
     case Collective::kAllgather:
@@ -180,19 +198,43 @@ const std::optional<SelectedAlgorithm>& forced_algorithm(Collective collective) 
 }
 
 SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes) {
-  thread_local std::array<RememberedChoice, kCollectiveCount> remembered;
-  RememberedChoice& last = remembered[static_cast<std::size_t>(collective)];
-  const std::uint64_t generation = table_generation.load(std::memory_order_acquire);
-  if (last.valid && last.generation == generation && last.bytes == bytes && last.shape == shape) {
-    return last.selected;
-  }
-  SelectedAlgorithm selected = choose_afresh(collective, shape, bytes);
-  last = {true, generation, shape, bytes, selected};
-  return selected;
+  return remembered_choice(collective, shape, bytes).choice.params;
 }
 
 SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes) {
   return choose(collective, CommShape::single_node(comm_size), bytes);
+}
+
+namespace {
+
+// Device buffers: the device entry that fits the communicator (not remembered: finding it is a
+// scan of a few entries, and device calls are large).
+Choice device_choice(const core::CollArgs& args, const CommShape& shape) {
+  Choice choice;
+  choice.entry = entry_for_memory(args.collective, args.memory, shape);
+  if (choice.entry == nullptr) {
+    throw Error(ErrorCode::kUnsupported, std::string(collective_name(args.collective)) +
+                                             ": no algorithm for " + memory_kind_name(args.memory) +
+                                             " memory");
+  }
+  choice.params.algorithm = choice.entry->algorithm;
+  return choice;
+}
+
+[[noreturn, gnu::cold]] void cannot_run(Collective collective, const SelectedAlgorithm& selected) {
+  throw Error(ErrorCode::kInvalidArgument, std::string(collective_name(collective)) +
+                                               ": the selection chose " + algorithm_name(selected) +
+                                               ", which this collective does not have");
+}
+
+}  // namespace
+
+Choice choose(const core::CollArgs& args) {
+  const CommShape shape = shape_of(args.comm);
+  if (args.memory != MemoryKind::kHost) return device_choice(args, shape);
+  const RememberedChoice& last = remembered_choice(args.collective, shape, args.bytes);
+  if (last.choice.entry == nullptr) cannot_run(args.collective, last.choice.params);
+  return last.choice;
 }
 
 }  // namespace halyard::select

@@ -13,10 +13,14 @@
 #include <functional>
 #include <optional>
 
-#include "collectives/select/comm_shape.hpp"
+#include "collectives/core/catalog.hpp"
+#include "collectives/core/comm_shape.hpp"
 #include "collectives/select/selected_algorithm.hpp"
 
 namespace halyard::select {
+
+using core::CommShape;
+using core::shape_of;
 
 // Returns the algorithm for (collective, communicator shape, bytes), or nullopt to defer to the
 // rules.
@@ -41,5 +45,16 @@ const std::optional<SelectedAlgorithm>& forced_algorithm(Collective collective);
 // What a call runs: the forced algorithm, else the table's answer, else the rule's.
 SelectedAlgorithm choose(Collective collective, const CommShape& shape, std::size_t bytes);
 SelectedAlgorithm choose(Collective collective, int comm_size, std::size_t bytes);
+
+// What runs one validated call: the catalog entry and the parameters its post() gets. Device
+// buffers take the device entry that fits the communicator, whatever HALYARD_<COLL>_ALG says
+// (host algorithms cannot read device memory); host buffers take choose() above. Throws
+// Error(kInvalidArgument) when the choice is an algorithm the collective does not have (a
+// decision table naming another collective's).
+struct Choice {
+  const core::AlgorithmEntry* entry = nullptr;
+  SelectedAlgorithm params;
+};
+Choice choose(const core::CollArgs& args);
 
 }  // namespace halyard::select

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "collectives/select/comm_shape.hpp"
+#include "collectives/core/comm_shape.hpp"
 #include "collectives/select/selected_algorithm.hpp"
 #include "collectives/select/selection.hpp"
 

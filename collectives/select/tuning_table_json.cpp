@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "collectives/han/han_config.hpp"
 #include "runtime/config.hpp"
 #include "runtime/error.hpp"
 
@@ -75,7 +76,7 @@ han::Tuning han_at(const json& value, const std::string& where) {
       if (!t.inter) problem(at, "expected adapt or base, got " + field.dump());
     } else if (key == "ibalg" || key == "iralg") {
       try {
-        auto tree = adapt::parse_tree_shape(string_at(field, at));
+        auto tree = core::parse_tree_shape(string_at(field, at));
         (key == "ibalg" ? t.inter_bcast_tree : t.inter_reduce_tree) = tree;
       } catch (const Error& error) {
         problem(at, error.what());
@@ -158,9 +159,9 @@ json han_json(const han::Tuning& t) {
   json out = json::object();
   if (t.segment_bytes) out["fs"] = *t.segment_bytes;
   if (t.inter) out["imod"] = std::string(han::inter_module_name(*t.inter));
-  if (t.inter_bcast_tree) out["ibalg"] = std::string(adapt::tree_shape_name(*t.inter_bcast_tree));
+  if (t.inter_bcast_tree) out["ibalg"] = std::string(core::tree_shape_name(*t.inter_bcast_tree));
   if (t.inter_reduce_tree) {
-    out["iralg"] = std::string(adapt::tree_shape_name(*t.inter_reduce_tree));
+    out["iralg"] = std::string(core::tree_shape_name(*t.inter_reduce_tree));
   }
   if (t.inter_bcast_segment) out["ibs"] = *t.inter_bcast_segment;
   if (t.inter_reduce_segment) out["irs"] = *t.inter_reduce_segment;

@@ -317,30 +317,30 @@ void expect_invalid(const char* what, F f) {
   fail(std::string(what) + ": no exception");
 }
 
+// The caller's arguments are checked once, at the public entry (core/validate.hpp), before any
+// algorithm or tag; ADAPT's parameters where they are built (adapt/params.hpp).
 void errors(const Communicator& world) {
   std::vector<float> buf(4);
   adapt::Params p;
   using halyard::Datatype;
   using halyard::Op;
   expect_invalid("bad root",
-                 [&] { adapt::ibcast(world, buf.data(), 4, Datatype::kFloat32, world.size(), p); });
-  expect_invalid("null buffer",
-                 [&] { adapt::ibcast(world, nullptr, 4, Datatype::kFloat32, 0, p); });
+                 [&] { halyard::ibcast(world, buf.data(), 4, Datatype::kFloat32, world.size()); });
+  expect_invalid("null buffer", [&] { halyard::ibcast(world, nullptr, 4, Datatype::kFloat32, 0); });
   expect_invalid("band on float", [&] {
-    adapt::ireduce(world, buf.data(), buf.data(), 4, Datatype::kFloat32, Op::kBand, 0, p);
+    halyard::ireduce(world, buf.data(), buf.data(), 4, Datatype::kFloat32, Op::kBand, 0);
   });
   adapt::Params bad = p;
   bad.sends_in_flight = 0;
-  expect_invalid("N = 0", [&] { adapt::ibcast(world, buf.data(), 4, Datatype::kFloat32, 0, bad); });
+  expect_invalid("N = 0", [&] { adapt::check_params(bad); });
   bad = p;
   bad.knomial_radix = 1;
   bad.tree = adapt::TreeShape::kKnomial;
-  expect_invalid("radix 1",
-                 [&] { adapt::ibcast(world, buf.data(), 4, Datatype::kFloat32, 0, bad); });
+  expect_invalid("radix 1", [&] { adapt::check_params(bad); });
   if (world.size() > 1) {
     expect_invalid("in place off root", [&] {
-      adapt::ireduce(world, halyard::kInPlace, buf.data(), 4, Datatype::kFloat32, Op::kSum,
-                     (world.rank() + 1) % world.size(), p);
+      halyard::ireduce(world, halyard::kInPlace, buf.data(), 4, Datatype::kFloat32, Op::kSum,
+                       (world.rank() + 1) % world.size());
     });
   }
   // The throws drew no tags: a real call afterwards still matches on every rank.

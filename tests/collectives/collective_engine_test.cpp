@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "collectives/base/step_machine.hpp"
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 #include "collectives/core/collective_engine.hpp"
 #include "collectives/han/task_pipeline.hpp"
 #include "runtime/event_loop.hpp"

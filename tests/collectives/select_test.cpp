@@ -1,9 +1,12 @@
 // Unit tests of the selection layer: names, built-in rules, and the decision-table hook.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <vector>
 
-#include "collectives/select/adapt_dispatch.hpp"
+#include "collectives/adapt/params.hpp"
+#include "collectives/select/catalog.hpp"
 #include "collectives/select/selection.hpp"
 #include "runtime/error.hpp"
 
@@ -18,6 +21,46 @@ TEST(SelectNames, EveryValidNameParsesBackToItself) {
       EXPECT_EQ(algorithm_name(parse_algorithm(c, name, "test")), name);
     }
   }
+}
+
+// The names users see come from the catalog and are exactly the documented ones
+// (docs/collectives.md), in documentation order.
+TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
+  const std::vector<std::string> rooted_trees = {
+      "base:linear",    "base:binomial", "adapt:chain", "adapt:binary",
+      "adapt:binomial", "adapt:knomial", "adapt:topo",  "han"};
+  EXPECT_EQ(valid_algorithm_names(Collective::kBcast), rooted_trees);
+  EXPECT_EQ(valid_algorithm_names(Collective::kReduce), rooted_trees);
+  EXPECT_EQ(valid_algorithm_names(Collective::kAllreduce),
+            (std::vector<std::string>{"base:ring", "base:recursive_doubling", "base:rabenseifner",
+                                      "han"}));
+  EXPECT_EQ(valid_algorithm_names(Collective::kAllgather),
+            (std::vector<std::string>{"base:ring", "base:bruck", "han"}));
+  EXPECT_EQ(valid_algorithm_names(Collective::kBarrier),
+            (std::vector<std::string>{"base:dissemination", "han"}));
+  EXPECT_EQ(valid_algorithm_names(Collective::kGather), std::vector<std::string>{"base:linear"});
+  EXPECT_EQ(valid_algorithm_names(Collective::kScatter), std::vector<std::string>{"base:linear"});
+  EXPECT_EQ(valid_algorithm_names(Collective::kAlltoall),
+            (std::vector<std::string>{"base:pairwise", "base:bruck"}));
+}
+
+// Every entry can be posted and found: one name per (collective, name), a post() each, and the
+// constant-time index answers for every algorithm an entry has.
+TEST(SelectCatalog, EntriesAreUniqueAndReachable) {
+  std::set<std::pair<int, std::string>> seen;
+  for (const core::AlgorithmEntry& entry : catalog()) {
+    EXPECT_TRUE(seen.insert({static_cast<int>(entry.collective), std::string(entry.name)}).second)
+        << entry.name;
+    EXPECT_NE(entry.post, nullptr) << entry.name;
+    const core::AlgorithmEntry* found = entry_for(entry.collective, entry.algorithm);
+    ASSERT_NE(found, nullptr) << entry.name;
+    EXPECT_EQ(found->algorithm, entry.algorithm);
+    // Only host algorithms for any communicator may be named.
+    EXPECT_EQ(entry.supports.nameable, entry.supports.memory == MemoryKind::kHost &&
+                                           entry.supports.comm == core::CommShapes::kAny)
+        << entry.name;
+  }
+  EXPECT_EQ(entry_for(Collective::kGather, Algorithm::kHan), nullptr);
 }
 
 TEST(SelectNames, ParsesBaseAndAdaptNamesCaseInsensitively) {
@@ -104,9 +147,9 @@ TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
   EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kRecursiveDoubling);
 }
 
-TEST(SelectAdaptParams, TreeAndSegmentFromTheSelection) {
+TEST(AdaptParams, TreeAndSegmentFromTheSelection) {
   SelectedAlgorithm selected{Algorithm::kAdapt, adapt::TreeShape::kChain, 12345};
-  adapt::Params params = adapt_params(Collective::kBcast, selected);
+  adapt::Params params = adapt::params_for(Collective::kBcast, selected);
   EXPECT_EQ(params.tree, adapt::TreeShape::kChain);
   EXPECT_EQ(params.segment_bytes, 12345u);
   EXPECT_GT(params.recvs_in_flight, params.sends_in_flight);

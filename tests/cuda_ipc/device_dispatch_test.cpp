@@ -9,9 +9,9 @@
 #include <string>
 
 #include "collectives/collectives.hpp"
-#include "collectives/device/memory_dispatch.hpp"
+#include "collectives/core/memory_kind.hpp"
 #include "collectives/guard/call_signature.hpp"
-#include "collectives/select/device_path.hpp"
+#include "collectives/select/catalog.hpp"
 #include "runtime/error.hpp"
 
 namespace halyard {
@@ -46,7 +46,7 @@ class FakeDeviceSupport final : public DeviceSupport {
   PinnedBuffer pinned(std::size_t) override { return nullptr; }
 };
 
-using device::call_memory_kind;
+using core::call_memory_kind;
 
 TEST(DeviceDispatch, HostBuffersAreHost) {
   FakeDeviceSupport fake;
@@ -115,24 +115,32 @@ TEST(DeviceDispatch, WithoutDeviceSupportEverythingIsHost) {
             MemoryKind::kHost);
 }
 
-TEST(DeviceDispatch, PathFollowsMemoryAndShape) {
-  using select::choose_device_path;
-  using select::CommShape;
-  using select::DevicePath;
-  EXPECT_EQ(choose_device_path(MemoryKind::kHost, CommShape::single_node(4)), DevicePath::kHost);
-  EXPECT_EQ(choose_device_path(MemoryKind::kHost, CommShape{8, 2, 4}), DevicePath::kHost);
-  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape::single_node(1)),
-            DevicePath::kNodeIpc);
-  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape::single_node(8)),
-            DevicePath::kNodeIpc);
-  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape{8, 2, 4}), DevicePath::kStaged);
-  EXPECT_EQ(choose_device_path(MemoryKind::kDevice, CommShape{4, 4, 1}), DevicePath::kStaged);
+// Device buffers find their catalog entry by memory kind and communicator shape.
+TEST(DeviceDispatch, EntryFollowsMemoryAndShape) {
+  using core::Algorithm;
+  using core::Collective;
+  using core::CommShape;
+  auto algorithm_for = [](Collective c, const CommShape& shape) {
+    const core::AlgorithmEntry* entry = select::entry_for_memory(c, MemoryKind::kDevice, shape);
+    EXPECT_NE(entry, nullptr);
+    return entry == nullptr ? Algorithm::kLinear : entry->algorithm;
+  };
+  for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce}) {
+    EXPECT_EQ(algorithm_for(c, CommShape::single_node(1)), Algorithm::kNodeIpc);
+    EXPECT_EQ(algorithm_for(c, CommShape::single_node(8)), Algorithm::kNodeIpc);
+    EXPECT_EQ(algorithm_for(c, CommShape{8, 2, 4}), Algorithm::kStagedNodes);
+    EXPECT_EQ(algorithm_for(c, CommShape{4, 4, 1}), Algorithm::kStagedNodes);
+  }
+  // No device algorithm for the collectives that move blocks.
+  EXPECT_EQ(select::entry_for_memory(Collective::kAlltoall, MemoryKind::kDevice,
+                                     CommShape::single_node(4)),
+            nullptr);
 }
 
 TEST(DeviceDispatch, SignaturesOfHostAndDeviceCallsDiffer) {
   using guard::CallSignature;
   auto host =
-      CallSignature::reduction(select::Collective::kAllreduce, 8, Datatype::kFloat32, Op::kSum);
+      CallSignature::reduction(core::Collective::kAllreduce, 8, Datatype::kFloat32, Op::kSum);
   auto device = host.in_memory(MemoryKind::kDevice);
   EXPECT_NE(host, device);
   EXPECT_EQ(guard::differences(device, host), "buffers (device vs host)");

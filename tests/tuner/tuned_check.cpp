@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
-#include "collectives/select/comm_shape.hpp"
+#include "collectives/core/comm_shape.hpp"
+#include "collectives/han/han_config.hpp"
 #include "collectives/select/selection.hpp"
 #include "collectives/select/tuning_table_json.hpp"
 #include "halyard/halyard.hpp"

@@ -1,4 +1,4 @@
-#include "collectives/collective_tag.hpp"
+#include "collectives/core/collective_tag.hpp"
 
 #include <cstdint>
 

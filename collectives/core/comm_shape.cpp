@@ -1,6 +1,6 @@
-#include "collectives/select/comm_shape.hpp"
+#include "collectives/core/comm_shape.hpp"
 
-namespace halyard::select {
+namespace halyard::core {
 
 CommShape shape_of(const Communicator& comm) {
   // The communicator counted its nodes when it was made: selection runs on every collective
@@ -8,4 +8,4 @@ CommShape shape_of(const Communicator& comm) {
   return CommShape{comm.size(), comm.node_count(), comm.max_ranks_per_node()};
 }
 
-}  // namespace halyard::select
+}  // namespace halyard::core

@@ -1,12 +1,13 @@
-// Names of the tree shapes, as HALYARD_BCAST_ALG=adapt:<tree> and the tools spell them.
+// Names of ADAPT's tree shapes, as HALYARD_BCAST_ALG=adapt:<tree>, HALYARD_HAN_INTER and the
+// decision table spell them.
 #include <array>
 #include <string>
 #include <utility>
 
-#include "collectives/adapt/adapt.hpp"
+#include "collectives/core/vocabulary.hpp"
 #include "runtime/error.hpp"
 
-namespace halyard::adapt {
+namespace halyard::core {
 namespace {
 
 constexpr std::array<std::pair<TreeShape, std::string_view>, 5> kShapeNames{{
@@ -35,4 +36,4 @@ TreeShape parse_tree_shape(std::string_view name) {
                   "'; valid trees: chain|binary|binomial|knomial|topo");
 }
 
-}  // namespace halyard::adapt
+}  // namespace halyard::core

@@ -4,7 +4,7 @@
 
 #include "runtime/communicator.hpp"
 
-namespace halyard::select {
+namespace halyard::core {
 
 struct CommShape {
   int size = 1;
@@ -22,4 +22,4 @@ struct CommShape {
 // The shape of `comm`, from the node counts the communicator keeps.
 CommShape shape_of(const Communicator& comm);
 
-}  // namespace halyard::select
+}  // namespace halyard::core

@@ -1,12 +1,12 @@
-#include "collectives/device/memory_dispatch.hpp"
+#include "collectives/core/memory_kind.hpp"
 
 #include <optional>
 #include <string>
 
-#include "collectives/base/arguments.hpp"
+#include "collectives/core/in_place.hpp"
 #include "runtime/error.hpp"
 
-namespace halyard::device {
+namespace halyard::core {
 
 MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBuffer> buffers,
                             std::string_view operation) {
@@ -16,7 +16,7 @@ MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBu
   std::optional<CallBuffer> first;
   MemoryKind first_kind = MemoryKind::kHost;
   for (const CallBuffer& buffer : buffers) {
-    if (buffer.pointer == nullptr || base::is_in_place(buffer.pointer)) continue;
+    if (buffer.pointer == nullptr || is_in_place(buffer.pointer)) continue;
     MemoryKind kind = support->kind_of(buffer.pointer);
     if (!first) {
       first = buffer;
@@ -39,4 +39,4 @@ MemoryKind call_memory_kind(const Communicator& comm, std::initializer_list<Call
   return call_memory_kind(device_support_of(comm), buffers, operation);
 }
 
-}  // namespace halyard::device
+}  // namespace halyard::core

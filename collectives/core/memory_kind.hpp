@@ -7,7 +7,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/device_support.hpp"
 
-namespace halyard::device {
+namespace halyard::core {
 
 struct CallBuffer {
   const void* pointer;  // null and kInPlace are skipped
@@ -23,4 +23,4 @@ MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBu
 MemoryKind call_memory_kind(const Communicator& comm, std::initializer_list<CallBuffer> buffers,
                             std::string_view operation);
 
-}  // namespace halyard::device
+}  // namespace halyard::core

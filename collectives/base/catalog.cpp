@@ -1,0 +1,137 @@
+// The flat algorithms as catalog entries (core/catalog.hpp): each post() unpacks the validated
+// call into the algorithm's own arguments.
+#include "collectives/base/base.hpp"
+
+namespace halyard::base {
+
+namespace {
+
+using core::Algorithm;
+using core::AlgorithmEntry;
+using core::CollArgs;
+using core::Collective;
+using core::SelectedAlgorithm;
+
+template <Request (*Rooted)(const Communicator&, void*, std::size_t, Datatype, int)>
+Request post_bcast(const CollArgs& a, const SelectedAlgorithm&) {
+  return Rooted(a.comm, a.buffer(), a.count, a.type, a.root);
+}
+
+template <Request (*Reduce)(const Communicator&, const void*, void*, std::size_t, Datatype, Op,
+                            int)>
+Request post_reduce(const CollArgs& a, const SelectedAlgorithm&) {
+  return Reduce(a.comm, a.send, a.recv, a.count, a.type, a.op, a.root);
+}
+
+template <Request (*Allreduce)(const Communicator&, const void*, void*, std::size_t, Datatype, Op)>
+Request post_allreduce(const CollArgs& a, const SelectedAlgorithm&) {
+  return Allreduce(a.comm, a.send, a.recv, a.count, a.type, a.op);
+}
+
+template <Request (*Blocks)(const Communicator&, const void*, void*, std::size_t, Datatype)>
+Request post_blocks(const CollArgs& a, const SelectedAlgorithm&) {
+  return Blocks(a.comm, a.send, a.recv, a.count, a.type);
+}
+
+template <Request (*RootedBlocks)(const Communicator&, const void*, void*, std::size_t, Datatype,
+                                  int)>
+Request post_rooted_blocks(const CollArgs& a, const SelectedAlgorithm&) {
+  return RootedBlocks(a.comm, a.send, a.recv, a.count, a.type, a.root);
+}
+
+Request post_barrier(const CollArgs& a, const SelectedAlgorithm&) {
+  return ibarrier_dissemination(a.comm);
+}
+
+constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
+
+// In documentation order per collective (docs/collectives.md).
+constexpr AlgorithmEntry kAlgorithms[] = {
+    {Collective::kBcast, "base:linear", Algorithm::kLinear, kNoTree, {}, post_bcast<ibcast_linear>},
+    {Collective::kBcast,
+     "base:binomial",
+     Algorithm::kBinomial,
+     kNoTree,
+     {},
+     post_bcast<ibcast_binomial>},
+    {Collective::kReduce,
+     "base:linear",
+     Algorithm::kLinear,
+     kNoTree,
+     {},
+     post_reduce<ireduce_linear>},
+    {Collective::kReduce,
+     "base:binomial",
+     Algorithm::kBinomial,
+     kNoTree,
+     {},
+     post_reduce<ireduce_binomial>},
+    {Collective::kAllreduce,
+     "base:ring",
+     Algorithm::kRing,
+     kNoTree,
+     {},
+     post_allreduce<iallreduce_ring>},
+    {Collective::kAllreduce,
+     "base:recursive_doubling",
+     Algorithm::kRecursiveDoubling,
+     kNoTree,
+     {},
+     post_allreduce<iallreduce_recursive_doubling>},
+    {Collective::kAllreduce,
+     "base:rabenseifner",
+     Algorithm::kRabenseifner,
+     kNoTree,
+     {},
+     post_allreduce<iallreduce_rabenseifner>},
+    {Collective::kAllgather,
+     "base:ring",
+     Algorithm::kRing,
+     kNoTree,
+     {},
+     post_blocks<iallgather_ring>},
+    {Collective::kAllgather,
+     "base:bruck",
+     Algorithm::kBruck,
+     kNoTree,
+     {},
+     post_blocks<iallgather_bruck>},
+    {Collective::kBarrier,
+     "base:dissemination",
+     Algorithm::kDissemination,
+     kNoTree,
+     {},
+     post_barrier},
+    {Collective::kGather,
+     "base:linear",
+     Algorithm::kLinear,
+     kNoTree,
+     {},
+     post_rooted_blocks<igather_linear>},
+    {Collective::kScatter,
+     "base:linear",
+     Algorithm::kLinear,
+     kNoTree,
+     {},
+     post_rooted_blocks<iscatter_linear>},
+    {Collective::kAlltoall,
+     "base:pairwise",
+     Algorithm::kPairwise,
+     kNoTree,
+     {},
+     post_blocks<ialltoall_pairwise>},
+    {Collective::kAlltoall,
+     "base:bruck",
+     Algorithm::kBruck,
+     kNoTree,
+     {},
+     post_blocks<ialltoall_bruck>},
+};
+
+}  // namespace
+
+core::AlgorithmTable algorithms() {
+  return kAlgorithms;
+}
+
+}  // namespace halyard::base

@@ -1,0 +1,44 @@
+// CollArgs: one collective call as the public entry (the C++ API or the MPI shim) received it,
+// checked once there (core/validate.hpp) and then passed by reference, unchanged, to the
+// selection and to the chosen algorithm's post() (core/catalog.hpp). Nothing below the entry
+// checks the caller's arguments again.
+#pragma once
+
+#include <cstddef>
+
+#include "collectives/core/vocabulary.hpp"
+#include "runtime/communicator.hpp"
+#include "runtime/datatype.hpp"
+#include "runtime/device_support.hpp"
+#include "runtime/reduce_op.hpp"
+
+namespace halyard::core {
+
+struct CollArgs {
+  Collective collective = Collective::kBarrier;
+  const Communicator& comm;
+  // bcast: both are the one buffer (the data at the root, the destination elsewhere).
+  // send may be kInPlace where the collective allows it (collectives/collectives.hpp).
+  const void* send = nullptr;
+  void* recv = nullptr;
+  // Elements of `type`: the whole vector (bcast, reduce, allreduce) or one rank's block
+  // (allgather, gather, scatter, alltoall).
+  std::size_t count = 0;
+  // Per-rank counts and displacements (in elements) of the v-variants to come; null for the
+  // collectives with one count.
+  const std::size_t* counts = nullptr;
+  const std::size_t* displacements = nullptr;
+  Datatype type = Datatype::kUint8;
+  Op op = Op::kSum;  // reductions only
+  int root = -1;     // rooted collectives only
+
+  // Settled once by the entry (core/validate.hpp), never by the caller:
+  MemoryKind memory = MemoryKind::kHost;  // where this rank's buffers live
+  std::size_t bytes = 0;                  // count * datatype_size(type): what selection sizes by
+
+  bool is_root() const { return comm.rank() == root; }
+  // The buffer of bcast.
+  void* buffer() const { return recv; }
+};
+
+}  // namespace halyard::core

@@ -1,0 +1,177 @@
+#include "collectives/core/validate.hpp"
+
+#include <array>
+#include <limits>
+#include <string>
+
+#include "collectives/core/in_place.hpp"
+#include "collectives/core/memory_kind.hpp"
+#include "runtime/error.hpp"
+
+namespace halyard::core {
+
+namespace {
+
+// Which ranks pass a buffer, and where kInPlace may stand for it (MPI's rules).
+enum class Where { kNowhere, kEveryRank, kRootOnly };
+enum class InPlace { kNever, kAtRoot, kAlways };
+struct BufferRule {
+  Where where = Where::kNowhere;
+  InPlace in_place = InPlace::kNever;
+};
+
+// What a collective takes, so one generic check serves every collective.
+enum class Typing { kNone, kDatatype, kReduction };
+struct ArgumentRules {
+  bool rooted = false;
+  Typing typing = Typing::kNone;
+  BufferRule send;
+  BufferRule recv;
+  const char* recv_name = "recv";
+  bool blocks = false;  // the buffers hold one block per rank (count * comm.size() elements)
+};
+
+constexpr ArgumentRules rules_of(Collective collective) {
+  constexpr BufferRule kEveryRank{Where::kEveryRank, InPlace::kNever};
+  constexpr BufferRule kRootOnly{Where::kRootOnly, InPlace::kNever};
+  switch (collective) {
+    case Collective::kBcast:
+      return {true, Typing::kDatatype, {}, kEveryRank, "buffer"};
+    case Collective::kReduce:
+      return {true, Typing::kReduction, {Where::kEveryRank, InPlace::kAtRoot}, kRootOnly};
+    case Collective::kAllreduce:
+      return {false, Typing::kReduction, {Where::kEveryRank, InPlace::kAlways}, kEveryRank};
+    case Collective::kAllgather:
+      return {false, Typing::kDatatype, {Where::kEveryRank, InPlace::kAlways}, kEveryRank, "recv",
+              true};
+    case Collective::kGather:
+      return {true, Typing::kDatatype, {Where::kEveryRank, InPlace::kAtRoot}, kRootOnly, "recv",
+              true};
+    case Collective::kScatter:
+      return {true, Typing::kDatatype, kRootOnly, kEveryRank, "recv", true};
+    case Collective::kAlltoall:
+      return {false, Typing::kDatatype, kEveryRank, kEveryRank, "recv", true};
+    case Collective::kBarrier:
+      return {};
+  }
+  return {};
+}
+
+// Indexed by Collective: looked up, not built, on every call.
+constexpr std::array<ArgumentRules, kCollectiveCount> kRules = [] {
+  std::array<ArgumentRules, kCollectiveCount> rules{};
+  for (std::size_t c = 0; c < kCollectiveCount; ++c) rules[c] = rules_of(Collective(c));
+  return rules;
+}();
+
+// The messages are built out of line, off the hot path: a valid call costs a few comparisons.
+[[noreturn, gnu::cold, gnu::noinline]] void invalid(const CollArgs& args, const std::string& what) {
+  throw Error(ErrorCode::kInvalidArgument,
+              std::string(operation_name(args.collective)) + ": " + what);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void invalid_root(const CollArgs& args) {
+  invalid(args, "root " + std::to_string(args.root) + " is outside the communicator of size " +
+                    std::to_string(args.comm.size()));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void invalid_datatype(const CollArgs& args) {
+  invalid(args, "type " + std::to_string(static_cast<int>(args.type)) + " is not a Datatype");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void invalid_op(const CollArgs& args) {
+  if (!op_is_valid(args.op)) {
+    invalid(args, "op " + std::to_string(static_cast<int>(args.op)) + " is not an Op");
+  }
+  try {
+    check_op_supported(args.op, args.type);
+  } catch (const Error& error) {
+    invalid(args, error.what());
+  }
+  invalid(args, "op " + std::string(op_name(args.op)) + " is not defined for type " +
+                    std::string(datatype_name(args.type)));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void invalid_buffer(const CollArgs& args, const void* buffer,
+                                                           const char* name) {
+  if (is_in_place(buffer)) invalid(args, std::string(name) + " may not be kInPlace here");
+  invalid(args, std::string(name) + " is null with count " + std::to_string(args.count));
+}
+
+// Not null when it holds count > 0 elements; kInPlace only where the rule allows it.
+inline void check_buffer(const CollArgs& args, const void* buffer, const char* name,
+                         const BufferRule& rule, bool root) {
+  if (rule.where == Where::kNowhere || (rule.where == Where::kRootOnly && !root)) return;
+  if (is_in_place(buffer)) {
+    if (rule.in_place == InPlace::kAlways || (rule.in_place == InPlace::kAtRoot && root)) return;
+    invalid_buffer(args, buffer, name);
+  }
+  if (buffer == nullptr && args.count > 0) invalid_buffer(args, buffer, name);
+}
+
+// The bodies of check_arguments() and settle(), inlined into validate() too: the C++ API pays
+// for one call, not three.
+[[gnu::always_inline]] inline void check_arguments_inline(const CollArgs& args) {
+  if (!args.comm.valid()) invalid(args, "comm is not a valid communicator");
+  const ArgumentRules& rules = kRules[static_cast<std::size_t>(args.collective)];
+  bool root = false;
+  if (rules.rooted) {
+    if (args.root < 0 || args.root >= args.comm.size()) invalid_root(args);
+    root = args.is_root();
+  }
+  if (rules.typing != Typing::kNone && !datatype_is_valid(args.type)) invalid_datatype(args);
+  if (rules.typing == Typing::kReduction &&
+      !(op_is_valid(args.op) && op_supports(args.op, args.type))) {
+    invalid_op(args);
+  }
+  check_buffer(args, args.send, "send", rules.send, root);
+  check_buffer(args, args.recv, rules.recv_name, rules.recv, root);
+}
+
+[[gnu::always_inline]] inline void settle_inline(CollArgs& args) {
+  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+  const ArgumentRules& rules = kRules[static_cast<std::size_t>(args.collective)];
+  const std::size_t element = datatype_size(args.type);
+  const std::size_t blocks = rules.blocks ? static_cast<std::size_t>(args.comm.size()) : 1;
+  if (args.count != 0 && (element > kMax / args.count || blocks > kMax / (args.count * element))) {
+    invalid(args, "count " + std::to_string(args.count) + " is too large");
+  }
+  args.bytes = args.count * element;
+  switch (args.collective) {
+    case Collective::kBcast:
+      args.memory = call_memory_kind(args.comm, {{args.recv, "buffer"}}, "ibcast");
+      return;
+    case Collective::kReduce:
+      // recv means something at the root only; elsewhere it may be anything.
+      args.memory =
+          args.is_root()
+              ? call_memory_kind(args.comm, {{args.send, "send"}, {args.recv, "recv"}}, "ireduce")
+              : call_memory_kind(args.comm, {{args.send, "send"}}, "ireduce");
+      return;
+    case Collective::kAllreduce:
+      args.memory =
+          call_memory_kind(args.comm, {{args.send, "send"}, {args.recv, "recv"}}, "iallreduce");
+      return;
+    default:
+      // The other collectives have host algorithms only.
+      args.memory = MemoryKind::kHost;
+      return;
+  }
+}
+
+}  // namespace
+
+void check_arguments(const CollArgs& args) {
+  check_arguments_inline(args);
+}
+
+void settle(CollArgs& args) {
+  settle_inline(args);
+}
+
+void validate(CollArgs& args) {
+  check_arguments_inline(args);
+  settle_inline(args);
+}
+
+}  // namespace halyard::core

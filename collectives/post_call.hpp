@@ -1,0 +1,16 @@
+// The path of every collective call below its public entry (the C++ API, collectives.cpp, and
+// the MPI shim): a CollArgs the entry validated passes the guard (HALYARD_CHECK's signature
+// exchange, HALYARD_COLL_TIMEOUT's watchdog), the selection picks a catalog entry and its
+// parameters, and the entry's post() starts the algorithm. Nothing on this path checks the
+// caller's arguments again, allocates, or erases a type.
+#pragma once
+
+#include "collectives/core/coll_args.hpp"
+#include "runtime/request.hpp"
+
+namespace halyard {
+
+// `args` must have passed core::validate() (or the shim's checks and core::settle()).
+Request post_call(const core::CollArgs& args);
+
+}  // namespace halyard
