@@ -258,7 +258,7 @@ INSTANTIATE_TEST_SUITE_P(Rendezvous, OfiTransportTest, ::testing::Values("on", "
 TEST(OfiTransportSetup, UnknownProviderIsNamedInTheError) {
   ScopedEnv provider("HALYARD_OFI_PROVIDER", "no_such_provider");
   try {
-    make_ofi_transport(in_process_launch_info(0, 1));
+    make_ofi_transport(TransportSettings{in_process_launch_info(0, 1)});
     FAIL() << "expected an Error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
@@ -271,7 +271,7 @@ TEST(OfiTransportSetup, UnknownProviderIsNamedInTheError) {
 TEST(OfiTransportSetup, MalformedSettingsAreRejected) {
   ScopedEnv limit("HALYARD_OFI_EAGER_LIMIT", "lots");
   try {
-    make_ofi_transport(in_process_launch_info(0, 1));
+    make_ofi_transport(TransportSettings{in_process_launch_info(0, 1)});
     FAIL() << "expected an Error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
