@@ -316,6 +316,29 @@ TEST(OfiTransportSetup, WaitFdWakesTheReceiver) {
   EXPECT_EQ(cluster.arrivals(1).front()->envelope().size, 1u);
 }
 
+// The loop's wait policy and the progress thread are the runtime's: the transport follows the
+// settings it is given even where the environment says otherwise.
+TEST(OfiTransportSetup, WaitFdFollowsTheRuntimeNotTheEnvironment) {
+  const TransportSettings defaults{in_process_launch_info(0, 1)};
+  {
+    ScopedEnv forced("HALYARD_OFI_WAIT_FD", "on");
+    if (make_ofi_transport(defaults)->wait_fd() < 0) GTEST_SKIP() << "provider offers no wait fd";
+  }
+  {
+    ScopedEnv wait("HALYARD_WAIT", "block");
+    ScopedEnv thread("HALYARD_PROGRESS_THREAD", "1");
+    TransportSettings spinning = defaults;
+    spinning.wait_policy = WaitPolicy::kSpin;
+    EXPECT_LT(make_ofi_transport(spinning)->wait_fd(), 0);
+  }
+  ScopedEnv wait("HALYARD_WAIT", "spin");
+  ScopedEnv thread("HALYARD_PROGRESS_THREAD", "0");
+  TransportSettings threaded = defaults;
+  threaded.wait_policy = WaitPolicy::kBlock;
+  threaded.progress_thread = true;
+  EXPECT_GE(make_ofi_transport(threaded)->wait_fd(), 0);
+}
+
 TEST(OfiTransportSetup, SocketProvidersReadRendezvousDataInHalfMebibyteChunks) {
   constexpr std::size_t kHalfMebibyte = std::size_t{512} << 10;
   constexpr std::size_t kWholeMessage = std::size_t{1} << 30;
