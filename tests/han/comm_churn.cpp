@@ -11,7 +11,7 @@
 // Resident memory (VmRSS) is printed at the start, after 1,000 and after 10,000 communicators,
 // with the heap in use (malloc'd bytes, mallinfo2). The first communicator maps and touches the
 // shm segment and the transports' buffers (+18 MiB); after that the heap stays flat: measured
-// within 1.5 KiB from the 4th to the 10,000th communicator, so the heap may grow by at most
+// within 2 KiB from the 4th to the 10,000th communicator, so the heap may grow by at most
 // kHeapBoundKiB from 1,000 to 10,000 (a leak of 8 bytes per communicator exceeds it). VmRSS
 // itself still creeps by ~300 bytes per communicator (measured +2.7 MiB over 9,000): libfabric
 // allocates ~100 MiB of buffer pools when its endpoint is enabled and touches their pages as it
