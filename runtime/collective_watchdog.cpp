@@ -7,18 +7,13 @@
 
 #include "runtime/communicator.hpp"
 #include "runtime/config.hpp"
-#include "runtime/loop_registry.hpp"
 #include "runtime/point_to_point.hpp"
+#include "runtime/runtime_services.hpp"
 #include "runtime/tags.hpp"
 
 namespace halyard {
 
 namespace {
-
-LoopRegistry<CollectiveWatchdog>& watchdogs() {
-  static LoopRegistry<CollectiveWatchdog> registry;
-  return registry;
-}
 
 std::string seconds_text(std::chrono::nanoseconds d) {
   double s = std::chrono::duration<double>(d).count();
@@ -44,12 +39,9 @@ std::string ranks_text(const std::vector<int>& sources) {
 
 CollectiveWatchdog::CollectiveWatchdog(EventLoop& loop, PointToPoint& p2p,
                                        std::chrono::milliseconds timeout)
-    : loop_(loop), p2p_(p2p), timeout_(timeout), last_progress_(Clock::now()) {
-  watchdogs().set(loop_, this);
-}
+    : loop_(loop), p2p_(p2p), timeout_(timeout), last_progress_(Clock::now()) {}
 
 CollectiveWatchdog::~CollectiveWatchdog() {
-  watchdogs().set(loop_, nullptr);
   if (timer_) loop_.cancel_timer(*timer_);
 }
 
@@ -120,7 +112,7 @@ std::string CollectiveWatchdog::report(const Watched& stalled, Clock::duration i
 }
 
 CollectiveWatchdog* collective_watchdog_of(const Communicator& comm) {
-  return watchdogs().find(comm.loop());
+  return comm.services().watchdog.load(std::memory_order_acquire);
 }
 
 }  // namespace halyard

@@ -36,7 +36,7 @@ class CollectiveWatchdog {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Registers itself as the watchdog of `loop` until destroyed.
+  // The Runtime makes it its communicators' watchdog (RuntimeServices::watchdog).
   CollectiveWatchdog(EventLoop& loop, PointToPoint& p2p, std::chrono::milliseconds timeout);
   ~CollectiveWatchdog();
   CollectiveWatchdog(const CollectiveWatchdog&) = delete;

@@ -10,20 +10,27 @@
 #include "runtime/event_loop.hpp"
 #include "runtime/point_to_point.hpp"
 #include "runtime/pooled.hpp"
+#include "runtime/runtime_services.hpp"
 
 namespace halyard {
 
 struct Communicator::State {
   ~State() {
-    // Handlers of a dead communicator must not keep running (nor keep its ranks alive).
+    // First, while the whole state is still there: attachments may hold other communicators
+    // (HAN's levels), whose states go with them.
+    attachments.clear();
+    // Handlers of a dead communicator must not keep running (nor keep its ranks alive), and
+    // its empty matching queues must not stay behind.
     if (!runtime_alive.expired()) {
       EventLoop::Access access(p2p->loop());
       p2p->active_messages().unregister_context(context);
+      p2p->matching().forget_context(context);
     }
   }
 
   PointToPoint* p2p = nullptr;
   std::weak_ptr<const void> runtime_alive;
+  std::shared_ptr<RuntimeServices> services;
   std::shared_ptr<const TopologyTable> topology;
   std::uint32_t context = 0;
   std::uint32_t collective_calls = 0;  // next_collective_call()
@@ -32,6 +39,9 @@ struct Communicator::State {
   std::vector<int> rank_of_world;  // world rank -> communicator rank, -1 if not a member
   int node_count = 1;
   int max_ranks_per_node = 1;
+
+  // Mutable: attaching does not change what the communicator is.
+  mutable Attachments attachments;
 
   // Turns a receive's sender from a world rank into a rank of this communicator.
   void to_comm_source(Status& status) const;
@@ -100,10 +110,12 @@ std::pair<int, int> count_nodes(const std::vector<int>& world_ranks, const Topol
 }  // namespace
 
 Communicator Communicator::make_world(PointToPoint& p2p,
-                                      std::shared_ptr<const TopologyTable> topology) {
+                                      std::shared_ptr<const TopologyTable> topology,
+                                      std::shared_ptr<RuntimeServices> services) {
   auto s = std::make_shared<State>();
   s->p2p = &p2p;
   s->runtime_alive = p2p.lifetime();
+  s->services = std::move(services);
   s->topology = std::move(topology);
   s->context = 0;
   s->rank = p2p.world_rank();
@@ -180,6 +192,12 @@ int Communicator::max_ranks_per_node() const {
 }
 EventLoop& Communicator::loop() const {
   return checked("loop").p2p->loop();
+}
+RuntimeServices& Communicator::services() const {
+  return *checked("services").services;
+}
+Attachments& Communicator::attachments(const char* operation) const {
+  return checked(operation).attachments;
 }
 EventLoop* Communicator::loop_if_alive() const noexcept {
   if (state_ == nullptr || state_->runtime_alive.expired()) return nullptr;
@@ -409,6 +427,7 @@ Communicator Communicator::split(int color, int key) const {
   auto out = std::make_shared<State>();
   out->p2p = s.p2p;
   out->runtime_alive = s.runtime_alive;
+  out->services = s.services;
   out->topology = s.topology;
   out->context = context;
   out->rank_of_world.assign(s.rank_of_world.size(), -1);

@@ -11,6 +11,9 @@
 // take library tags (< kAnyTag, see tags.hpp): collectives use them on the same context, and
 // they never match user receives.
 //
+// Attachments: the layers above keep their per-communicator state on the communicator
+// (attachment<T>() / attach<T>()), released when its last handle goes; see attachments.hpp.
+//
 // A communicator must not outlive the Runtime that made it.
 #pragma once
 
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "runtime/active_messages.hpp"
+#include "runtime/attachments.hpp"
 #include "runtime/request.hpp"
 #include "runtime/tags.hpp"
 #include "runtime/topology.hpp"
@@ -29,13 +33,15 @@ namespace halyard {
 
 class EventLoop;
 class PointToPoint;
+struct RuntimeServices;
 
 class Communicator {
  public:
   Communicator() = default;
 
   // The world communicator of a process (used by Runtime).
-  static Communicator make_world(PointToPoint& p2p, std::shared_ptr<const TopologyTable> topology);
+  static Communicator make_world(PointToPoint& p2p, std::shared_ptr<const TopologyTable> topology,
+                                 std::shared_ptr<RuntimeServices> services);
 
   bool valid() const noexcept { return state_ != nullptr; }
   explicit operator bool() const noexcept { return valid(); }
@@ -68,6 +74,21 @@ class Communicator {
   int max_ranks_per_node() const;
 
   EventLoop& loop() const;
+  // The services of the runtime this communicator belongs to (runtime_services.hpp).
+  RuntimeServices& services() const;
+  // The T attached to this communicator, or null. Each communicator has its own (a dup starts
+  // with none); they are released when the last handle of this communicator goes.
+  template <class T>
+  std::shared_ptr<T> attachment() const {
+    return attachments("attachment").find<T>();
+  }
+  // Attaches `object` as this communicator's T unless one is attached already; returns the T
+  // that is attached. A caller that needs the object past the communicator's life (a call in
+  // flight) keeps the returned shared_ptr.
+  template <class T>
+  std::shared_ptr<T> attach(std::shared_ptr<T> object) const {
+    return attachments("attach").attach<T>(std::move(object));
+  }
   // The loop, or null for an empty communicator or a finalized runtime (never throws).
   EventLoop* loop_if_alive() const noexcept;
 
@@ -132,6 +153,7 @@ class Communicator {
   explicit Communicator(std::shared_ptr<State> state) : state_(std::move(state)) {}
 
   const State& checked(const char* operation) const;
+  Attachments& attachments(const char* operation) const;
   // Validates a send, fills `env` and returns the peer's world rank.
   int prepare_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
                    Envelope& env) const;

@@ -2,6 +2,7 @@
 # messages, routing, communicators and the Runtime object.
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/active_messages.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/attachments.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_watchdog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_support.cpp
@@ -17,8 +18,5 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/router.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_transport.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/transport_registry.cpp
 )
-# Without CUDA the runtime has no DeviceSupport; with it, transports/cuda_ipc provides one.
-if(NOT HALYARD_HAVE_CUDA)
-  target_sources(halyard PRIVATE ${CMAKE_CURRENT_LIST_DIR}/device_support_none.cpp)
-endif()

@@ -4,19 +4,9 @@
 
 #include "runtime/communicator.hpp"
 #include "runtime/error.hpp"
-#include "runtime/event_loop.hpp"
-#include "runtime/loop_registry.hpp"
+#include "runtime/runtime_services.hpp"
 
 namespace halyard {
-
-namespace {
-
-LoopRegistry<DeviceSupport>& supports() {
-  static LoopRegistry<DeviceSupport> registry;
-  return registry;
-}
-
-}  // namespace
 
 const char* memory_kind_name(MemoryKind kind) {
   return kind == MemoryKind::kDevice ? "device" : "host";
@@ -40,11 +30,7 @@ DeviceBufferExport export_inside_allocation(std::uint64_t address, std::size_t b
 }
 
 DeviceSupport* device_support_of(const Communicator& comm) {
-  return supports().find(comm.loop());
-}
-
-void register_device_support(const EventLoop& loop, DeviceSupport* support) {
-  supports().set(loop, support);
+  return comm.services().device_support.load(std::memory_order_acquire);
 }
 
 }  // namespace halyard

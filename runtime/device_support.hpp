@@ -3,7 +3,8 @@
 // Whether a buffer lives on a device is a property of the buffer, not of the peer, so device
 // traffic does not fit the Router (which picks one transport per peer). Instead, like
 // NodeMemory, the transport that knows CUDA (transports/cuda_ipc) implements this interface and
-// the GPU-aware collectives (collectives/device) ask device_support_of(comm). Nothing here
+// the GPU-aware collectives (collectives/device) ask device_support_of(comm); the transport
+// registers its factory in the TransportRegistry (transport_registry.hpp). Nothing here
 // includes a CUDA header: a build with HALYARD_CUDA=OFF compiles the same runtime and simply
 // has no DeviceSupport (device_support_of() returns null and every buffer counts as host memory).
 //
@@ -28,7 +29,6 @@
 namespace halyard {
 
 class Communicator;
-class EventLoop;
 
 enum class MemoryKind : std::uint8_t { kHost, kDevice };
 
@@ -101,13 +101,8 @@ class DeviceSupport {
   virtual PinnedBuffer pinned(std::size_t bytes) = 0;
 };
 
-// Makes the DeviceSupport of a runtime whose loop is `loop`, or null when this build has none
-// (HALYARD_CUDA=OFF). Touches no GPU: CUDA is initialized on the first device buffer seen.
-// The result is also a CompletionSource the runtime adds to the loop (see runtime.cpp).
-std::unique_ptr<DeviceSupport> make_device_support(EventLoop& loop);
-
-// The DeviceSupport of the runtime `comm` belongs to; null when there is none.
+// The DeviceSupport of the runtime `comm` belongs to (RuntimeServices::device_support); null
+// when there is none.
 DeviceSupport* device_support_of(const Communicator& comm);
-void register_device_support(const EventLoop& loop, DeviceSupport* support);
 
 }  // namespace halyard

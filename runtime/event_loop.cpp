@@ -45,10 +45,7 @@ std::chrono::microseconds busy_poll_from_environment(int ranks_on_host, long hos
 
 EventLoop::EventLoop() : EventLoop(wait_policy_from_environment()) {}
 
-EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {
-  static std::atomic<std::uint64_t> next_serial{1};
-  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
-}
+EventLoop::EventLoop(WaitPolicy policy) : policy_(policy) {}
 
 EventLoop::~EventLoop() {
   // Requests may outlive the loop (a handle kept by the application); detach them so their

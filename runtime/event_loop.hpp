@@ -25,7 +25,6 @@
 
 #include <poll.h>
 
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -131,18 +130,6 @@ class EventLoop {
     spin_passes_ = shared ? kSharedCpuSpinPasses : kSpinPasses;
   }
   int spin_passes() const noexcept { return spin_passes_; }
-  // Unique among the loops this process ever made (never reused, unlike an address): what
-  // process-wide caches of per-runtime data key on, so that a later runtime of the same process
-  // (in-process tests) never finds an earlier one's entries.
-  std::uint64_t serial() const noexcept { return serial_; }
-
-  // Slots for per-runtime services found from a Communicator (runtime/loop_registry.hpp), so
-  // that a collective's entry finds them with one load instead of a locked map look-up.
-  static constexpr std::size_t kServiceSlots = 4;
-  std::atomic<void*>& service_slot(std::size_t index) const noexcept {
-    return service_slots_[index];
-  }
-
   // Holds the loop's lock for its scope while a progress thread runs (re-entrant); does
   // nothing otherwise. Every entry point an application thread may call takes one.
   class Access {
@@ -244,7 +231,6 @@ class EventLoop {
   WaitPolicy policy_;
   std::chrono::microseconds busy_poll_{0};
   int spin_passes_ = kSpinPasses;
-  std::uint64_t serial_;
   LoopLock* lock_ = nullptr;  // set while a progress thread runs
   std::vector<pollfd> wait_fds_;
   std::vector<SourceSlot> sources_;  // a removed slot keeps a null source until compacted
@@ -259,7 +245,6 @@ class EventLoop {
   PendingOperation* pending_head_ = nullptr;
   std::size_t pending_count_ = 0;
   std::uint64_t finished_count_ = 0;
-  mutable std::array<std::atomic<void*>, kServiceSlots> service_slots_{};
 };
 
 }  // namespace halyard

@@ -117,6 +117,13 @@ MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source
   return id;
 }
 
+void MatchingEngine::forget_context(std::uint32_t context) {
+  auto it = contexts_.find(context);
+  if (it == contexts_.end() || !it->second.posted.empty() || !it->second.unexpected.empty()) return;
+  if (last_queues_ == &it->second) last_queues_ = nullptr;
+  contexts_.erase(it);
+}
+
 MatchingEngine::ContextQueues& MatchingEngine::remember_queues(std::uint32_t context) {
   last_queues_ = &contexts_[context];  // map nodes never move, so the pointer stays valid
   last_context_ = context;

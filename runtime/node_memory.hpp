@@ -19,7 +19,6 @@
 namespace halyard {
 
 class Communicator;
-class EventLoop;
 
 class NodeMemory {
  public:
@@ -55,10 +54,8 @@ class NodeMemoryProvider {
   ~NodeMemoryProvider() = default;
 };
 
-// The NodeMemory of the runtime that `comm` belongs to; null when that runtime has none (the shm
-// transport is off or not built). The Runtime registers it under its event loop.
+// The NodeMemory of the runtime that `comm` belongs to (RuntimeServices::node_memory); null when
+// that runtime has none (the shm transport is off or not built).
 NodeMemory* node_memory_of(const Communicator& comm);
-void register_node_memory(const EventLoop& loop, NodeMemory* memory);
-void unregister_node_memory(const EventLoop& loop);
 
 }  // namespace halyard

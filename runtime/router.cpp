@@ -8,22 +8,7 @@
 #include "runtime/log.hpp"
 #include "runtime/self_transport.hpp"
 
-#include "transports/ofi/ofi_transport.hpp"
-#include "transports/shm/shm_transport.hpp"
-
 namespace halyard {
-
-std::string_view transport_kind_name(TransportKind kind) {
-  switch (kind) {
-    case TransportKind::kSelf:
-      return "self";
-    case TransportKind::kShm:
-      return "shm";
-    case TransportKind::kOfi:
-      return "ofi";
-  }
-  return "unknown";
-}
 
 std::vector<TransportKind> plan_routes(int my_rank, const TopologyTable& topology, bool use_shm) {
   std::vector<TransportKind> plan(static_cast<std::size_t>(topology.size()), TransportKind::kOfi);
@@ -41,24 +26,6 @@ bool shm_enabled() {
   return config::env_int("HALYARD_SHM", 1) != 0;
 }
 
-namespace {
-
-// `host_ranks` and `host_cpus`: the job's ranks on this machine and the CPUs they may run on.
-std::unique_ptr<Transport> make_transport(TransportKind kind, const LaunchInfo& info,
-                                          int host_ranks, long host_cpus) {
-  switch (kind) {
-    case TransportKind::kSelf:
-      return std::make_unique<SelfTransport>(info.rank);
-    case TransportKind::kShm:
-      return make_shm_transport(info, host_cpus);
-    case TransportKind::kOfi:
-      return make_ofi_transport(info, host_ranks, host_cpus);
-  }
-  throw Error(ErrorCode::kInternal, "unknown transport kind");
-}
-
-}  // namespace
-
 Router::Router(int world_rank, int world_size)
     : world_rank_(world_rank), routes_(static_cast<std::size_t>(world_size), nullptr) {
   if (world_size <= 0 || world_rank < 0 || world_rank >= world_size) {
@@ -68,23 +35,26 @@ Router::Router(int world_rank, int world_size)
   }
 }
 
-std::unique_ptr<Router> Router::for_job(const LaunchInfo& info, const TopologyTable& topology) {
+std::unique_ptr<Router> Router::for_job(const TransportSettings& settings,
+                                        const TopologyTable& topology,
+                                        const TransportRegistry& transports) {
+  const LaunchInfo& info = settings.info;
   if (topology.size() != info.size) {
     throw Error(ErrorCode::kInternal, "topology table has " + std::to_string(topology.size()) +
                                           " rows for a job of " + std::to_string(info.size));
   }
   auto router = std::make_unique<Router>(info.rank, info.size);
-  const bool use_shm = shm_enabled();
+  const bool use_shm = shm_enabled() && transports.has(TransportKind::kShm);
   std::vector<TransportKind> plan = plan_routes(info.rank, topology, use_shm);
-  const int host_ranks = topology.ranks_on_host(info.rank);
-  const long host_cpus = topology.cpus_on_host(info.rank);
   for (TransportKind kind : {TransportKind::kSelf, TransportKind::kShm, TransportKind::kOfi}) {
     // shm takes part in the job-wide wiring on every rank (its segment is set up
     // collectively), even on a rank alone on its node; the others only where a peer needs them.
     bool needed = std::find(plan.begin(), plan.end(), kind) != plan.end() ||
                   (kind == TransportKind::kShm && use_shm);
     if (!needed) continue;
-    Transport& t = router->add(make_transport(kind, info, host_ranks, host_cpus));
+    Transport& t =
+        router->add(kind == TransportKind::kSelf ? std::make_unique<SelfTransport>(info.rank)
+                                                 : transports.make(kind, settings));
     for (int peer = 0; peer < info.size; ++peer) {
       if (plan[static_cast<std::size_t>(peer)] == kind) router->set_route(peer, t);
     }

@@ -3,7 +3,8 @@
 // Rules (DESIGN.md, "Transports"): oneself -> self; a peer with the same node_id -> shm when
 // this build has it and HALYARD_SHM is not 0, else ofi; a peer on another node -> ofi. The
 // rules depend only on the topology table and the job-wide environment, so both ends of every
-// pair pick the same transport.
+// pair pick the same transport. The router builds shm and ofi from the TransportRegistry
+// (transport_registry.hpp): it names no transport of the layer above.
 #pragma once
 
 #include <memory>
@@ -11,15 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/launch_info.hpp"
 #include "runtime/topology.hpp"
 #include "runtime/transport.hpp"
+#include "runtime/transport_registry.hpp"
 
 namespace halyard {
-
-enum class TransportKind { kSelf, kShm, kOfi };
-
-std::string_view transport_kind_name(TransportKind kind);
 
 // The transport kind for each world rank, as seen from `my_rank`.
 std::vector<TransportKind> plan_routes(int my_rank, const TopologyTable& topology, bool use_shm);
@@ -32,8 +29,11 @@ class Router {
   Router(int world_rank, int world_size);
 
   // Builds the transports the job needs per plan_routes(): self, shm on every rank when
-  // enabled (its wiring is job-wide), ofi when some peer needs it.
-  static std::unique_ptr<Router> for_job(const LaunchInfo& info, const TopologyTable& topology);
+  // enabled and registered (its wiring is job-wide), ofi when some peer needs it. Throws
+  // Error(kUnsupported) when a peer needs a transport `transports` does not have.
+  static std::unique_ptr<Router> for_job(
+      const TransportSettings& settings, const TopologyTable& topology,
+      const TransportRegistry& transports = TransportRegistry::builtin());
 
   // Takes ownership; returns the transport for set_route().
   Transport& add(std::unique_ptr<Transport> transport);

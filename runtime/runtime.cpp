@@ -16,6 +16,7 @@
 #include "runtime/point_to_point.hpp"
 #include "runtime/progress_thread.hpp"
 #include "runtime/router.hpp"
+#include "runtime/runtime_services.hpp"
 #include "runtime/self_transport.hpp"
 
 namespace halyard {
@@ -31,21 +32,27 @@ RuntimeParts singleton_parts() {
   return parts;
 }
 
-RuntimeParts job_parts(const LaunchInfo& info) {
-  RuntimeParts parts;
+// The transports are told what the runtime decided (`parts`' wait policy and progress thread).
+void add_job_parts(RuntimeParts& parts, const LaunchInfo& info) {
   parts.info = info;
   log::set_rank(info.rank, info.size);
   parts.bootstrap = BootstrapClient::connect(info);
   parts.topology = TopologyTable::exchange(*parts.bootstrap);
-  parts.router = Router::for_job(info, parts.topology);
-  return parts;
+  TransportSettings settings;
+  settings.info = info;
+  settings.host_ranks = parts.topology.ranks_on_host(info.rank);
+  settings.host_cpus = parts.topology.cpus_on_host(info.rank);
+  settings.wait_policy = parts.wait_policy;
+  settings.progress_thread = parts.progress_thread;
+  parts.router = Router::for_job(settings, parts.topology);
 }
 
 RuntimeParts parts_from_environment() {
   std::optional<LaunchInfo> info = LaunchInfo::from_environment();
-  RuntimeParts parts = info ? job_parts(*info) : singleton_parts();
+  RuntimeParts parts = info ? RuntimeParts{} : singleton_parts();
   parts.wait_policy = wait_policy_from_environment();
   parts.progress_thread = ProgressThread::enabled_from_environment();
+  if (info) add_job_parts(parts, *info);
   return parts;
 }
 
@@ -94,8 +101,10 @@ void Runtime::build(RuntimeParts parts) {
   topology_ = std::make_shared<const TopologyTable>(std::move(parts.topology));
   router_ = std::move(parts.router);
   p2p_ = std::make_unique<PointToPoint>(*loop_, *router_);
+  services_ = std::make_shared<RuntimeServices>();
   if (auto timeout = CollectiveWatchdog::timeout_from_environment()) {
     watchdog_ = std::make_unique<CollectiveWatchdog>(*loop_, *p2p_, *timeout);
+    services_->watchdog = watchdog_.get();
   }
 
   notices_ = std::make_unique<NoticeInbox>([this](const ControlNotice& notice) {
@@ -113,7 +122,7 @@ void Runtime::build(RuntimeParts parts) {
   }
   wire_transports();
   start_device_support();
-  world_ = Communicator::make_world(*p2p_, topology_);
+  world_ = Communicator::make_world(*p2p_, topology_, services_);
   if (parts.progress_thread) start_progress_thread();
 }
 
@@ -145,20 +154,23 @@ void Runtime::wire_transports() {
     sources_.push_back(loop_->add_source(*t));
     log::debug("runtime: transport {} wired", t->name());
     if (auto* provider = dynamic_cast<NodeMemoryProvider*>(t.get())) {
-      node_memory_ = provider->node_memory();
+      services_->node_memory = provider->node_memory();
     }
   }
-  if (node_memory_ != nullptr) register_node_memory(*loop_, node_memory_);
 }
 
 void Runtime::start_device_support() {
   // Cheap: CUDA itself starts on the first device buffer a collective sees.
-  device_support_ = make_device_support(*loop_);
+  device_support_ = TransportRegistry::builtin().make_device_support(*loop_);
   if (!device_support_) return;
   if (auto* source = dynamic_cast<CompletionSource*>(device_support_.get())) {
     sources_.push_back(loop_->add_source(*source));
   }
-  register_device_support(*loop_, device_support_.get());
+  services_->device_support = device_support_.get();
+}
+
+NodeMemory* Runtime::node_memory() const noexcept {
+  return services_ ? services_->node_memory.load() : nullptr;
 }
 
 const Communicator& Runtime::world() const {
@@ -211,10 +223,15 @@ void Runtime::tear_down() {
   // while the destructor closes its eventfd (a race ThreadSanitizer found). on_notice()
   // synchronizes with the thread that delivers notices.
   if (bootstrap_) bootstrap_->on_notice({});
+  // The world's attachments (and what they hold) go now, while the loop and transports are
+  // still there; so do the runtime's own.
   world_ = Communicator();
-  if (loop_ && node_memory_ != nullptr) unregister_node_memory(*loop_);
-  node_memory_ = nullptr;
-  if (loop_ && device_support_) register_device_support(*loop_, nullptr);
+  if (services_) {
+    services_->attachments.clear();
+    services_->node_memory = nullptr;
+    services_->device_support = nullptr;
+    services_->watchdog = nullptr;
+  }
   if (loop_) {
     for (auto id : sources_) loop_->remove_source(id);
     // Deferred work may hold the transports' messages: drop it before the transports go.

@@ -36,6 +36,7 @@ class NoticeInbox;
 class PointToPoint;
 class ProgressThread;
 class Router;
+struct RuntimeServices;
 
 // The pieces of a Runtime, for embedding and in-process tests: with these given, the Runtime
 // does the wiring (incoming handlers, publish, fence, connect) but no discovery.
@@ -73,10 +74,13 @@ class Runtime {
   BootstrapClient* bootstrap() noexcept { return bootstrap_.get(); }
   // What the node-local transport offers intra-node collectives (runtime/node_memory.hpp); null
   // when there is none (shm off or not built, singleton).
-  NodeMemory* node_memory() const noexcept { return node_memory_; }
+  NodeMemory* node_memory() const noexcept;
   // What the CUDA IPC transport offers collectives on device buffers
   // (runtime/device_support.hpp); null in a build without CUDA.
   DeviceSupport* device_support() const noexcept { return device_support_.get(); }
+  // What every communicator of this runtime finds through comm.services(): the services above
+  // and the per-runtime attachments of the layers above (runtime/runtime_services.hpp).
+  RuntimeServices& services() noexcept { return *services_; }
 
   // Starts or stops the progress thread (idempotent). Call from the thread that owns the
   // runtime while no other application thread uses it, never from a callback.
@@ -112,7 +116,7 @@ class Runtime {
   std::unique_ptr<ProgressThread> progress_;      // null unless a progress thread runs
   Communicator world_;
   std::vector<EventLoop::SourceId> sources_;
-  NodeMemory* node_memory_ = nullptr;  // owned by its transport
+  std::shared_ptr<RuntimeServices> services_;  // shared with every communicator's state
   std::unique_ptr<DeviceSupport> device_support_;
   bool finalized_ = false;
 };

@@ -32,7 +32,7 @@ using han::Task;
 // One staged call as its tasks see it: this rank's place in the hierarchy and the leader's
 // staging buffer. Shared by the tasks, so it (and the buffer) lives until the last one ends.
 struct Staged {
-  han::Hierarchy& h;
+  std::shared_ptr<han::Hierarchy> h;  // kept: the application may free comm while this runs
   DeviceSupport& device;
   Communicator node;
   Communicator leaders;
@@ -49,17 +49,18 @@ struct Staged {
 
 std::shared_ptr<Staged> stage(const Communicator& comm, DeviceSupport& device, std::size_t count,
                               Datatype type) {
-  han::Hierarchy& h = han::hierarchy_of(comm);  // first: creating it is collective
-  const bool leader = h.is_leader();
+  // First: creating it is collective.
+  std::shared_ptr<han::Hierarchy> h = han::shared_hierarchy_of(comm);
+  const bool leader = h->is_leader();
   const std::size_t bytes = count * datatype_size(type);
-  return std::make_shared<Staged>(Staged{h, device, h.node, h.leader, leader,
-                                         leader && h.leader.size() > 1, bytes,
+  return std::make_shared<Staged>(Staged{h, device, h->node, h->leader, leader,
+                                         leader && h->leader.size() > 1, bytes,
                                          leader && bytes > 0 ? device.pinned(bytes) : nullptr});
 }
 
 // The leaders' rank of the leader of comm rank `rank`'s group.
 int inter_rank_of(const Communicator& comm, const Staged& s, int rank) {
-  return s.leaders.rank_of_world(comm.world_rank(s.h.group_leader(rank)));
+  return s.leaders.rank_of_world(comm.world_rank(s.h->group_leader(rank)));
 }
 
 // `request`, noting a failure in the call's health flag.
@@ -74,7 +75,7 @@ Request noting_failure(const std::shared_ptr<Staged>& s, Request request) {
 std::shared_ptr<Task> agree_on_health(Pipeline& pipeline, const std::shared_ptr<Staged>& s,
                                       const std::shared_ptr<Task>& after) {
   if (!s->inter) return after;
-  auto agree = pipeline.add(s->h.leader_queue, [s] {
+  auto agree = pipeline.add(s->h->leader_queue, [s] {
     return base::iallreduce_recursive_doubling(s->leaders, kInPlace, &s->healthy, 1,
                                                Datatype::kInt32, Op::kMin);
   });
@@ -85,7 +86,7 @@ std::shared_ptr<Task> agree_on_health(Pipeline& pipeline, const std::shared_ptr<
 // A device copy on the transfer queue, failing at once when the call already failed.
 std::shared_ptr<Task> staging_copy(Pipeline& pipeline, const std::shared_ptr<Staged>& s,
                                    void* destination, const void* source) {
-  return pipeline.add(s->h.transfer_queue, [s, destination, source] {
+  return pipeline.add(s->h->transfer_queue, [s, destination, source] {
     if (s->failed_elsewhere()) {
       return Request::make_completed(
           s->node.loop(),
@@ -99,7 +100,7 @@ std::shared_ptr<Task> staging_copy(Pipeline& pipeline, const std::shared_ptr<Sta
 // directly, so the data crosses PCIe once.
 std::shared_ptr<Task> reduce_into_staging(Pipeline& pipeline, const std::shared_ptr<Staged>& s,
                                           const NodeReduction& reduction) {
-  return pipeline.add(s->h.node_queue, [s, reduction] {
+  return pipeline.add(s->h->node_queue, [s, reduction] {
     NodeReduction into_staging = reduction;
     into_staging.out = s->staged();
     return noting_failure(s, node_reduce(s->node, s->device, 0, into_staging));
@@ -111,13 +112,13 @@ std::shared_ptr<Task> reduce_into_staging(Pipeline& pipeline, const std::shared_
 Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buffer,
                       std::size_t count, Datatype type, int root) {
   auto s = stage(comm, device, count, type);
-  const bool root_group = s->h.same_group(comm.rank(), root);
+  const bool root_group = s->h->same_group(comm.rank(), root);
   Pipeline pipeline(comm);
   std::shared_ptr<Task> to_host;
   if (root_group) {
     // The root's group first gets the data from the root; its leader then stages it.
     const int node_root = s->node.rank_of_world(comm.world_rank(root));
-    auto intra = pipeline.add(s->h.node_queue, [s, node_root, buffer] {
+    auto intra = pipeline.add(s->h->node_queue, [s, node_root, buffer] {
       NodeCopyPlan plan{node_root, all_but(s->node, node_root), true, buffer, s->bytes};
       return noting_failure(s, node_copy(s->node, s->device, plan, "ibcast"));
     });
@@ -129,7 +130,7 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
   std::shared_ptr<Task> across;
   if (s->inter) {
     const int inter_root = inter_rank_of(comm, *s, root);
-    across = pipeline.add(s->h.leader_queue, [s, inter_root] {
+    across = pipeline.add(s->h->leader_queue, [s, inter_root] {
       return noting_failure(s, han::inter_bcast(han::config(), s->leaders, s->staged(), s->bytes,
                                                 Datatype::kUint8, inter_root));
     });
@@ -142,7 +143,7 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
       to_device = staging_copy(pipeline, s, buffer, s->staged());
       Pipeline::depend(to_device, healthy);
     }
-    auto intra = pipeline.add(s->h.node_queue, [s, buffer] {
+    auto intra = pipeline.add(s->h->node_queue, [s, buffer] {
       NodeCopyPlan plan{0, all_but(s->node, 0), true, buffer, s->bytes, s->failed_elsewhere()};
       return node_copy(s->node, s->device, plan, "ibcast");
     });
@@ -160,7 +161,7 @@ Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const vo
   if (s->inter) {
     const int inter_root = inter_rank_of(comm, *s, root);
     const bool at_root = s->leaders.rank() == inter_root;
-    across = pipeline.add(s->h.leader_queue, [s, inter_root, at_root, count, type, op] {
+    across = pipeline.add(s->h->leader_queue, [s, inter_root, at_root, count, type, op] {
       const void* mine = at_root ? kInPlace : s->staged();
       void* result = at_root ? s->staged() : nullptr;
       return noting_failure(s, han::inter_reduce(han::config(), s->leaders, mine, result, count,
@@ -169,8 +170,8 @@ Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const vo
     Pipeline::depend(across, intra);
   }
   const auto result_ready = agree_on_health(pipeline, s, across ? across : intra);
-  if (!s->h.same_group(comm.rank(), root)) return pipeline.launch();
-  if (s->h.group_leader(root) == root) {
+  if (!s->h->same_group(comm.rank(), root)) return pipeline.launch();
+  if (s->h->group_leader(root) == root) {
     if (comm.rank() == root) {
       auto to_device = staging_copy(pipeline, s, recv, s->staged());
       Pipeline::depend(to_device, result_ready);
@@ -181,7 +182,7 @@ Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const vo
   // receive buffer. Every rank of the group takes part in the tag sequence.
   const int node_root = s->node.rank_of_world(comm.world_rank(root));
   void* local = s->leader ? s->staged() : recv;
-  auto hand_over = pipeline.add(s->h.node_queue, [s, node_root, local] {
+  auto hand_over = pipeline.add(s->h->node_queue, [s, node_root, local] {
     NodeCopyPlan plan{node_root, {0}, false, local, s->bytes, s->leader && s->failed_elsewhere()};
     return node_copy(s->node, s->device, plan, "ireduce");
   });
@@ -199,7 +200,7 @@ Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const
   if (s->leader) {
     std::shared_ptr<Task> across;
     if (s->inter) {
-      across = pipeline.add(s->h.leader_queue, [s, count, type, op] {
+      across = pipeline.add(s->h->leader_queue, [s, count, type, op] {
         return noting_failure(
             s, han::inter_allreduce_in_place(s->leaders, s->staged(), count, type, op));
       });
@@ -208,7 +209,7 @@ Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const
     to_device = staging_copy(pipeline, s, recv, s->staged());
     Pipeline::depend(to_device, agree_on_health(pipeline, s, across ? across : intra_reduce));
   }
-  auto intra_bcast = pipeline.add(s->h.node_queue, [s, recv] {
+  auto intra_bcast = pipeline.add(s->h->node_queue, [s, recv] {
     NodeCopyPlan plan{0, all_but(s->node, 0), true, recv, s->bytes, s->failed_elsewhere()};
     return node_copy(s->node, s->device, plan, "iallreduce");
   });

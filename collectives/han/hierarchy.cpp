@@ -2,29 +2,13 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <utility>
 
 #include "collectives/intranode/slot_lanes.hpp"
-#include "runtime/event_loop.hpp"
 
 namespace halyard::han {
 
 namespace {
-
-// Keyed by (event loop serial, context): a context id is unique per runtime, and the loop's
-// serial tells runtimes of one process apart (in-process tests run several at once, hence the
-// mutex). Intentionally leaked: a Communicator must not outlive its Runtime, and destroying the
-// cache at process exit could run after the Runtime is gone.
-using Key = std::pair<std::uint64_t, std::uint32_t>;
-struct Cache {
-  std::mutex mutex;
-  std::map<Key, std::unique_ptr<Hierarchy>> by_comm;
-};
-Cache& cache() {
-  static auto* c = new Cache();
-  return *c;
-}
 
 // The NUMA domain of every world rank, as HAN sees it (the topology's, or the testing aid's).
 std::vector<int> numa_domains(const Communicator& comm, const Config& c) {
@@ -68,9 +52,9 @@ std::vector<int> group_leaders(const Communicator& comm, const Config& c) {
   return leader;
 }
 
-std::unique_ptr<Hierarchy> make_hierarchy(const Communicator& comm) {
+std::shared_ptr<Hierarchy> make_hierarchy(const Communicator& comm) {
   const Config& c = config();
-  auto h = std::make_unique<Hierarchy>();
+  auto h = std::make_shared<Hierarchy>();
   h->leader_of = group_leaders(comm, c);
   const int me = comm.rank();
   const int my_leader = h->group_leader(me);
@@ -88,18 +72,14 @@ std::unique_ptr<Hierarchy> make_hierarchy(const Communicator& comm) {
 
 }  // namespace
 
+std::shared_ptr<Hierarchy> shared_hierarchy_of(const Communicator& comm) {
+  if (std::shared_ptr<Hierarchy> attached = comm.attachment<Hierarchy>()) return attached;
+  // Made before attaching: it is collective (splits) and waits for the other ranks.
+  return comm.attach(make_hierarchy(comm));
+}
+
 Hierarchy& hierarchy_of(const Communicator& comm) {
-  Key key{comm.loop().serial(), comm.context()};
-  Cache& c = cache();
-  {
-    std::lock_guard lock(c.mutex);
-    auto it = c.by_comm.find(key);
-    if (it != c.by_comm.end()) return *it->second;
-  }
-  // Made outside the mutex: it is collective (splits) and waits for the other ranks.
-  std::unique_ptr<Hierarchy> made = make_hierarchy(comm);
-  std::lock_guard lock(c.mutex);
-  return *c.by_comm.emplace(key, std::move(made)).first->second;
+  return *shared_hierarchy_of(comm);
 }
 
 }  // namespace halyard::han

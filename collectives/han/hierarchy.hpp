@@ -2,6 +2,7 @@
 // NUMA domain with HALYARD_HAN_LEADERS=numa) and the leaders (the lowest rank of every group).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "collectives/han/han_config.hpp"
@@ -38,6 +39,13 @@ struct Hierarchy {
 // twice and agrees on a scratch lane). Every rank of `comm` calls it from the start of every HAN
 // collective, so the first HAN call on a communicator must come in the same order on all ranks
 // relative to other blocking collectives, like MPI_Comm_split.
+//
+// It is attached to `comm` (runtime/attachments.hpp) and released with it, together with its
+// two communicators and its scratch lane. The reference stays valid while a handle of `comm`
+// lives; what must outlive that (a call still in flight when the application frees `comm`)
+// holds shared_hierarchy_of(comm) or what it uses of the hierarchy (node, leader, the queues'
+// tasks keep their queue).
 Hierarchy& hierarchy_of(const Communicator& comm);
+std::shared_ptr<Hierarchy> shared_hierarchy_of(const Communicator& comm);
 
 }  // namespace halyard::han

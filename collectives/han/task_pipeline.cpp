@@ -35,17 +35,19 @@ void finish(const std::shared_ptr<Task>& task, const Status& status) {
   // Dependents still run after a failure: their queues hold tasks of later calls too, and
   // skipping one would shift every rank's tag order. The call reports the failure at the end.
   for (const std::shared_ptr<Task>& next : task->dependents) {
-    if (--next->inputs == 0) next->queue->pump();
+    if (--next->inputs == 0) OrderedQueue::pump(next->queue);
   }
   task->pipeline->task_done(status);
 }
 
 }  // namespace
 
-void OrderedQueue::pump() {
-  while (!tasks_.empty() && tasks_.front()->inputs == 0) {
-    std::shared_ptr<Task> task = std::move(tasks_.front());
-    tasks_.pop_front();
+// `queued` by value: a task that finishes inside this loop may drop the last other reference.
+void OrderedQueue::pump(std::shared_ptr<QueuedTasks> queued) {
+  std::deque<std::shared_ptr<Task>>& tasks = queued->tasks;
+  while (!tasks.empty() && tasks.front()->inputs == 0) {
+    std::shared_ptr<Task> task = std::move(tasks.front());
+    tasks.pop_front();
     Request request;
     try {
       request = task->start();
@@ -69,11 +71,13 @@ Pipeline::Pipeline(const Communicator& comm) : engine_(std::make_shared<Pipeline
 std::shared_ptr<Task> Pipeline::add(OrderedQueue& queue, std::function<Request()> start) {
   auto task = std::make_shared<Task>();
   task->start = std::move(start);
-  task->queue = &queue;
+  task->queue = queue.queued();
   task->pipeline = engine_;
   engine_->add_task();
   queue.push(task);
-  if (std::find(queues_.begin(), queues_.end(), &queue) == queues_.end()) queues_.push_back(&queue);
+  if (std::find(queues_.begin(), queues_.end(), task->queue) == queues_.end()) {
+    queues_.push_back(task->queue);
+  }
   return task;
 }
 
@@ -87,7 +91,7 @@ Request Pipeline::launch() {
   // The request exists before any task starts: tasks that complete at once (on an already
   // failed process) report to it from the loop.
   Request result = engine_->launch();
-  for (OrderedQueue* queue : queues_) queue->pump();
+  for (const std::shared_ptr<QueuedTasks>& queue : queues_) OrderedQueue::pump(queue);
   return result;
 }
 

@@ -25,27 +25,35 @@
 
 namespace halyard::han {
 
-class OrderedQueue;
+struct QueuedTasks;
 class PipelineEngine;
 
 struct Task {
   std::function<Request()> start;
   int inputs = 0;  // inputs not complete yet
   std::vector<std::shared_ptr<Task>> dependents;
-  OrderedQueue* queue = nullptr;
+  // Shared: a call in flight keeps its queues even when the communicator whose hierarchy owns
+  // them is freed (runtime/attachments.hpp).
+  std::shared_ptr<QueuedTasks> queue;
   std::shared_ptr<PipelineEngine> pipeline;
+};
+
+struct QueuedTasks {
+  std::deque<std::shared_ptr<Task>> tasks;
 };
 
 // The start order of the sub-collectives of one sub-communicator (node or leader), shared by
 // every HAN call on that communicator.
 class OrderedQueue {
  public:
-  void push(std::shared_ptr<Task> task) { tasks_.push_back(std::move(task)); }
+  void push(std::shared_ptr<Task> task) { queued_->tasks.push_back(std::move(task)); }
   // Starts head tasks while their inputs are complete.
-  void pump();
+  void pump() { pump(queued_); }
+  static void pump(std::shared_ptr<QueuedTasks> queued);
+  const std::shared_ptr<QueuedTasks>& queued() const noexcept { return queued_; }
 
  private:
-  std::deque<std::shared_ptr<Task>> tasks_;
+  std::shared_ptr<QueuedTasks> queued_ = std::make_shared<QueuedTasks>();
 };
 
 // One HAN call on `comm`: build the tasks in program order, add edges, then launch().
@@ -62,7 +70,7 @@ class Pipeline {
 
  private:
   std::shared_ptr<PipelineEngine> engine_;
-  std::vector<OrderedQueue*> queues_;
+  std::vector<std::shared_ptr<QueuedTasks>> queues_;
 };
 
 }  // namespace halyard::han

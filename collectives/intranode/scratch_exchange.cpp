@@ -52,7 +52,7 @@ class ScratchExchange final : public NoticeMachine {
     }
     if (writer()) {
       auto self = shared_from_this();
-      acquire_lane(memory(), loop(), lane_.index, [self, this] {
+      acquire_lane(lane_, loop(), [self, this] {
         slot_held_ = true;
         step();
       });
@@ -151,7 +151,7 @@ class ScratchExchange final : public NoticeMachine {
   }
 
   void release() override {
-    if (slot_held_) release_lane(memory(), loop(), lane_.index);
+    if (slot_held_) release_lane(lane_, loop());
     slot_held_ = false;
   }
 

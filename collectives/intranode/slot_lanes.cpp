@@ -1,16 +1,17 @@
 #include "collectives/intranode/slot_lanes.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
-#include <map>
-#include <mutex>
+#include <memory>
 #include <utility>
 
 #include "collectives/base/base.hpp"
 #include "collectives/core/in_place.hpp"
 #include "runtime/error.hpp"
 #include "runtime/event_loop.hpp"
+#include "runtime/runtime_services.hpp"
 
 namespace halyard::intranode {
 
@@ -21,68 +22,66 @@ struct Lending {
   std::deque<std::function<void()>> waiters;
 };
 
-// Per process (one NodeMemory per runtime): which lanes this rank has reserved, the lane of
-// each communicator that reserved one, and the lending queue of each lane. In-process tests run
-// several runtimes in threads, hence the mutex around the maps; each entry is then used only
-// by its runtime's event-loop thread.
-struct Lanes {
-  std::uint32_t reserved = 1;  // lane 0 is never reserved
+}  // namespace
+
+// Per runtime (one NodeMemory each). `reserved` is atomic because a node communicator's last
+// handle (which frees its lane) may go on any thread; each lane's lending is used only by the
+// event-loop thread.
+struct LaneTable {
+  std::atomic<std::uint32_t> reserved{1};  // lane 0 is never reserved
   std::array<Lending, kSlotLanes> lending;
 };
 
-struct Registry {
-  std::mutex mutex;
-  std::map<const NodeMemory*, Lanes> by_memory;
-  std::map<std::pair<std::uint64_t, std::uint32_t>, int> lane_by_comm;  // (loop serial, context)
+namespace {
+
+// The lane a node communicator reserved, attached to it: freed with the communicator.
+struct LaneReservation {
+  LaneReservation(std::shared_ptr<LaneTable> lanes, int lane)
+      : table(std::move(lanes)), index(lane) {
+    table->reserved.fetch_or(1U << index);
+  }
+  ~LaneReservation() { table->reserved.fetch_and(~(1U << index)); }
+  LaneReservation(const LaneReservation&) = delete;
+  LaneReservation& operator=(const LaneReservation&) = delete;
+
+  const std::shared_ptr<LaneTable> table;
+  const int index;
 };
 
-Registry& registry() {
-  static auto* r = new Registry();  // leaked: lanes live as long as the process
-  return *r;
-}
-
-Lanes& lanes_of(const NodeMemory& memory) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  return r.by_memory[&memory];
+std::shared_ptr<LaneTable> lane_table(const Communicator& comm) {
+  Attachments& runtime = comm.services().attachments;
+  if (std::shared_ptr<LaneTable> table = runtime.find<LaneTable>()) return table;
+  return runtime.attach(std::make_shared<LaneTable>());
 }
 
 }  // namespace
 
 bool reserve_lane(const Communicator& node) {
-  NodeMemory* memory = node_memory_of(node);
-  if (memory == nullptr) return false;
-  Lanes& lanes = lanes_of(*memory);
-  std::uint32_t taken = lanes.reserved;
+  if (node_memory_of(node) == nullptr) return false;
+  std::shared_ptr<LaneTable> table = lane_table(node);
+  std::uint32_t taken = table->reserved.load();
   Status st =
       base::iallreduce_recursive_doubling(node, kInPlace, &taken, 1, Datatype::kUint32, Op::kBor)
           .wait();
   if (!st.ok()) throw Error(st.code, "intranode: agreeing on a scratch lane failed: " + st.message);
   for (int lane = 1; lane < kSlotLanes; ++lane) {
     if ((taken >> lane & 1U) != 0) continue;
-    lanes.reserved |= 1U << lane;
-    Registry& r = registry();
-    std::lock_guard lock(r.mutex);
-    r.lane_by_comm[{node.loop().serial(), node.context()}] = lane;
+    node.attach(std::make_shared<LaneReservation>(std::move(table), lane));
     return true;
   }
   return false;
 }
 
 SlotLane lane_of(const Communicator& node, const NodeMemory& memory) {
-  int index = 0;
-  {
-    Registry& r = registry();
-    std::lock_guard lock(r.mutex);
-    auto it = r.lane_by_comm.find({node.loop().serial(), node.context()});
-    if (it != r.lane_by_comm.end()) index = it->second;
-  }
+  std::shared_ptr<LaneReservation> reserved = node.attachment<LaneReservation>();
+  const int index = reserved ? reserved->index : 0;
   std::size_t bytes = memory.scratch_slot_bytes() / kSlotLanes;
-  return SlotLane{index, static_cast<std::size_t>(index) * bytes, bytes};
+  return SlotLane{index, static_cast<std::size_t>(index) * bytes, bytes,
+                  reserved ? reserved->table : lane_table(node)};
 }
 
-void acquire_lane(NodeMemory& memory, EventLoop& loop, int lane, std::function<void()> granted) {
-  Lending& l = lanes_of(memory).lending[static_cast<std::size_t>(lane)];
+void acquire_lane(const SlotLane& lane, EventLoop& loop, std::function<void()> granted) {
+  Lending& l = lane.table->lending[static_cast<std::size_t>(lane.index)];
   if (!l.taken) {
     l.taken = true;
     loop.defer(std::move(granted));
@@ -91,8 +90,8 @@ void acquire_lane(NodeMemory& memory, EventLoop& loop, int lane, std::function<v
   l.waiters.push_back(std::move(granted));
 }
 
-void release_lane(NodeMemory& memory, EventLoop& loop, int lane) {
-  Lending& l = lanes_of(memory).lending[static_cast<std::size_t>(lane)];
+void release_lane(const SlotLane& lane, EventLoop& loop) {
+  Lending& l = lane.table->lending[static_cast<std::size_t>(lane.index)];
   if (l.waiters.empty()) {
     l.taken = false;
     return;

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 
 #include "runtime/communicator.hpp"
 #include "runtime/event_loop.hpp"
@@ -22,17 +23,24 @@ namespace halyard::intranode {
 // Lane 0 is the shared default; 1 .. kSlotLanes - 1 can be reserved.
 inline constexpr int kSlotLanes = 4;
 
-// Where a lane lies inside every rank's slot.
+// This runtime's lanes: which it has reserved and who holds each (slot_lanes.cpp). Attached to
+// the runtime (RuntimeServices::attachments).
+struct LaneTable;
+
+// Where a lane lies inside every rank's slot. Holds the lane table: a primitive in flight keeps
+// it even when its runtime tears down.
 struct SlotLane {
   int index = 0;
   std::size_t offset = 0;  // from the start of a slot
   std::size_t bytes = 0;
+  std::shared_ptr<LaneTable> table;
 };
 
 // Collective over the node communicator `node` (blocking, so call it where a blocking
 // collective is allowed, e.g. when a communicator's hierarchy is built): agrees with the other
-// members on a lane none of them has reserved and binds it to `node` for the life of the
-// process. Returns false (and binds nothing) when every lane is taken on some member.
+// members on a lane none of them has reserved and binds it to `node` (an attachment of `node`:
+// the lane is free again once the last handle of `node` goes). Returns false (and binds nothing)
+// when every lane is taken on some member.
 bool reserve_lane(const Communicator& node);
 
 // The lane primitives on `node` use: its reserved lane, else lane 0.
@@ -40,7 +48,7 @@ SlotLane lane_of(const Communicator& node, const NodeMemory& memory);
 
 // This rank's part of `lane` is lent to one primitive at a time, in the order they ask.
 // `granted` runs from the event loop, never inside this call.
-void acquire_lane(NodeMemory& memory, EventLoop& loop, int lane, std::function<void()> granted);
-void release_lane(NodeMemory& memory, EventLoop& loop, int lane);
+void acquire_lane(const SlotLane& lane, EventLoop& loop, std::function<void()> granted);
+void release_lane(const SlotLane& lane, EventLoop& loop);
 
 }  // namespace halyard::intranode

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <vector>
 
+#include "runtime/runtime_services.hpp"
 #include "tests/core/thread_job.hpp"
 
 namespace halyard {
@@ -174,6 +175,43 @@ TEST(Communicator, NodeAndLeaderCommunicators) {
     r.wait_ok();
     EXPECT_EQ(got, node.world_rank((node.rank() + node.size() - 1) % node.size()));
   });
+}
+
+// State a layer above keeps on a communicator or a runtime; counts its releases.
+struct Probe {
+  explicit Probe(std::atomic<int>& count) : released(count) {}
+  ~Probe() { ++released; }
+  std::atomic<int>& released;
+};
+struct OtherProbe : Probe {
+  using Probe::Probe;
+};
+
+TEST(Communicator, AttachmentsGoWithTheLastHandle) {
+  ThreadJob job({0, 0});
+  std::atomic<int> released{0};
+  run_thread_job(job, [&](Runtime& rt) {
+    std::atomic<int> mine{0};
+    Communicator comm = rt.world().dup();
+    EXPECT_EQ(comm.attachment<Probe>(), nullptr);
+    auto probe = comm.attach(std::make_shared<Probe>(mine));
+    // One per type: a second attach keeps (and returns) the first.
+    EXPECT_EQ(comm.attach(std::make_shared<Probe>(mine)), probe);
+    EXPECT_EQ(mine.load(), 1);  // the refused one
+    comm.attach(std::make_shared<OtherProbe>(mine));
+    Communicator copy = comm;
+    EXPECT_EQ(copy.attachment<Probe>(), probe);  // handles share one state
+    EXPECT_EQ(comm.dup().attachment<Probe>(), nullptr);
+    EXPECT_EQ(rt.world().attachment<Probe>(), nullptr);
+    probe.reset();
+    comm = Communicator();
+    EXPECT_EQ(mine.load(), 1);  // `copy` still holds the communicator
+    copy = Communicator();
+    EXPECT_EQ(mine.load(), 3);
+    // The runtime's attachments go when it tears down.
+    rt.services().attachments.attach(std::make_shared<Probe>(released));
+  });
+  EXPECT_EQ(released.load(), 2);
 }
 
 TEST(Communicator, ActiveMessagesAcrossRanksEagerAndRendezvous) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/reduction.hpp"
+#include "runtime/runtime_services.hpp"
 
 namespace halyard::testing {
 
@@ -49,11 +50,11 @@ FakeDevice::FakeDevice(Runtime& runtime, int failing_rank)
   arena_bytes_ = kRegionBytes * static_cast<std::size_t>(runtime.size());
   arena_ = map_arena(runtime, arena_bytes_);
   region_ = arena_ + kRegionBytes * static_cast<std::size_t>(runtime.rank());
-  register_device_support(runtime.loop(), this);
+  runtime.services().device_support = this;
 }
 
 FakeDevice::~FakeDevice() {
-  register_device_support(runtime_.loop(), nullptr);
+  runtime_.services().device_support = runtime_.device_support();
   ::munmap(arena_, arena_bytes_);
 }
 

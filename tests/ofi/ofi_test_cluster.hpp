@@ -23,7 +23,7 @@ class OfiCluster {
       auto& rank = ranks_.emplace_back(std::make_unique<Rank>());
       rank->bootstrap =
           std::make_unique<InMemoryBootstrap>(store_, in_process_launch_info(r, ranks));
-      rank->transport = make_ofi_transport(rank->bootstrap->info());
+      rank->transport = make_ofi_transport(TransportSettings{rank->bootstrap->info()});
       Rank* self = rank.get();
       rank->transport->set_incoming_handler([self](std::unique_ptr<IncomingMessage> message) {
         self->arrivals.push_back(std::move(message));

@@ -258,7 +258,7 @@ INSTANTIATE_TEST_SUITE_P(Rendezvous, OfiTransportTest, ::testing::Values("on", "
 TEST(OfiTransportSetup, UnknownProviderIsNamedInTheError) {
   ScopedEnv provider("HALYARD_OFI_PROVIDER", "no_such_provider");
   try {
-    make_ofi_transport(in_process_launch_info(0, 1));
+    make_ofi_transport(TransportSettings{in_process_launch_info(0, 1)});
     FAIL() << "expected an Error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
@@ -271,7 +271,7 @@ TEST(OfiTransportSetup, UnknownProviderIsNamedInTheError) {
 TEST(OfiTransportSetup, MalformedSettingsAreRejected) {
   ScopedEnv limit("HALYARD_OFI_EAGER_LIMIT", "lots");
   try {
-    make_ofi_transport(in_process_launch_info(0, 1));
+    make_ofi_transport(TransportSettings{in_process_launch_info(0, 1)});
     FAIL() << "expected an Error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
@@ -314,6 +314,29 @@ TEST(OfiTransportSetup, WaitFdWakesTheReceiver) {
   }
   ASSERT_TRUE(cluster.await_arrivals(1, 1));
   EXPECT_EQ(cluster.arrivals(1).front()->envelope().size, 1u);
+}
+
+// The loop's wait policy and the progress thread are the runtime's: the transport follows the
+// settings it is given even where the environment says otherwise.
+TEST(OfiTransportSetup, WaitFdFollowsTheRuntimeNotTheEnvironment) {
+  const TransportSettings defaults{in_process_launch_info(0, 1)};
+  {
+    ScopedEnv forced("HALYARD_OFI_WAIT_FD", "on");
+    if (make_ofi_transport(defaults)->wait_fd() < 0) GTEST_SKIP() << "provider offers no wait fd";
+  }
+  {
+    ScopedEnv wait("HALYARD_WAIT", "block");
+    ScopedEnv thread("HALYARD_PROGRESS_THREAD", "1");
+    TransportSettings spinning = defaults;
+    spinning.wait_policy = WaitPolicy::kSpin;
+    EXPECT_LT(make_ofi_transport(spinning)->wait_fd(), 0);
+  }
+  ScopedEnv wait("HALYARD_WAIT", "spin");
+  ScopedEnv thread("HALYARD_PROGRESS_THREAD", "0");
+  TransportSettings threaded = defaults;
+  threaded.wait_policy = WaitPolicy::kBlock;
+  threaded.progress_thread = true;
+  EXPECT_GE(make_ofi_transport(threaded)->wait_fd(), 0);
 }
 
 TEST(OfiTransportSetup, SocketProvidersReadRendezvousDataInHalfMebibyteChunks) {

@@ -11,15 +11,13 @@
 #include "transports/cuda_ipc/cuda_pointer_query.hpp"
 #include "transports/cuda_ipc/device_reduction.hpp"
 
-namespace halyard {
-
-std::unique_ptr<DeviceSupport> make_device_support(EventLoop& loop) {
-  return std::make_unique<cuda_ipc::CudaDeviceSupport>(loop);
-}
-
-}  // namespace halyard
-
 namespace halyard::cuda_ipc {
+
+void register_cuda_ipc(TransportRegistry& registry) {
+  registry.add_device_support([](EventLoop& loop) -> std::unique_ptr<DeviceSupport> {
+    return std::make_unique<CudaDeviceSupport>(loop);
+  });
+}
 
 namespace {
 

@@ -12,11 +12,15 @@
 
 #include "runtime/device_support.hpp"
 #include "runtime/event_loop.hpp"
+#include "runtime/transport_registry.hpp"
 #include "transports/cuda_ipc/device_work_queue.hpp"
 #include "transports/cuda_ipc/ipc_mapping_cache.hpp"
 #include "transports/cuda_ipc/pinned_pool.hpp"
 
 namespace halyard::cuda_ipc {
+
+// Registers CudaDeviceSupport as the registry's device support.
+void register_cuda_ipc(TransportRegistry& registry);
 
 class CudaDeviceSupport final : public DeviceSupport, public CompletionSource {
  public:

@@ -16,22 +16,24 @@
 #include "runtime/config.hpp"
 #include "runtime/event_loop.hpp"
 #include "runtime/log.hpp"
-#include "runtime/progress_thread.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
 #include "transports/ofi/ofi_source_address.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard {
 
-std::unique_ptr<Transport> make_ofi_transport(const LaunchInfo& info, int ranks_on_host,
-                                              long host_cpus) {
+std::unique_ptr<Transport> make_ofi_transport(const TransportSettings& runtime) {
   ofi::Settings settings = ofi::Settings::from_environment();
-  settings.wait_fd =
-      settings.use_wait_fd(wait_policy_from_environment(), ranks_on_host,
-                           host_cpus > 0 ? host_cpus : ::sysconf(_SC_NPROCESSORS_ONLN),
-                           ProgressThread::enabled_from_environment());
+  settings.wait_fd = settings.use_wait_fd(
+      runtime.wait_policy, runtime.host_ranks,
+      runtime.host_cpus > 0 ? runtime.host_cpus : ::sysconf(_SC_NPROCESSORS_ONLN),
+      runtime.progress_thread);
   ofi::tune_provider_environment(settings);
-  return std::make_unique<ofi::OfiTransport>(info, std::move(settings));
+  return std::make_unique<ofi::OfiTransport>(runtime.info, std::move(settings));
+}
+
+void register_ofi_transport(TransportRegistry& registry) {
+  registry.add(TransportKind::kOfi, make_ofi_transport);
 }
 
 namespace ofi {

@@ -23,6 +23,12 @@ std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info, long host_
   return std::make_unique<shm::ShmTransport>(info, config);
 }
 
+void register_shm_transport(TransportRegistry& registry) {
+  registry.add(TransportKind::kShm, [](const TransportSettings& settings) {
+    return make_shm_transport(settings.info, settings.host_cpus);
+  });
+}
+
 namespace shm {
 namespace {
 

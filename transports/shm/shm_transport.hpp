@@ -8,6 +8,7 @@
 
 #include "runtime/launch_info.hpp"
 #include "runtime/transport.hpp"
+#include "runtime/transport_registry.hpp"
 
 namespace halyard {
 
@@ -16,5 +17,8 @@ namespace halyard {
 // `host_cpus`: the CPUs the host's ranks may run on (0: the machine's online CPUs), for
 // HALYARD_SHM_SHARED_COPY=auto.
 std::unique_ptr<Transport> make_shm_transport(const LaunchInfo& info, long host_cpus = 0);
+
+// Registers make_shm_transport as the registry's shm transport.
+void register_shm_transport(TransportRegistry& registry);
 
 }  // namespace halyard
