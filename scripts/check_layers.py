@@ -37,12 +37,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 # Known upward includes that another part of issue 23 removes, each with the reason. A listed
 # include that no longer exists is reported (not failed) so the entry can be deleted.
-KNOWN = {
-    ("runtime/router.cpp", "transports/ofi/ofi_transport.hpp"):
-        "the router constructs the transports until they register themselves",
-    ("runtime/router.cpp", "transports/shm/shm_transport.hpp"):
-        "the router constructs the transports until they register themselves",
-}
+KNOWN = {}  # (file, included path) pairs allowed to run upward, with the reason; none now
 
 
 def layer_of(path):
