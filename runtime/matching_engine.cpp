@@ -80,8 +80,9 @@ void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedRec
     if (engine.failure_) s = *engine.failure_;
     Completion done = std::move(d->done);
     d->loop->defer([released = std::unique_ptr<Delivery>(d)] {});
-    done(s);
+    // Before `done`, which may throw; `drained` runs from the loop, so after `done` anyway.
     engine.delivery_ended();
+    done(s);
   };
   try {
     d->message->deliver(receive.buffer, receive.capacity, completion);

@@ -131,7 +131,8 @@ void OfiTransport::deliver_rendezvous(const RendezvousRequest& request, void* ds
       const std::uint64_t key = request.remote_key;
       void* context = &state->chunks[i].scratch;
       post(
-          [this, destination, offset, length, source, remote, key, context]() -> ssize_t {
+          [this, state, destination, offset, length, source, remote, key, context]() -> ssize_t {
+            if (state->cancelled) return -FI_ECANCELED;
             return fi_read(endpoint(), destination + offset, length, nullptr, source, remote, key,
                            context);
           },
@@ -144,7 +145,8 @@ void OfiTransport::deliver_rendezvous(const RendezvousRequest& request, void* ds
       const std::uint64_t tag = data_tag(id, i);
       void* context = &state->chunks[i].scratch;
       post(
-          [this, destination, offset, length, tag, context]() -> ssize_t {
+          [this, state, destination, offset, length, tag, context]() -> ssize_t {
+            if (state->cancelled) return -FI_ECANCELED;
             return fi_trecv(endpoint(), destination + offset, length, nullptr, FI_ADDR_UNSPEC, tag,
                             0, context);
           },
@@ -249,7 +251,9 @@ void OfiTransport::finish_rendezvous_send(std::uint64_t send_id, Status status) 
 
 void OfiTransport::peer_failed(int peer) {
   for (auto& [id, receive] : rendezvous_receives_) {
-    if (receive->peer != peer || receive->by_read) continue;
+    if (receive->peer != peer) continue;
+    receive->cancelled = true;
+    if (receive->by_read) continue;
     // Chunks already complete answer -FI_ENOENT and are counted already.
     for (OpContext& chunk : receive->chunks) fi_cancel(&endpoint()->fid, &chunk.scratch);
   }

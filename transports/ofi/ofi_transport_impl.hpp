@@ -115,6 +115,7 @@ struct RendezvousReceive final : Operation {
   int peer = 0;
   std::uint64_t send_id = 0;
   bool by_read = false;
+  bool cancelled = false;  // its peer died: chunks still waiting behind -FI_EAGAIN never post
   std::vector<OpContext> chunks;
   std::size_t outstanding = 0;
   Status status;
@@ -140,8 +141,9 @@ class OfiTransport final : public Transport {
   int wait_fd() override { return fabric_.wait_fd(); }
   bool prepare_to_block() override;
   // Cancels the tagged receives of rendezvous data from `peer` (fi_cancel): each ends with a
-  // FI_ECANCELED completion, after which the provider writes nothing into it. Reads from it end
-  // with the provider's error completion (the connection is gone); see docs/reliability.md.
+  // FI_ECANCELED completion, after which the provider writes nothing into it; chunks not yet
+  // posted (behind -FI_EAGAIN) fail instead of posting. Reads from it end with the provider's
+  // error completion (the connection is gone); see docs/reliability.md.
   void peer_failed(int peer) override;
 
   // --- used by the operations, incoming messages and the rendezvous code ---
