@@ -28,7 +28,10 @@ Request CollectiveEngine::launched() {
   launched_ = true;
   EventLoop& loop = comm_.loop();
   if (completed_) return Request::make_completed(loop, failure_);
-  request_ = Request::make_pending(loop);
+  // Not failed wholesale by the loop when the process fails (PointToPoint::fail): the engine
+  // learns of it from its own operations and completes only once none of them can still touch
+  // the call's buffers (node-memory copies and device work included, not only p2p).
+  request_ = Request::make_pending_drained(loop);
   return request_;
 }
 

@@ -1,6 +1,7 @@
 #include "transports/shm/shm_node_memory.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -79,6 +80,14 @@ Status ShmNodeMemory::read(int world_rank, const void* remote, void* local, std:
     Status ok;
     ok.bytes = bytes;
     return ok;
+  }
+  if (error == ESRCH) {
+    // The process is gone: a dead peer, which the user should hear as such whether the
+    // launcher's notice or this read comes first.
+    return Status::failure(ErrorCode::kPeerFailed,
+                           "world rank " + std::to_string(world_rank) + " (pid " +
+                               std::to_string(pid) + ") is gone: a CMA read of " +
+                               std::to_string(bytes) + " bytes from it found no such process");
   }
   return Status::failure(ErrorCode::kTransport,
                          "shm: CMA read of " + std::to_string(bytes) + " bytes from world rank " +
