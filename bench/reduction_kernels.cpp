@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "runtime/reduction.hpp"
-#include "runtime/reduction_isa.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "runtime/datatypes/reduction_isa.hpp"
 
 // The plain float16 loop converts one element at a time with the kernels' portable routines,
 // compiled here under their own namespace.
 #define HALYARD_KERNEL_ISA plain_loop
-#include "runtime/kernels/half_float_conversion.hpp"
+#include "runtime/datatypes/kernels/half_float_conversion.hpp"
 
 namespace halyard {
 namespace {

@@ -18,7 +18,7 @@
 
 #include "launcher/bootstrap_server.hpp"
 #include "launcher/control_session.hpp"
-#include "runtime/control_messages.hpp"
+#include "runtime/bootstrap/control_messages.hpp"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include "launcher/program_lookup.hpp"
 #include "launcher/rank_spawner.hpp"
 #include "launcher/usage_error.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 namespace {

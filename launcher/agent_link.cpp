@@ -9,7 +9,7 @@
 #include "launcher/program_lookup.hpp"
 #include "launcher/rank_spawner.hpp"
 #include "launcher/usage_error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::launcher {
 

@@ -1,7 +1,7 @@
 #include "launcher/agent_protocol.hpp"
 
-#include "runtime/control_frame.hpp"
-#include "runtime/error.hpp"
+#include "runtime/bootstrap/control_frame.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 namespace {

@@ -1,7 +1,7 @@
 #include "launcher/bootstrap_server.hpp"
 
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::launcher {
 

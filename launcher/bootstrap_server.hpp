@@ -24,8 +24,8 @@
 #include "launcher/collective_gate.hpp"
 #include "launcher/control_session.hpp"
 #include "launcher/key_value_store.hpp"
-#include "runtime/bootstrap_client.hpp"
-#include "runtime/control_messages.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/control_messages.hpp"
 
 namespace halyard::launcher {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 

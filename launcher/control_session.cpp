@@ -2,8 +2,8 @@
 
 #include <boost/asio/write.hpp>
 
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::launcher {
 

@@ -12,8 +12,8 @@
 #include <memory>
 #include <string>
 
-#include "runtime/control_frame.hpp"
-#include "runtime/control_messages.hpp"
+#include "runtime/bootstrap/control_frame.hpp"
+#include "runtime/bootstrap/control_messages.hpp"
 
 namespace halyard::launcher {
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <numeric>
 
-#include "runtime/cpu_affinity.hpp"
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/bootstrap/cpu_affinity.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::launcher {
 

@@ -17,7 +17,7 @@
 #include "launcher/listen_address.hpp"
 #include "launcher/rank_spawner.hpp"
 #include "launcher/wait_status.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::launcher {
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 

@@ -1,6 +1,6 @@
 #include "launcher/key_value_store.hpp"
 
-#include "runtime/control_messages.hpp"
+#include "runtime/bootstrap/control_messages.hpp"
 
 namespace halyard::launcher {
 

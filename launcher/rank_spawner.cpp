@@ -11,7 +11,7 @@
 #include <csignal>
 #include <cstring>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 namespace {

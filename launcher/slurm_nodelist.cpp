@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "launcher/usage_error.hpp"
-#include "runtime/launch_info.hpp"
+#include "runtime/bootstrap/launch_info.hpp"
 
 namespace halyard::launcher {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "launcher/cpu_binding.hpp"
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
 #include "transports/ofi/ofi_capabilities.hpp"
 
 namespace halyard::launcher {

@@ -5,11 +5,11 @@
 #include <string>
 #include <utility>
 
-#include "runtime/config.hpp"
 #include "runtime/delivery_guard.hpp"
 #include "runtime/event_loop.hpp"
-#include "runtime/log.hpp"
 #include "runtime/point_to_point.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard {
 

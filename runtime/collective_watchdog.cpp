@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "runtime/communicator.hpp"
-#include "runtime/config.hpp"
 #include "runtime/point_to_point.hpp"
 #include "runtime/runtime_services.hpp"
+#include "runtime/support/config.hpp"
 #include "runtime/tags.hpp"
 
 namespace halyard {

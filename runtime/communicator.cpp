@@ -9,8 +9,8 @@
 
 #include "runtime/event_loop.hpp"
 #include "runtime/point_to_point.hpp"
-#include "runtime/pooled.hpp"
 #include "runtime/runtime_services.hpp"
+#include "runtime/support/pooled.hpp"
 
 namespace halyard {
 

@@ -25,9 +25,9 @@
 
 #include "runtime/active_messages.hpp"
 #include "runtime/attachments.hpp"
+#include "runtime/bootstrap/topology.hpp"
 #include "runtime/request.hpp"
 #include "runtime/tags.hpp"
-#include "runtime/topology.hpp"
 
 namespace halyard {
 

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "runtime/communicator.hpp"
-#include "runtime/error.hpp"
 #include "runtime/runtime_services.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 

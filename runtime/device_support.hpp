@@ -22,8 +22,8 @@
 #include <span>
 #include <string>
 
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard {

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "runtime/config.hpp"
 #include "runtime/request.hpp"
 #include "runtime/sleep_on_fds.hpp"
+#include "runtime/support/config.hpp"
 #include "runtime/transport.hpp"
 
 namespace halyard {

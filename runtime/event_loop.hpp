@@ -36,9 +36,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/error.hpp"
 #include "runtime/loop_lock.hpp"
-#include "runtime/small_task.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/small_task.hpp"
 
 namespace halyard {
 

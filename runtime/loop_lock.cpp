@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/error.hpp"
 #include "runtime/sleep_on_fds.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 

@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <span>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard {
 

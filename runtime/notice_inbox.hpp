@@ -11,7 +11,7 @@
 #include <mutex>
 #include <vector>
 
-#include "runtime/bootstrap_client.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
 #include "runtime/event_loop.hpp"
 
 namespace halyard {

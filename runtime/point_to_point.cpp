@@ -4,9 +4,9 @@
 #include <string>
 
 #include "runtime/event_loop.hpp"
-#include "runtime/log.hpp"
-#include "runtime/pooled.hpp"
 #include "runtime/router.hpp"
+#include "runtime/support/log.hpp"
+#include "runtime/support/pooled.hpp"
 
 namespace halyard {
 

@@ -5,8 +5,8 @@
 #include <exception>
 #include <string>
 
-#include "runtime/config.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "runtime/event_loop.hpp"
-#include "runtime/pooled.hpp"
+#include "runtime/support/pooled.hpp"
 
 namespace halyard {
 

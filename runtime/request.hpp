@@ -20,7 +20,7 @@
 #include <span>
 #include <vector>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "runtime/transport.hpp"
 
 namespace halyard {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
 #include "runtime/self_transport.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/topology.hpp"
+#include "runtime/bootstrap/topology.hpp"
 #include "runtime/transport.hpp"
 #include "runtime/transport_registry.hpp"
 

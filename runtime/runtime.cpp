@@ -10,7 +10,6 @@
 
 #include "runtime/collective_watchdog.hpp"
 #include "runtime/device_support.hpp"
-#include "runtime/log.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/notice_inbox.hpp"
 #include "runtime/point_to_point.hpp"
@@ -18,6 +17,7 @@
 #include "runtime/router.hpp"
 #include "runtime/runtime_services.hpp"
 #include "runtime/self_transport.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard {
 

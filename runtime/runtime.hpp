@@ -21,11 +21,11 @@
 #include <optional>
 #include <string_view>
 
-#include "runtime/bootstrap_client.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/launch_info.hpp"
+#include "runtime/bootstrap/topology.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/event_loop.hpp"
-#include "runtime/launch_info.hpp"
-#include "runtime/topology.hpp"
 
 namespace halyard {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard {
 

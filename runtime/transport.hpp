@@ -21,8 +21,8 @@
 #include <optional>
 #include <string_view>
 
-#include "runtime/error.hpp"
-#include "runtime/inline_function.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/inline_function.hpp"
 
 namespace halyard {
 

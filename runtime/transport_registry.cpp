@@ -3,7 +3,7 @@
 #include <string>
 
 #include "runtime/device_support.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 

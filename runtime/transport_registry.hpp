@@ -18,8 +18,8 @@
 #include <memory>
 #include <string_view>
 
+#include "runtime/bootstrap/launch_info.hpp"
 #include "runtime/event_loop.hpp"
-#include "runtime/launch_info.hpp"
 #include "runtime/transport.hpp"
 
 namespace halyard {

@@ -53,7 +53,7 @@ asan_targets=(hlaunch collective_check every_pair_check adapt_collectives p2p_sc
   intranode_primitives shm_data_path halyard_collectives_demo halyard_topology_example
   peer_failure_check misuse_check stress_collectives fake_device_check buffers_quiet_check
   core_request_test core_event_loop_test core_matching_test core_communicator_test
-  core_router_test core_topology_test core_self_transport_test core_active_messages_test
+  core_router_test bootstrap_topology_test core_self_transport_test core_active_messages_test
   progress_thread_test
   exchange_check
   datatypes_reduction_test launcher_protocol_test launcher_store_test

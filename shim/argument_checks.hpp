@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "runtime/communicator.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "shim/handle_tables.hpp"
 
 namespace halyard::mpi_shim {

@@ -10,7 +10,7 @@
 #include <exception>
 #include <string_view>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/shim_state.hpp"
 

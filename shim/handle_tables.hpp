@@ -3,8 +3,8 @@
 
 #include <mpi.h>
 
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 
 namespace halyard::mpi_shim {
 

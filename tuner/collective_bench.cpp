@@ -6,7 +6,7 @@
 
 #include "collectives/collectives.hpp"
 #include "collectives/han/han.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "tuner/median.hpp"
 
 namespace halyard::tuner {

@@ -4,8 +4,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::tuner {
 

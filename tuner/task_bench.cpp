@@ -7,7 +7,7 @@
 
 #include "collectives/collectives.hpp"
 #include "collectives/han/hierarchy.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "tuner/median.hpp"
 
 namespace halyard::tuner {

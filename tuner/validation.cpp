@@ -5,8 +5,8 @@
 #include <map>
 #include <numeric>
 
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
 #include "tuner/median.hpp"
 
 namespace halyard::tuner {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
 
 namespace hbench {
 

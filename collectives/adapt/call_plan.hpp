@@ -8,8 +8,8 @@
 
 #include "collectives/adapt/segmentation.hpp"
 #include "runtime/communicator.hpp"
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::adapt {

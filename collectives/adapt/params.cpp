@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::adapt {
 

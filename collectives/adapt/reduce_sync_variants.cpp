@@ -8,7 +8,7 @@
 
 #include "collectives/adapt/call_plan.hpp"
 #include "collectives/core/collective_engine.hpp"
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/reduction.hpp"
 
 namespace halyard::adapt {
 namespace {

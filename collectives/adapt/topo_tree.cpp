@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::adapt {
 namespace {

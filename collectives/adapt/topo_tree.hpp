@@ -17,8 +17,8 @@
 
 #include "collectives/adapt/adapt.hpp"
 #include "collectives/adapt/tree.hpp"
+#include "runtime/bootstrap/topology.hpp"
 #include "runtime/communicator.hpp"
-#include "runtime/topology.hpp"
 
 namespace halyard::adapt {
 

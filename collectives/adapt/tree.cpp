@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::adapt {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "collectives/core/in_place.hpp"
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/reduction.hpp"
 
 namespace halyard::base {
 

@@ -13,8 +13,8 @@
 
 #include "collectives/base/small_buffer.hpp"
 #include "collectives/base/step_machine.hpp"
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 
 namespace halyard::base {
 

@@ -13,8 +13,8 @@
 
 #include "collectives/core/catalog.hpp"
 #include "runtime/communicator.hpp"
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::base {

@@ -9,7 +9,7 @@
 #include "collectives/base/step_machine.hpp"
 #include "collectives/core/collective_tag.hpp"
 #include "collectives/core/in_place.hpp"
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/reduction.hpp"
 
 namespace halyard::base {
 

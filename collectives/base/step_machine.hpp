@@ -18,8 +18,8 @@
 
 #include "collectives/core/collective_engine.hpp"
 #include "runtime/communicator.hpp"
-#include "runtime/pooled.hpp"
 #include "runtime/request.hpp"
+#include "runtime/support/pooled.hpp"
 
 namespace halyard::base {
 

@@ -8,9 +8,9 @@
 
 #include "collectives/core/vocabulary.hpp"
 #include "runtime/communicator.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/device_support.hpp"
-#include "runtime/reduce_op.hpp"
 
 namespace halyard::core {
 

@@ -23,8 +23,8 @@
 #include <span>
 
 #include "runtime/communicator.hpp"
-#include "runtime/error.hpp"
 #include "runtime/request.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::core {
 

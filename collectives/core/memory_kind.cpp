@@ -4,7 +4,7 @@
 #include <string>
 
 #include "collectives/core/in_place.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::core {
 

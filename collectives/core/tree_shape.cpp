@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "collectives/core/vocabulary.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::core {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "collectives/core/in_place.hpp"
 #include "collectives/core/memory_kind.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::core {
 

@@ -2,7 +2,7 @@
 
 #include "collectives/core/in_place.hpp"
 #include "collectives/device/node_operations.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::device {
 

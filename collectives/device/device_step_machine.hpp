@@ -11,8 +11,8 @@
 #include <string>
 
 #include "collectives/base/step_machine.hpp"
-#include "runtime/error.hpp"
 #include "runtime/request.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::device {
 

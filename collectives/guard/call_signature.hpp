@@ -8,9 +8,9 @@
 #include <string>
 
 #include "collectives/core/coll_args.hpp"
-#include "runtime/datatype.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/device_support.hpp"
-#include "runtime/reduce_op.hpp"
 
 namespace halyard::guard {
 

@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "collectives/core/collective_engine.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::han {
 

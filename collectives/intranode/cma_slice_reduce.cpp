@@ -10,7 +10,7 @@
 #include "collectives/base/block_partition.hpp"
 #include "collectives/intranode/buffer_pool.hpp"
 #include "collectives/intranode/cma_pull.hpp"
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/reduction.hpp"
 
 namespace halyard::intranode {
 

@@ -16,8 +16,8 @@
 #include "collectives/intranode/cma_pull.hpp"
 #include "collectives/intranode/cma_slice_reduce.hpp"
 #include "collectives/intranode/scratch_exchange.hpp"
-#include "runtime/log.hpp"
 #include "runtime/node_memory.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::intranode {
 

@@ -28,8 +28,8 @@
 #include <string_view>
 
 #include "runtime/communicator.hpp"
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::intranode {

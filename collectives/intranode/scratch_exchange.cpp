@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "collectives/intranode/slot_lanes.hpp"
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/reduction.hpp"
 
 namespace halyard::intranode {
 

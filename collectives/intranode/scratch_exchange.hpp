@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "collectives/intranode/notice_machine.hpp"
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 
 namespace halyard::intranode {
 

@@ -9,9 +9,9 @@
 
 #include "collectives/base/base.hpp"
 #include "collectives/core/in_place.hpp"
-#include "runtime/error.hpp"
 #include "runtime/event_loop.hpp"
 #include "runtime/runtime_services.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::intranode {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "collectives/select/catalog.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::select {
 

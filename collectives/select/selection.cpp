@@ -12,9 +12,9 @@
 #include "collectives/select/catalog.hpp"
 #include "collectives/select/tuning_table.hpp"
 #include "collectives/select/tuning_table_json.hpp"
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::select {
 

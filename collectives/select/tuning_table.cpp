@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::select {
 

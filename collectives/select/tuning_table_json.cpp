@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "collectives/han/han_config.hpp"
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::select {
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "collectives/adapt/params.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::adapt {
 namespace {

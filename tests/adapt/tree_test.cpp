@@ -11,7 +11,7 @@
 #include "collectives/adapt/segmentation.hpp"
 #include "collectives/adapt/topo_tree.hpp"
 #include "collectives/adapt/tree.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::adapt {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "collectives/collectives.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "tests/collectives/suites.hpp"
 
 namespace halyard::testing {

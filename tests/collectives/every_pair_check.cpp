@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "halyard/halyard.hpp"
-#include "runtime/reduction.hpp"
-#include "tests/support/small_integers.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "tests/helpers/small_integers.hpp"
 
 namespace {
 

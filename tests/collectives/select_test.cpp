@@ -8,7 +8,7 @@
 #include "collectives/adapt/params.hpp"
 #include "collectives/select/catalog.hpp"
 #include "collectives/select/selection.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::select {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/reduction.hpp"
 
 namespace halyard::testing {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 
 namespace halyard::testing {
 

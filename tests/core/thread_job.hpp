@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/bootstrap_client.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
 #include "runtime/router.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/self_transport.hpp"

@@ -9,8 +9,8 @@
 #include <random>
 #include <vector>
 
+#include "runtime/datatypes/reduction.hpp"
 #include "runtime/event_loop.hpp"
-#include "runtime/reduction.hpp"
 #include "tests/cuda_ipc/device_test_support.hpp"
 #include "transports/cuda_ipc/cuda_pointer_query.hpp"
 

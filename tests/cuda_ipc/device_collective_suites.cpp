@@ -10,8 +10,8 @@
 #include <cstring>
 #include <functional>
 
-#include "runtime/reduction.hpp"
-#include "tests/support/small_integers.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "tests/helpers/small_integers.hpp"
 
 namespace halyard::testing {
 

@@ -12,7 +12,7 @@
 #include "collectives/core/memory_kind.hpp"
 #include "collectives/guard/call_signature.hpp"
 #include "collectives/select/catalog.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 namespace {

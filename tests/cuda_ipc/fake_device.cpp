@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/reduction.hpp"
 #include "runtime/runtime_services.hpp"
 
 namespace halyard::testing {

@@ -9,7 +9,7 @@
 #include <map>
 #include <vector>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::cuda_ipc {
 namespace {

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/datatype.hpp"
-#include "runtime/error.hpp"
-#include "runtime/reduce_op.hpp"
-#include "runtime/reduction.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/reduction.hpp"
-#include "runtime/reduction_isa.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "runtime/datatypes/reduction_isa.hpp"
 #include "tests/datatypes/reference_reduction.hpp"
 
 namespace halyard {

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "runtime/error.hpp"
-#include "runtime/reduction.hpp"
-#include "runtime/reduction_isa.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "runtime/datatypes/reduction_isa.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 namespace {

@@ -15,9 +15,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
-#include "runtime/reduction_isa.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
+#include "runtime/datatypes/reduction_isa.hpp"
 
 namespace halyard {
 // Lets GoogleTest print "avx2" instead of "1-byte object <01>" in parameterized test names.

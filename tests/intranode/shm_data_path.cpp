@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "halyard/halyard.hpp"
-#include "tests/support/scenario_checks.hpp"
+#include "tests/helpers/scenario_checks.hpp"
 
 namespace {
 

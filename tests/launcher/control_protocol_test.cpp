@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "runtime/control_frame.hpp"
-#include "runtime/control_messages.hpp"
-#include "runtime/error.hpp"
+#include "runtime/bootstrap/control_frame.hpp"
+#include "runtime/bootstrap/control_messages.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::control {
 namespace {

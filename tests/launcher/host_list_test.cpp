@@ -12,7 +12,7 @@
 #include "launcher/rank_placement.hpp"
 #include "launcher/slurm_nodelist.hpp"
 #include "launcher/usage_error.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/error.hpp"
-#include "runtime/launch_info.hpp"
+#include "runtime/bootstrap/launch_info.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard {
 namespace {

@@ -15,7 +15,7 @@
 #include "launcher/rank_placement.hpp"
 #include "launcher/usage_error.hpp"
 #include "launcher/wait_status.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 namespace {

@@ -26,9 +26,9 @@
 #include <optional>
 #include <string>
 
-#include "runtime/bootstrap_client.hpp"
-#include "runtime/error.hpp"
-#include "runtime/launch_info.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/launch_info.hpp"
+#include "runtime/support/error.hpp"
 
 namespace {
 

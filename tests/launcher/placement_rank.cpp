@@ -7,10 +7,10 @@
 #include <set>
 #include <string>
 
-#include "runtime/bootstrap_client.hpp"
-#include "runtime/error.hpp"
-#include "runtime/launch_info.hpp"
-#include "runtime/topology.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/launch_info.hpp"
+#include "runtime/bootstrap/topology.hpp"
+#include "runtime/support/error.hpp"
 
 int main(int argc, char** argv) {
   using namespace halyard;

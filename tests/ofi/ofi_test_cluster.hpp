@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/topology.hpp"
-#include "tests/support/in_memory_bootstrap.hpp"
-#include "tests/support/in_process_cluster.hpp"
+#include "runtime/bootstrap/topology.hpp"
+#include "tests/helpers/in_memory_bootstrap.hpp"
+#include "tests/helpers/in_process_cluster.hpp"
 #include "transports/ofi/ofi_transport.hpp"
 
 namespace halyard::testing {

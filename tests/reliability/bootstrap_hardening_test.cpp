@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "launcher/bootstrap_server.hpp"
-#include "runtime/bootstrap_client.hpp"
-#include "runtime/control_messages.hpp"
-#include "runtime/error.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/control_messages.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
 namespace {

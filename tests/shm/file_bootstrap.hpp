@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "runtime/bootstrap_client.hpp"
-#include "runtime/error.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::testing {
 

@@ -15,10 +15,10 @@
 
 #include <unistd.h>
 
-#include "runtime/topology.hpp"
+#include "runtime/bootstrap/topology.hpp"
 #include "runtime/transport.hpp"
-#include "tests/support/in_memory_bootstrap.hpp"
-#include "tests/support/in_process_cluster.hpp"
+#include "tests/helpers/in_memory_bootstrap.hpp"
+#include "tests/helpers/in_process_cluster.hpp"
 #include "transports/shm/shm_transport.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 

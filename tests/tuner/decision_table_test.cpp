@@ -11,7 +11,7 @@
 #include "collectives/select/selection.hpp"
 #include "collectives/select/tuning_table.hpp"
 #include "collectives/select/tuning_table_json.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::select {
 namespace {

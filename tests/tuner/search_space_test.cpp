@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "tuner/options.hpp"
 #include "tuner/search.hpp"
 #include "tuner/search_space.hpp"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "tuner/search.hpp"
 #include "tuner/validation.hpp"
 

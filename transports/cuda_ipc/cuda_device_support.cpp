@@ -5,8 +5,8 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/config.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/cuda_ipc/cuda_error.hpp"
 #include "transports/cuda_ipc/cuda_pointer_query.hpp"
 #include "transports/cuda_ipc/device_reduction.hpp"

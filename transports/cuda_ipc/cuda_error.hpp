@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::cuda_ipc {
 

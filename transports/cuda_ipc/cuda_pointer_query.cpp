@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/cuda_ipc/cuda_error.hpp"
 
 namespace halyard::cuda_ipc {

@@ -9,7 +9,7 @@
 
 // The CPU kernels' element operations, in a namespace of their own for this file.
 #define HALYARD_KERNEL_ISA cuda_functors
-#include "runtime/kernels/reduction_loops.hpp"
+#include "runtime/datatypes/kernels/reduction_loops.hpp"
 
 namespace halyard::cuda_ipc {
 

@@ -1,15 +1,15 @@
 // GPU reduction kernels: every (op, datatype) pair the CPU kernels have, with the same
-// semantics (runtime/reduction.hpp): the element operations are the CPU kernels' own functors
-// (runtime/kernels/reduction_loops.hpp, constexpr so device code may call them), and float16 /
-// bfloat16 are computed in float32 and rounded back after every operation.
+// semantics (runtime/datatypes/reduction.hpp): the element operations are the CPU kernels' own
+// functors (runtime/datatypes/kernels/reduction_loops.hpp, constexpr so device code may call them),
+// and float16 / bfloat16 are computed in float32 and rounded back after every operation.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 
-#include "runtime/datatype.hpp"
-#include "runtime/reduce_op.hpp"
+#include "runtime/datatypes/datatype.hpp"
+#include "runtime/datatypes/reduce_op.hpp"
 
 namespace halyard::cuda_ipc {
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/cuda_ipc/cuda_error.hpp"
 
 namespace halyard::cuda_ipc {

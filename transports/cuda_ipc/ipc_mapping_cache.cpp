@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::cuda_ipc {
 

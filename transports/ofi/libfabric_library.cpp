@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::ofi {
 namespace {

@@ -8,8 +8,8 @@
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
 
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/ofi/libfabric_library.hpp"
 #include "transports/ofi/ofi_source_address.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <rdma/fi_tagged.h>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard::ofi {

@@ -13,7 +13,7 @@
 #include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard::ofi {

@@ -12,10 +12,10 @@
 #include <rdma/fi_tagged.h>
 #include <sys/uio.h>
 
-#include "runtime/bootstrap_client.hpp"
-#include "runtime/config.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
 #include "runtime/event_loop.hpp"
-#include "runtime/log.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
 #include "transports/ofi/ofi_source_address.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"

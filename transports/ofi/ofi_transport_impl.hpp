@@ -15,8 +15,8 @@
 
 #include <rdma/fi_errno.h>
 
+#include "runtime/bootstrap/launch_info.hpp"
 #include "runtime/event_loop.hpp"
-#include "runtime/launch_info.hpp"
 #include "runtime/transport.hpp"
 #include "transports/ofi/ofi_fabric.hpp"
 #include "transports/ofi/ofi_wire.hpp"

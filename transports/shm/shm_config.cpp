@@ -3,8 +3,8 @@
 #include <bit>
 #include <string>
 
-#include "runtime/config.hpp"
-#include "runtime/error.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::shm {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/shm/cma_copy.hpp"
 
 namespace halyard::shm {

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
-#include "runtime/pooled.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
+#include "runtime/support/pooled.hpp"
 #include "transports/shm/cma_copy.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <utility>
 
-#include "runtime/error.hpp"
+#include "runtime/support/error.hpp"
 
 namespace halyard::shm {
 namespace {

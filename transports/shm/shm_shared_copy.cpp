@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/shm/cma_copy.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 

@@ -9,10 +9,10 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/bootstrap_client.hpp"
-#include "runtime/error.hpp"
-#include "runtime/log.hpp"
-#include "runtime/topology.hpp"
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/topology.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 
 namespace halyard {

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "runtime/launch_info.hpp"
+#include "runtime/bootstrap/launch_info.hpp"
 #include "runtime/transport.hpp"
 #include "runtime/transport_registry.hpp"
 

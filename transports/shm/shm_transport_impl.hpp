@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/launch_info.hpp"
+#include "runtime/bootstrap/launch_info.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/transport.hpp"
 #include "transports/shm/shm_config.hpp"

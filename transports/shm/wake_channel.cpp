@@ -8,7 +8,7 @@
 #include <cstring>
 #include <functional>
 
-#include "runtime/log.hpp"
+#include "runtime/support/log.hpp"
 
 namespace halyard::shm {
 namespace {

@@ -1,0 +1,277 @@
+// BootstrapClient over one TCP connection to hlaunch (Boost.Asio, synchronous).
+//
+// Callers send requests synchronously; a background reader thread receives every frame and
+// routes replies, by request id, to the caller waiting for them and notices to the on_notice
+// callback. A notice or a lost connection fails every wait at once, so no rank blocks on a job
+// that is ending.
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/control_messages.hpp"
+#include "runtime/support/config.hpp"
+#include "runtime/support/error.hpp"
+#include "runtime/support/log.hpp"
+
+namespace halyard {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using namespace std::chrono_literals;
+
+// How long abort() waits for hlaunch to acknowledge before exiting on its own.
+constexpr auto kAbortAckWait = 5s;
+
+std::chrono::seconds bootstrap_timeout() {
+  std::int64_t seconds = config::env_int("HALYARD_BOOTSTRAP_TIMEOUT", 60);
+  if (seconds < 1) {
+    throw Error(ErrorCode::kInvalidArgument, "HALYARD_BOOTSTRAP_TIMEOUT='" +
+                                                 std::to_string(seconds) +
+                                                 "' is not valid: expected at least 1 second");
+  }
+  return std::chrono::seconds(seconds);
+}
+
+// Splits "host:port"; the host may be a bracketed IPv6 literal.
+std::pair<std::string, std::string> split_address(const std::string& address) {
+  auto colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
+    throw Error(ErrorCode::kBootstrap,
+                "HALYARD_BOOTSTRAP_ADDR='" + address + "' is not valid: expected host:port");
+  }
+  std::string host = address.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return {host, address.substr(colon + 1)};
+}
+
+class TcpBootstrapClient final : public BootstrapClient {
+ public:
+  explicit TcpBootstrapClient(const LaunchInfo& info)
+      : info_(info), socket_(io_), timeout_(bootstrap_timeout()) {
+    connect_and_authenticate();
+    reader_ = std::thread([this] { read_loop(); });
+  }
+
+  ~TcpBootstrapClient() override {
+    {
+      std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    boost::system::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    if (reader_.joinable()) reader_.join();
+  }
+
+  const LaunchInfo& info() const override { return info_; }
+
+  void put(std::string_view key, std::string_view value) override {
+    call(control::FrameType::kPut, key, value, std::nullopt);
+  }
+
+  std::string get(std::string_view key) override {
+    return call(control::FrameType::kGet, key, {}, timeout_);
+  }
+
+  void fence() override { call(control::FrameType::kFence, {}, {}, std::nullopt); }
+
+  void barrier() override { call(control::FrameType::kBarrier, {}, {}, std::nullopt); }
+
+  [[noreturn]] void abort(int code, std::string_view message) override {
+    int exit_code = (code & 0xff) == 0 ? 1 : (code & 0xff);
+    try {
+      send(control::encode_abort({code, std::string(message)}));
+      std::unique_lock lock(mutex_);
+      cv_.wait_for(lock, kAbortAckWait, [this] { return abort_acked_ || connection_lost_; });
+    } catch (const std::exception& e) {
+      // Without a connection hlaunch cannot print the message for us.
+      std::fprintf(stderr, "halyard: rank %d aborted with code %d: %.*s (%s)\n", info_.rank, code,
+                   static_cast<int>(message.size()), message.data(), e.what());
+    }
+    std::fflush(nullptr);
+    std::_Exit(exit_code);
+  }
+
+  void on_notice(std::function<void(const ControlNotice&)> callback) override {
+    std::lock_guard lock(notice_mutex_);
+    callback_ = std::move(callback);
+    // Notices that arrived before anyone listened are not lost.
+    if (callback_) {
+      for (const auto& notice : early_notices_) callback_(notice);
+    }
+    early_notices_.clear();
+  }
+
+ private:
+  void connect_and_authenticate() {
+    auto [host, port] = split_address(info_.server);
+    try {
+      tcp::resolver resolver(io_);
+      asio::connect(socket_, resolver.resolve(host, port));
+      socket_.set_option(tcp::no_delay(true));
+    } catch (const boost::system::system_error& e) {
+      throw Error(ErrorCode::kBootstrap, "cannot connect to the bootstrap server at " +
+                                             info_.server + ": " + e.code().message());
+    }
+    try {
+      asio::write(socket_, asio::buffer(control::encode_hello({info_.token, info_.rank})));
+      std::optional<control::Frame> first = read_frame();
+      if (first && first->type == control::FrameType::kHelloOk) return;
+    } catch (const boost::system::system_error&) {
+      // A reset while we still talk means the server dropped us: reported below.
+    }
+    throw Error(ErrorCode::kBootstrap, "the bootstrap server at " + info_.server +
+                                           " refused rank " + std::to_string(info_.rank) +
+                                           " (wrong job token or rank)");
+  }
+
+  // Blocks until one whole frame arrived; nullopt at end of stream.
+  std::optional<control::Frame> read_frame() {
+    while (true) {
+      if (auto frame = decoder_.next()) return frame;
+      char chunk[4096];
+      boost::system::error_code ec;
+      std::size_t n = socket_.read_some(asio::buffer(chunk), ec);
+      if (ec == asio::error::eof) return std::nullopt;
+      if (ec) throw boost::system::system_error(ec);
+      decoder_.feed(chunk, n);
+    }
+  }
+
+  void send(const std::string& frame) {
+    std::lock_guard lock(write_mutex_);
+    asio::write(socket_, asio::buffer(frame));
+  }
+
+  std::string call(control::FrameType type, std::string_view key, std::string_view value,
+                   std::optional<std::chrono::seconds> timeout) {
+    std::uint64_t id = 0;
+    {
+      std::lock_guard lock(mutex_);
+      if (failure_) throw Error(failure_->code, failure_->message);
+      id = next_id_++;
+      replies_.emplace(id, std::nullopt);
+    }
+    try {
+      send(control::encode_request({type, id, std::string(key), std::string(value)}));
+    } catch (const boost::system::system_error& e) {
+      std::lock_guard lock(mutex_);
+      replies_.erase(id);
+      if (failure_) throw Error(failure_->code, failure_->message);
+      throw Error(ErrorCode::kBootstrap, "lost the control connection to hlaunch while sending " +
+                                             std::string(control::frame_type_name(type)) + ": " +
+                                             e.code().message());
+    }
+    std::unique_lock lock(mutex_);
+    auto ready = [&] { return replies_.at(id).has_value() || failure_.has_value(); };
+    if (timeout) {
+      if (!cv_.wait_for(lock, *timeout, ready)) {
+        replies_.erase(id);
+        throw Error(ErrorCode::kTimeout,
+                    "bootstrap " + std::string(control::frame_type_name(type)) + " of key '" +
+                        std::string(key) + "' timed out after " + std::to_string(timeout->count()) +
+                        " s (HALYARD_BOOTSTRAP_TIMEOUT)");
+      }
+    } else {
+      cv_.wait(lock, ready);
+    }
+    std::optional<control::Reply> reply = std::move(replies_.at(id));
+    replies_.erase(id);
+    if (!reply) throw Error(failure_->code, failure_->message);
+    if (reply->code != ErrorCode::kSuccess) throw Error(reply->code, reply->body);
+    return std::move(reply->body);
+  }
+
+  void read_loop() {
+    std::string reason;
+    try {
+      while (auto frame = read_frame()) dispatch(*frame);
+      reason = "hlaunch closed the control connection";
+    } catch (const boost::system::system_error& e) {
+      reason = "lost the control connection to hlaunch: " + e.code().message();
+    } catch (const Error& e) {
+      reason = std::string("broken control connection to hlaunch: ") + e.what();
+    }
+    std::lock_guard lock(mutex_);
+    connection_lost_ = true;
+    if (!closing_) {
+      log::debug("bootstrap client: {}", reason);
+      if (!failure_) failure_ = Status::failure(ErrorCode::kBootstrap, reason);
+    }
+    cv_.notify_all();
+  }
+
+  void dispatch(const control::Frame& frame) {
+    if (frame.type == control::FrameType::kReply) {
+      control::Reply reply = control::decode_reply(frame.payload);
+      std::lock_guard lock(mutex_);
+      if (reply.id == control::kAbortReplyId) {
+        abort_acked_ = true;
+      } else if (auto it = replies_.find(reply.id); it != replies_.end()) {
+        it->second = std::move(reply);
+      }  // else: the caller gave up (timeout); drop the late reply
+      cv_.notify_all();
+    } else if (frame.type == control::FrameType::kNotice) {
+      ControlNotice notice = control::decode_notice(frame.payload);
+      {
+        std::lock_guard lock(mutex_);
+        if (!failure_) failure_ = Status::failure(ErrorCode::kPeerFailed, notice.message);
+        cv_.notify_all();
+      }
+      std::lock_guard lock(notice_mutex_);
+      if (callback_) {
+        callback_(notice);
+      } else {
+        early_notices_.push_back(std::move(notice));
+      }
+    } else {
+      throw Error(ErrorCode::kBootstrap, "unexpected '" +
+                                             std::string(control::frame_type_name(frame.type)) +
+                                             "' frame from the server");
+    }
+  }
+
+  LaunchInfo info_;
+  asio::io_context io_;
+  tcp::socket socket_;
+  std::chrono::seconds timeout_;
+  control::FrameDecoder decoder_;  // used by the reader thread only (after connecting)
+  std::thread reader_;
+  std::mutex write_mutex_;
+
+  std::mutex mutex_;  // guards everything below up to notice_mutex_
+  std::condition_variable cv_;
+  std::uint64_t next_id_ = control::kAbortReplyId + 1;
+  std::map<std::uint64_t, std::optional<control::Reply>> replies_;
+  std::optional<Status> failure_;  // set once: every later call fails with it
+  bool abort_acked_ = false;
+  bool connection_lost_ = false;
+  bool closing_ = false;
+
+  std::mutex notice_mutex_;
+  std::function<void(const ControlNotice&)> callback_;
+  std::vector<ControlNotice> early_notices_;
+};
+
+}  // namespace
+
+std::unique_ptr<BootstrapClient> BootstrapClient::connect(const LaunchInfo& info) {
+  return std::make_unique<TcpBootstrapClient>(info);
+}
+
+}  // namespace halyard

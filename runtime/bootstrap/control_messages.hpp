@@ -1,0 +1,75 @@
+// The typed messages of the control protocol and their encoding into frames
+// (runtime/bootstrap/control_frame.hpp). Shared by the client in every rank and the server in
+// hlaunch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "runtime/bootstrap/bootstrap_client.hpp"
+#include "runtime/bootstrap/control_frame.hpp"
+#include "runtime/support/error.hpp"
+
+namespace halyard::control {
+
+// First frame of every connection: proves membership of the job.
+struct Hello {
+  std::string token;
+  int rank = -1;
+};
+
+// put (key, value), get (key), fence and barrier (neither). `id` pairs the reply with the
+// caller waiting for it.
+struct Request {
+  FrameType type = FrameType::kPut;
+  std::uint64_t id = 0;
+  std::string key;
+  std::string value;
+};
+
+struct Reply {
+  std::uint64_t id = 0;
+  ErrorCode code = ErrorCode::kSuccess;
+  std::string body;  // the value for a get, the error message on failure, else empty
+};
+
+struct AbortRequest {
+  int code = 1;
+  std::string message;
+};
+
+// Bounds the bootstrap server enforces (docs/reliability.md). A hello is a token and a rank:
+// a connection that has not sent one yet may not announce a bigger frame.
+constexpr std::size_t kMaxHelloPayload = 1024;
+// Keys are short names ("topo/3", "ofi/addr/12"); values are addresses and table rows.
+constexpr std::size_t kMaxKeyBytes = 1024;
+constexpr std::size_t kMaxValueBytes = 1u << 20;
+
+// Reply id used to acknowledge an abort, which carries no request id of its own.
+constexpr std::uint64_t kAbortReplyId = 0;
+
+// Each encode_* returns a complete frame; each decode_* takes the payload of a frame of the
+// matching type and throws Error(kBootstrap) when it is malformed.
+std::string encode_hello(const Hello& hello);
+Hello decode_hello(std::string_view payload);
+
+std::string encode_hello_ok();
+
+// type must be kPut, kGet, kFence or kBarrier.
+std::string encode_request(const Request& request);
+Request decode_request(FrameType type, std::string_view payload);
+
+std::string encode_reply(const Reply& reply);
+Reply decode_reply(std::string_view payload);
+
+std::string encode_abort(const AbortRequest& abort);
+AbortRequest decode_abort(std::string_view payload);
+
+std::string encode_notice(const ControlNotice& notice);
+ControlNotice decode_notice(std::string_view payload);
+
+// "put", "get", ... for logs and error messages.
+std::string_view frame_type_name(FrameType type);
+
+}  // namespace halyard::control

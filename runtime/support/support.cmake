@@ -1,0 +1,6 @@
+# Sources of the runtime's support wing: errors and statuses, HALYARD_* configuration, logging.
+target_sources(halyard PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/error.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/config.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/log.cpp
+)
