@@ -7,11 +7,15 @@
 # collective and size every implementation's average latency and the ratio Halyard / best Open
 # MPI (below 1: Halyard faster), and writes OUT/table.txt, OUT/<coll>.dat, OUT/latency.png.
 #
-#   bench/compare.sh [--build DIR] [--out DIR] [-n RANKS] [--vnodes K[,K...]] [--rounds R]
-#                    [--timeout S] [--] [mpi_collectives args: --min-size B --max-size B
-#                    --scale F --only bcast|reduce|allreduce]
+#   bench/compare.sh [--build DIR] [--baseline DIR] [--out DIR] [-n RANKS] [--vnodes K[,K...]]
+#                    [--rounds R] [--timeout S] [--] [mpi_collectives args: --min-size B
+#                    --max-size B --scale F --only bcast|reduce|allreduce]
 #     e.g. bench/compare.sh --build build/dev -n 2 --max-size 4M --scale 0.3
 #          bench/compare.sh -n 16 --vnodes 1,2,4 --max-size 16M --scale 0.3   (the GPU machine)
+#
+# --baseline DIR adds "halyard-baseline": the same program from another build of Halyard (an
+# earlier commit), alternated with the others, with its own ratio column, so a change is
+# measured before and after in one run.
 #
 # --vnodes with several values runs Halyard once per value, as implementations "halyard-1n",
 # "halyard-2n", ... (hlaunch --vnodes K), each with its own ratio column.
@@ -36,6 +40,7 @@ run_timeout=300
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
+    --baseline) baseline=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -n) ranks=$2; shift 2 ;;
     --vnodes) vnodes=$2; shift 2 ;;
@@ -87,6 +92,11 @@ if [[ $vnodes == *,* ]]; then
 else
   halyards=(halyard)
 fi
+if [[ -n ${baseline:-} ]]; then
+  [[ -x $baseline/bin/mpi_collectives_halyard ]] ||
+    { echo "compare.sh: $baseline/bin/mpi_collectives_halyard missing (build the bench there)" >&2; exit 2; }
+  halyards+=(halyard-baseline)
+fi
 impls=("${halyards[@]}")
 notes=()
 for component in tuned han adapt; do
@@ -103,11 +113,12 @@ run_one() {  # run_one IMPL ROUND ARGS...
   shift 2
   local file="$out/raw/$impl.$round.txt"
   if [[ $impl == halyard* ]]; then
-    local k=${impl#halyard-}
+    local k=${impl#halyard-} from=$bin
     k=${k%n}
     [[ $impl == halyard ]] && k=$vnodes
-    timeout "$run_timeout" "$bin/hlaunch" -n "$ranks" --vnodes "$k" -- \
-      "$bin/mpi_collectives_halyard" "$@" >"$file"
+    [[ $impl == halyard-baseline ]] && k=${vnodes%%,*} && from=$baseline/bin
+    timeout "$run_timeout" "$from/hlaunch" -n "$ranks" --vnodes "$k" -- \
+      "$from/mpi_collectives_halyard" "$@" >"$file"
   else
     # shellcheck disable=SC2086
     timeout "$run_timeout" "${mpirun_base[@]}" ${mca[$impl]} "$bin/mpi_collectives_openmpi" "$@" >"$file"
@@ -127,6 +138,7 @@ done
 {
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores, $ranks ranks, Halyard on $vnodes (emulated) node(s), Open MPI on 1 node; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "# ${halyards[*]}: hlaunch -n $ranks --vnodes K (K = $vnodes) $bin/mpi_collectives_halyard $*"
+  [[ -n ${baseline:-} ]] && echo "# halyard-baseline: the same from $baseline (commit $(git -C "$baseline" rev-parse --short HEAD 2>/dev/null || echo unknown))"
   for impl in "${impls[@]}"; do
     [[ $impl == halyard* ]] || echo "# $impl: ${mpirun_base[*]} ${mca[$impl]} $bin/mpi_collectives_openmpi $*"
   done
@@ -152,7 +164,7 @@ done
           printf "%-10s %10s", "# coll", "size(B)"
           for (j = 1; j <= count; ++j) printf " %11s", impl[j]
           printf " %11s", "best ompi"
-          for (j = 1; j <= count; ++j) if (impl[j] ~ /^halyard/) printf " %11s", (halyards > 1 ? "x " substr(impl[j], 9) : "ratio")
+          for (j = 1; j <= count; ++j) if (impl[j] ~ /^halyard/) printf " %11s", (halyards > 1 ? (impl[j] == "halyard" ? "x" : "x " substr(impl[j], 9)) : "ratio")
           printf "\n"
           shown = coll
         }
