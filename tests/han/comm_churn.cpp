@@ -35,6 +35,15 @@
 
 namespace {
 
+// Under AddressSanitizer the allocator keeps freed blocks in quarantine (VmRSS grows by its
+// size) and mallinfo2 reports nothing: there LeakSanitizer, at exit, checks what the bounds
+// check here.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kMemoryFiguresMeanSomething = false;
+#else
+constexpr bool kMemoryFiguresMeanSomething = true;
+#endif
+
 using halyard::Communicator;
 using halyard::Datatype;
 using halyard::Op;
@@ -127,8 +136,10 @@ int main() {
       runtime.rank(), start.resident_kib, warm.resident_kib, kWarmUp, end.resident_kib,
       kCommunicators, end.resident_kib - warm.resident_kib, kWarmUp, start.heap_kib, warm.heap_kib,
       end.heap_kib);
-  expect_growth_below("the heap in use", end.heap_kib - warm.heap_kib, kHeapBoundKiB);
-  expect_growth_below("resident memory", end.resident_kib - warm.resident_kib, kResidentBoundKiB);
+  if (kMemoryFiguresMeanSomething) {
+    expect_growth_below("the heap in use", end.heap_kib - warm.heap_kib, kHeapBoundKiB);
+    expect_growth_below("resident memory", end.resident_kib - warm.resident_kib, kResidentBoundKiB);
+  }
   halyard::barrier(world);
   return 0;
 }
