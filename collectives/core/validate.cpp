@@ -109,9 +109,9 @@ inline void check_buffer(const CollArgs& args, const void* buffer, const char* n
   if (buffer == nullptr && args.count > 0) invalid_buffer(args, buffer, name);
 }
 
-// The bodies of check_arguments() and settle(), inlined into validate() too: the C++ API pays
-// for one call, not three.
-[[gnu::always_inline]] inline void check_arguments_inline(const CollArgs& args) {
+// validate()'s argument checks, and settle()'s body inlined into validate() too: the C++ API
+// pays for one call, not two.
+[[gnu::always_inline]] inline void check_arguments(const CollArgs& args) {
   if (!args.comm.valid()) invalid(args, "comm is not a valid communicator");
   const ArgumentRules& rules = kRules[static_cast<std::size_t>(args.collective)];
   bool root = false;
@@ -161,16 +161,12 @@ inline void check_buffer(const CollArgs& args, const void* buffer, const char* n
 
 }  // namespace
 
-void check_arguments(const CollArgs& args) {
-  check_arguments_inline(args);
-}
-
 void settle(CollArgs& args) {
   settle_inline(args);
 }
 
 void validate(CollArgs& args) {
-  check_arguments_inline(args);
+  check_arguments(args);
   settle_inline(args);
 }
 

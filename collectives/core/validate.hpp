@@ -1,5 +1,5 @@
 // The one validation of a collective call, at the public entry (the C++ API; the MPI shim runs
-// its own MPI-worded checks instead of check_arguments, then settle). Each check throws
+// its own MPI-worded checks instead of validate's argument checks, then settle). Each check throws
 // Error(kInvalidArgument) "<operation>: <what>" naming the argument ("ibcast: root 7 is outside
 // the communicator of size 4"), on the calling rank, before any collective tag is consumed.
 // Algorithms below the entry do not check the caller's arguments again.
@@ -9,17 +9,15 @@
 
 namespace halyard::core {
 
-// The C++ API's checks: a valid communicator; a root inside it (rooted collectives); a valid
-// datatype, and for reductions a valid op defined for it; buffers not null when they hold
-// count > 0 elements, and kInPlace only where the collective has an in-place form.
-void check_arguments(const CollArgs& args);
-
 // What every entry settles once, after its checks: args.bytes (Error "count N is too large"
 // when count * size, times comm.size() for the block collectives, overflows) and args.memory
 // (bcast, reduce, allreduce: Error when one rank's buffers mix host and device memory).
 void settle(CollArgs& args);
 
-// check_arguments, then settle: the whole validation of the C++ API.
+// The whole validation of the C++ API: a valid communicator; a root inside it (rooted
+// collectives); a valid datatype, and for reductions a valid op defined for it; buffers not null
+// when they hold count > 0 elements, and kInPlace only where the collective has an in-place form;
+// then settle.
 void validate(CollArgs& args);
 
 }  // namespace halyard::core
