@@ -193,6 +193,10 @@ int Communicator::max_ranks_per_node() const {
 EventLoop& Communicator::loop() const {
   return checked("loop").p2p->loop();
 }
+const Status* Communicator::process_failure() const {
+  const std::optional<Status>& failure = checked("process_failure").p2p->failure();
+  return failure ? &*failure : nullptr;
+}
 RuntimeServices& Communicator::services() const {
   return *checked("services").services;
 }

@@ -74,6 +74,10 @@ class Communicator {
   int max_ranks_per_node() const;
 
   EventLoop& loop() const;
+  // The failure this process is in (a peer died, as hlaunch's notice said, or the collective
+  // watchdog gave up: PointToPoint::fail), or null while there is none. It is the root cause
+  // of whatever else failed since.
+  const Status* process_failure() const;
   // The services of the runtime this communicator belongs to (runtime_services.hpp).
   RuntimeServices& services() const;
   // The T attached to this communicator, or null. Each communicator has its own (a dup starts

@@ -57,6 +57,9 @@ void CollectiveEngine::withdraw_receives() {
 
 void CollectiveEngine::complete() {
   completed_ = true;
+  if (failed()) {
+    if (const Status* cause = comm_.process_failure()) failure_ = *cause;
+  }
   release();
   // Before launched() the request does not exist yet: launched() makes a completed one.
   if (launched_) request_.complete(failure_);
@@ -66,6 +69,7 @@ Status drain_after_failure(const Communicator& comm, int tag, std::span<const Re
                            Status failure) {
   comm.cancel_internal_receives(tag);
   wait_all(outstanding);
+  if (const Status* cause = comm.process_failure()) return *cause;  // the root cause (rule 2)
   return failure;
 }
 

@@ -6,6 +6,10 @@
 //    has finished, or was cancelled and has drained. Until then the caller's buffers may still
 //    be written or read, so reporting earlier would let the caller reuse them too soon.
 // 2. The first failure is kept; later ones (often consequences of the first) are ignored.
+//    When the process itself has failed by then (Communicator::process_failure: a peer's
+//    death, the watchdog), that is reported instead: it is the root cause, and what the engine
+//    saw first can be its consequence (a node peer that heard of a death first, withdrew and
+//    exited, so that a CMA read of its buffer failed with EFAULT or ESRCH).
 // 3. abort() stops the engine: it posts nothing more, withdraws its receives that no message
 //    has matched yet (they complete with kCancelled), waits for what cannot be withdrawn (a
 //    matched receive being delivered, a send, a child), then completes with the first failure.
@@ -117,7 +121,8 @@ class CollectiveEngine : public std::enable_shared_from_this<CollectiveEngine> {
 
 // The contract for collectives that wait on the caller's thread (ADAPT's Blocking and Waitall
 // variants): after `failure`, withdraw the unmatched receives on `tag`, wait for `outstanding`
-// (matched receives being delivered, sends), and return `failure`.
+// (matched receives being delivered, sends), and return `failure` (or the process's failure:
+// rule 2).
 Status drain_after_failure(const Communicator& comm, int tag, std::span<const Request> outstanding,
                            Status failure);
 
