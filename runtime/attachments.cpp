@@ -1,29 +1,37 @@
 #include "runtime/attachments.hpp"
 
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/support/error.hpp"
+
 namespace halyard {
 
-std::shared_ptr<void> Attachments::find(std::type_index type) const {
+std::shared_ptr<void> Attachments::attach(const std::type_info& type,
+                                          std::shared_ptr<void> object) {
   std::lock_guard lock(mutex_);
-  for (const auto& [key, object] : entries_) {
-    if (key == type) return object;
+  if (const Entry* attached = entry_of(type)) return attached->object;  // `object` goes after
+  const std::size_t count = count_.load(std::memory_order_relaxed);
+  if (count == kCapacity) {
+    throw Error(ErrorCode::kInternal, "more than " + std::to_string(kCapacity) +
+                                          " kinds of state attached to one runtime object");
   }
-  return nullptr;
-}
-
-std::shared_ptr<void> Attachments::attach(std::type_index type, std::shared_ptr<void> object) {
-  std::lock_guard lock(mutex_);
-  for (const auto& [key, attached] : entries_) {
-    if (key == type) return attached;  // `object` is released after the lock
-  }
-  entries_.emplace_back(type, object);
+  entries_[count] = {&type, object};
+  count_.store(count + 1, std::memory_order_release);
   return object;
 }
 
 void Attachments::clear() {
-  std::vector<std::pair<std::type_index, std::shared_ptr<void>>> released;
+  std::vector<std::shared_ptr<void>> released;
   {
     std::lock_guard lock(mutex_);
-    released.swap(entries_);
+    const std::size_t count = count_.load(std::memory_order_relaxed);
+    count_.store(0, std::memory_order_release);
+    for (std::size_t i = 0; i < count; ++i) {
+      released.push_back(std::move(entries_[i].object));
+      entries_[i].type = nullptr;
+    }
   }
   while (!released.empty()) released.pop_back();
 }

@@ -8,16 +8,19 @@
 // Nothing process-wide remains, so a program that makes and frees communicators keeps flat memory.
 //
 // Objects are shared: a collective in flight holds what it uses (a shared_ptr from find() or
-// attach()), so freeing the owner while the call runs only drops the owner's reference. The set
-// is guarded by a mutex (a progress thread may look up while the application thread attaches);
-// each attached object guards its own state.
+// attach()), so freeing the owner while the call runs only drops the owner's reference. Lookups
+// take no lock (a collective looks up its communicator's state on every call): entries are only
+// appended, under a mutex, and published by a count; a progress thread may look up while the
+// application thread attaches. Each attached object guards its own state.
 #pragma once
 
+#include <array>
+#include <atomic>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <typeindex>
-#include <utility>
-#include <vector>
+#include <typeinfo>
 
 namespace halyard {
 
@@ -32,7 +35,14 @@ class Attachments {
   // The T attached, or null.
   template <class T>
   std::shared_ptr<T> find() const {
-    return std::static_pointer_cast<T>(find(typeid(T)));
+    const Entry* entry = entry_of(typeid(T));
+    return entry != nullptr ? std::static_pointer_cast<T>(entry->object) : nullptr;
+  }
+  // The same without a reference: valid while the owner lives (the caller holds it).
+  template <class T>
+  T* peek() const {
+    const Entry* entry = entry_of(typeid(T));
+    return entry != nullptr ? static_cast<T*>(entry->object.get()) : nullptr;
   }
 
   // Attaches `object` as the T unless a T is attached already (another thread won the race, or
@@ -42,16 +52,30 @@ class Attachments {
     return std::static_pointer_cast<T>(attach(typeid(T), std::move(object)));
   }
 
-  // Releases every object, newest first.
+  // Releases every object, newest first. Nobody may look up meanwhile (the owner is going).
   void clear();
 
- private:
-  std::shared_ptr<void> find(std::type_index type) const;
-  std::shared_ptr<void> attach(std::type_index type, std::shared_ptr<void> object);
+  // Types one owner can hold: the layers above attach a handful each.
+  static constexpr std::size_t kCapacity = 16;
 
-  mutable std::mutex mutex_;
-  // A handful of entries at most: a linear search beats hashing.
-  std::vector<std::pair<std::type_index, std::shared_ptr<void>>> entries_;
+ private:
+  struct Entry {
+    const std::type_info* type = nullptr;
+    std::shared_ptr<void> object;
+  };
+
+  const Entry* entry_of(const std::type_info& type) const {
+    const std::size_t count = count_.load(std::memory_order_acquire);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (*entries_[i].type == type) return &entries_[i];
+    }
+    return nullptr;
+  }
+  std::shared_ptr<void> attach(const std::type_info& type, std::shared_ptr<void> object);
+
+  std::mutex mutex_;  // serializes writers
+  std::array<Entry, kCapacity> entries_;
+  std::atomic<std::size_t> count_{0};  // entries published to lock-free readers
 };
 
 }  // namespace halyard

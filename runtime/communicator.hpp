@@ -86,6 +86,11 @@ class Communicator {
   std::shared_ptr<T> attachment() const {
     return attachments("attachment").find<T>();
   }
+  // The same without a reference, for a call's hot path: valid while this communicator lives.
+  template <class T>
+  T* peek_attachment() const {
+    return attachments("attachment").peek<T>();
+  }
   // Attaches `object` as this communicator's T unless one is attached already; returns the T
   // that is attached. A caller that needs the object past the communicator's life (a call in
   // flight) keeps the returned shared_ptr.

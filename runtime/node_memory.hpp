@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "runtime/support/error.hpp"
@@ -41,6 +42,21 @@ class NodeMemory {
   // writes and every rank of the node may read, at this process's address. Same size for all.
   virtual std::span<std::byte> scratch_slot(int world_rank) = 0;
   virtual std::size_t scratch_slot_bytes() const = 0;
+
+  // The collective channels of `world_rank` (collectives/shm): a region of the node's shared
+  // segment, zero when the job starts, that only that rank writes and every rank of the node
+  // reads, at this process's address. Same size for all.
+  virtual std::span<std::byte> channel_region(int world_rank) = 0;
+
+  // Waking a rank that waits on shared memory. `world_rank` raises its sleeping flag (in the
+  // segment) before its event loop sleeps in poll(), then fences and checks its memory once
+  // more; a rank that changed memory it may wait on reads the flag (one load, done inline by
+  // the caller) and, when it is up, calls wake(). Only the waker that clears the flag sends, so
+  // a sleeper gets one wake-up. Without a full fence between the change and the read of the
+  // flag a rank going to sleep meanwhile may be missed: the caller fences later and looks again;
+  // a missed rank still wakes by its loop's time bound.
+  virtual const std::uint32_t* sleeping_flag(int world_rank) = 0;
+  virtual void wake(int world_rank) = 0;
 };
 
 // A transport that can hand out NodeMemory (the shm transport). The runtime looks for one after

@@ -40,10 +40,11 @@ enum class Algorithm {
   kAdapt,       // ADAPT's segmented trees (bcast and reduce); the tree is a parameter
   kHan,         // HAN's hierarchical pipelines (bcast, reduce, allreduce, allgather, barrier)
   kNodeIpc,     // device buffers, one node: CUDA IPC copies and GPU reductions
-  kStagedNodes  // device buffers, several nodes: IPC inside nodes, pinned host buffers between
+  kStagedNodes,  // device buffers, several nodes: IPC inside nodes, pinned host buffers between
+  kShm           // one node: flags and cells in the node's shared segment (collectives/shm)
 };
 
-inline constexpr std::size_t kAlgorithmCount = 12;
+inline constexpr std::size_t kAlgorithmCount = 13;
 
 // The shapes of ADAPT's trees: "chain", "binary", "binomial", "knomial", "topo".
 enum class TreeShape { kChain, kBinary, kBinomial, kKnomial, kTopo };

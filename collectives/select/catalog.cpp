@@ -7,6 +7,7 @@
 #include "collectives/base/base.hpp"
 #include "collectives/device/device_collectives.hpp"
 #include "collectives/han/han.hpp"
+#include "collectives/shm/shm.hpp"
 
 namespace halyard::select {
 
@@ -19,8 +20,8 @@ struct Catalog {
       index{};
 
   Catalog() {
-    for (core::AlgorithmTable table :
-         {base::algorithms(), adapt::algorithms(), han::algorithms(), device::algorithms()}) {
+    for (core::AlgorithmTable table : {base::algorithms(), adapt::algorithms(), han::algorithms(),
+                                       shm::algorithms(), device::algorithms()}) {
       entries.insert(entries.end(), table.begin(), table.end());
     }
     for (const core::AlgorithmEntry& entry : entries) {

@@ -39,6 +39,29 @@ constexpr std::size_t kHanAllreduceBytes = 256 * 1024;
 constexpr std::size_t kHanAllgatherMinBytes = 4 * 1024;
 constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 
+// Up to these sizes the shm engine beat the p2p algorithms on communicators inside one node
+// (docs/collectives.md, "The shm engine"; barrier has no size).
+constexpr std::size_t kShmBcastBytes = 64 * 1024;
+constexpr std::size_t kShmReduceBytes = 64 * 1024;
+constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
+
+// Whether the shm engine is the default for (collective, bytes) on a single-node communicator.
+bool shm_wins(Collective collective, const CommShape& shape, std::size_t bytes) {
+  if (shape.nodes != 1 || shape.size < 2) return false;
+  switch (collective) {
+    case Collective::kBarrier:
+      return true;
+    case Collective::kBcast:
+      return bytes <= kShmBcastBytes;
+    case Collective::kReduce:
+      return bytes <= kShmReduceBytes;
+    case Collective::kAllreduce:
+      return bytes <= kShmAllreduceBytes;
+    default:
+      return false;
+  }
+}
+
 // Whether HAN is the default for (collective, bytes) on a hierarchical communicator.
 bool han_wins(Collective collective, std::size_t bytes) {
   switch (collective) {
@@ -130,6 +153,7 @@ void set_decision_table(DecisionTable table) {
 
 SelectedAlgorithm builtin_rule(Collective collective, const CommShape& shape, std::size_t bytes) {
   if (shape.hierarchical() && han_wins(collective, bytes)) return {Algorithm::kHan};
+  if (shm_wins(collective, shape, bytes)) return {Algorithm::kShm};
   return builtin_rule(collective, shape.size, bytes);
 }
 

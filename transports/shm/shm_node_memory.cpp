@@ -13,13 +13,16 @@ namespace halyard::shm {
 
 ShmNodeMemory::ShmNodeMemory(std::byte* segment_base, const SegmentLayout& layout,
                              std::vector<int> local_of_world, int my_local,
-                             std::vector<ProcessBlock*> blocks, SingleCopyMode mode)
+                             std::vector<ProcessBlock*> blocks, SingleCopyMode mode,
+                             WakeChannel& wake)
     : local_of_world_(std::move(local_of_world)),
       my_local_(my_local),
       blocks_(std::move(blocks)),
+      wake_(wake),
       mode_(mode) {
   for (std::uint32_t q = 0; q < blocks_.size(); ++q) {
     slots_.push_back(segment_base + layout.scratch(q));
+    channels_.push_back(segment_base + layout.channels(q));
   }
   std::atomic_ref<std::uint64_t>(blocks_[static_cast<std::size_t>(my_local_)]->segment_address)
       .store(reinterpret_cast<std::uintptr_t>(segment_base), std::memory_order_release);
@@ -98,6 +101,21 @@ Status ShmNodeMemory::read(int world_rank, const void* remote, void* local, std:
 std::span<std::byte> ShmNodeMemory::scratch_slot(int world_rank) {
   int q = local_of(world_rank, "scratch_slot");
   return {slots_[static_cast<std::size_t>(q)], kScratchSlotBytes};
+}
+
+std::span<std::byte> ShmNodeMemory::channel_region(int world_rank) {
+  int q = local_of(world_rank, "channel_region");
+  return {channels_[static_cast<std::size_t>(q)], kChannelRegionBytes};
+}
+
+const std::uint32_t* ShmNodeMemory::sleeping_flag(int world_rank) {
+  int q = local_of(world_rank, "sleeping_flag");
+  return &blocks_[static_cast<std::size_t>(q)]->sleeping;
+}
+
+void ShmNodeMemory::wake(int world_rank) {
+  int q = local_of(world_rank, "wake");
+  wake_.poke_if_sleeping(blocks_[static_cast<std::size_t>(q)]->sleeping, world_rank);
 }
 
 }  // namespace halyard::shm

@@ -10,6 +10,7 @@
 #include "runtime/node_memory.hpp"
 #include "transports/shm/shm_config.hpp"
 #include "transports/shm/shm_segment.hpp"
+#include "transports/shm/wake_channel.hpp"
 
 namespace halyard::shm {
 
@@ -20,13 +21,16 @@ class ShmNodeMemory final : public NodeMemory {
   // so it must run before connect()'s closing barrier.
   ShmNodeMemory(std::byte* segment_base, const SegmentLayout& layout,
                 std::vector<int> local_of_world, int my_local, std::vector<ProcessBlock*> blocks,
-                SingleCopyMode mode);
+                SingleCopyMode mode, WakeChannel& wake);
 
   bool on_this_node(int world_rank) const override;
   bool single_copy_usable() override;
   Status read(int world_rank, const void* remote, void* local, std::size_t bytes) override;
   std::span<std::byte> scratch_slot(int world_rank) override;
   std::size_t scratch_slot_bytes() const override { return kScratchSlotBytes; }
+  std::span<std::byte> channel_region(int world_rank) override;
+  const std::uint32_t* sleeping_flag(int world_rank) override;
+  void wake(int world_rank) override;
 
  private:
   int local_of(int world_rank, const char* operation) const;
@@ -36,6 +40,8 @@ class ShmNodeMemory final : public NodeMemory {
   int my_local_;
   std::vector<ProcessBlock*> blocks_;
   std::vector<std::byte*> slots_;
+  std::vector<std::byte*> channels_;
+  WakeChannel& wake_;
   SingleCopyMode mode_;
   std::optional<bool> usable_;  // probed once, on first use
 };

@@ -42,7 +42,8 @@ SegmentLayout::SegmentLayout(const SegmentGeometry& g) : g_(g) {
   rings_ = blocks_ + round_up(n * sizeof(ProcessBlock), page);
   staging_ = rings_ + n * n * ring_stride_;
   scratch_ = staging_ + n * n * staging_stride_;
-  total_ = scratch_ + n * round_up(kScratchSlotBytes, page);
+  channels_ = scratch_ + n * round_up(kScratchSlotBytes, page);
+  total_ = channels_ + n * round_up(kChannelRegionBytes, page);
 }
 
 std::size_t SegmentLayout::process_block(std::uint32_t local) const {
@@ -57,6 +58,10 @@ std::size_t SegmentLayout::staging(std::uint32_t sender, std::uint32_t receiver)
 
 std::size_t SegmentLayout::scratch(std::uint32_t local) const {
   return scratch_ + local * round_up(kScratchSlotBytes, 4096);
+}
+
+std::size_t SegmentLayout::channels(std::uint32_t local) const {
+  return channels_ + local * round_up(kChannelRegionBytes, 4096);
 }
 
 SharedSegment& SharedSegment::operator=(SharedSegment&& other) noexcept {

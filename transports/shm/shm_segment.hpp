@@ -30,7 +30,7 @@ struct SegmentHeader {
   std::uint64_t total_bytes;
 };
 inline constexpr std::uint64_t kSegmentMagic = 0x48414c5944534d31;  // "HALYDSM1"
-inline constexpr std::uint32_t kSegmentVersion = 2;
+inline constexpr std::uint32_t kSegmentVersion = 3;
 
 // Large transfers this rank may receive with its senders' help at once (copy_share.hpp).
 inline constexpr std::size_t kCopyShareSlots = 4;
@@ -49,6 +49,10 @@ struct ProcessBlock {
 // collectives/intranode cuts it into 4 lanes of 256 KiB, one per node communicator.
 inline constexpr std::size_t kScratchSlotBytes = 1024 * 1024;
 
+// Per local rank: its collective channels (collectives/shm), written only by that rank. Pages
+// nobody touches cost no memory: a job without single-node communicators never maps them in.
+inline constexpr std::size_t kChannelRegionBytes = 1024 * 1024;
+
 // Where each part lives inside the segment. Rings and staging areas are indexed by the ordered
 // pair (sender, receiver) of local indices.
 class SegmentLayout {
@@ -60,11 +64,13 @@ class SegmentLayout {
   std::size_t ring(std::uint32_t sender, std::uint32_t receiver) const;
   std::size_t staging(std::uint32_t sender, std::uint32_t receiver) const;
   std::size_t scratch(std::uint32_t local) const;
+  std::size_t channels(std::uint32_t local) const;
 
  private:
   SegmentGeometry g_;
   std::size_t blocks_ = 0, rings_ = 0, staging_ = 0, ring_stride_ = 0, staging_stride_ = 0;
   std::size_t scratch_ = 0;
+  std::size_t channels_ = 0;
   std::size_t total_ = 0;
 };
 

@@ -144,8 +144,9 @@ void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topo
   std::atomic_ref<std::int32_t>(my_block_->pid).store(::getpid(), std::memory_order_release);
   std::vector<ProcessBlock*> blocks;
   for (const Peer& p : peers_) blocks.push_back(p.block);
-  node_memory_ = std::make_unique<ShmNodeMemory>(segment_.base(), *layout_, local_of_world_,
-                                                 my_local_, std::move(blocks), config_.single_copy);
+  node_memory_ =
+      std::make_unique<ShmNodeMemory>(segment_.base(), *layout_, local_of_world_, my_local_,
+                                      std::move(blocks), config_.single_copy, wake_);
   // Once every rank is past this point all of them have mapped the segment, so the creator may
   // end at any time without stranding a peer that had not opened it yet.
   bootstrap.barrier();
@@ -293,12 +294,7 @@ void ShmTransport::wake_room_waiters() {
 }
 
 void ShmTransport::wake_if_sleeping(const Peer& peer) {
-  // Only the poker that clears the flag sends a wake-up.
-  auto flag = sleeping_flag(peer.block);
-  if (flag.load(std::memory_order_relaxed) == 0) return;
-  std::uint32_t expected = 1;
-  if (flag.compare_exchange_strong(expected, 0, std::memory_order_acq_rel))
-    wake_.poke(peer.world_rank);
+  wake_.poke_if_sleeping(peer.block->sleeping, peer.world_rank);
 }
 
 void ShmTransport::defer(Completion done, Status status) {

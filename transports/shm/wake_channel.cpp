@@ -1,5 +1,7 @@
 #include "transports/shm/wake_channel.hpp"
 
+#include <atomic>
+
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -59,6 +61,13 @@ void WakeChannel::poke(int world_rank) {
   // socket (it polls instead).
   (void)::sendto(send_fd_, nullptr, 0, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(&address),
                  length);
+}
+
+void WakeChannel::poke_if_sleeping(std::uint32_t& sleeping, int world_rank) {
+  std::atomic_ref<std::uint32_t> flag(sleeping);
+  if (flag.load(std::memory_order_relaxed) == 0) return;
+  std::uint32_t expected = 1;
+  if (flag.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) poke(world_rank);
 }
 
 }  // namespace halyard::shm

@@ -6,6 +6,7 @@
 // one empty datagram. The receiving socket is the transport's wait_fd().
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace halyard::shm {
@@ -24,6 +25,9 @@ class WakeChannel {
   void drain();
   // Wakes rank `world_rank` of the same job; best effort (a full socket already means "awake").
   void poke(int world_rank);
+  // Pokes `world_rank` if its `sleeping` flag (in the shared segment) is up. Only the poker that
+  // clears the flag sends, so a sleeper gets one wake-up however many peers changed its memory.
+  void poke_if_sleeping(std::uint32_t& sleeping, int world_rank);
 
  private:
   std::string job_id_;

@@ -1,0 +1,223 @@
+#include "collectives/shm/channel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <utility>
+
+#include "collectives/core/in_place.hpp"
+#include "collectives/shm/channel_progress.hpp"
+#include "collectives/shm/channel_table.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "runtime/event_loop.hpp"
+#include "runtime/support/error.hpp"
+
+namespace halyard::shm {
+
+namespace {
+
+// Words other processes write: atomic accesses (atomic_ref needs a non-const object; these
+// only load).
+std::uint64_t load_seq(const std::uint64_t& word) {
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(word))
+      .load(std::memory_order_acquire);
+}
+
+std::uint32_t load_word(const std::uint32_t& word) {
+  return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(word))
+      .load(std::memory_order_relaxed);
+}
+
+void store_seq(std::uint64_t& word, std::uint64_t seq) {
+  std::atomic_ref<std::uint64_t>(word).store(seq, std::memory_order_release);
+}
+
+}  // namespace
+
+Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<ChannelTable> table,
+                 int index, std::uint64_t first_seq)
+    : comm_(comm),
+      memory_(memory),
+      table_(std::move(table)),
+      progress_source_(ChannelProgress::of(comm)),
+      index_(index),
+      rank_(comm.rank()),
+      size_(comm.size()),
+      next_seq_(first_seq),
+      known_done_(static_cast<std::size_t>(comm.size()), first_seq - 1) {
+  for (int r = 0; r < size_; ++r) {
+    const int world = comm.world_rank(r);
+    std::span<std::byte> region = memory.channel_region(world);
+    const ChannelGeometry g = ChannelGeometry::of_region(region.size());
+    std::byte* channel = region.data() + static_cast<std::size_t>(index) * g.channel_bytes;
+    world_ranks_.push_back(world);
+    sleeping_.push_back(memory.sleeping_flag(world));
+    headers_.push_back(reinterpret_cast<ChannelHeader*>(channel));
+    cells_.push_back(channel + kHeaderBytes);
+    cell_bytes_ = g.cell_bytes;
+  }
+}
+
+Channel::~Channel() {
+  // Only bookkeeping: the runtime (and its segment) may be gone already.
+  std::vector<const ChannelHeader*> members;
+  for (int r = 0; r < size_; ++r) {
+    if (r != rank_) members.push_back(headers_[static_cast<std::size_t>(r)]);
+  }
+  table_->release(index_, next_seq_ - 1, std::move(members));
+}
+
+Request Channel::start(const core::CollArgs& args) {
+  Call call;
+  call.collective = args.collective;
+  call.recv = static_cast<std::byte*>(args.recv);
+  call.send = core::is_in_place(args.send) ? call.recv : static_cast<const std::byte*>(args.send);
+  if (args.collective == core::Collective::kBcast) call.send = call.recv;
+  call.type = args.type;
+  call.op = args.op;
+  call.root = args.root;
+  call.bytes = args.bytes;
+  const std::size_t element =
+      args.collective == core::Collective::kBarrier ? std::size_t{1} : datatype_size(args.type);
+  call.chunk_bytes = cell_bytes_ / element * element;
+  call.chunks = call.bytes == 0 ? 1 : (call.bytes + call.chunk_bytes - 1) / call.chunk_bytes;
+  call.first_seq = next_seq_;
+  next_seq_ += call.chunks;
+  EventLoop& loop = comm_.loop();
+  if (failure_ != nullptr) return Request::make_completed(loop, *failure_);
+  // Calls run in order: this one starts now only when none is queued before it.
+  if (queue_.empty() && advance(call)) return Request::make_completed(loop, {});
+  call.request = Request::make_pending_drained(loop);
+  Request request = call.request;
+  queue_.push_back(std::move(call));
+  if (auto source = progress_source_.lock()) source->activate(shared_from_this());
+  return request;
+}
+
+int Channel::progress() {
+  int events = 0;
+  while (!queue_.empty()) {
+    Call& call = queue_.front();
+    const std::uint64_t before = call.chunk;
+    const bool finished = failure_ == nullptr && advance(call);
+    events += static_cast<int>(call.chunk - before);
+    if (!finished) {
+      // Waiting on a member: a process failure (a member died, the watchdog) ends every queued
+      // call, since the flags it waits for may never come.
+      if (failure_ == nullptr) failure_ = comm_.process_failure();
+      if (failure_ == nullptr) break;
+      for (Call& queued : queue_) queued.request.complete(*failure_);
+      events += static_cast<int>(queue_.size());
+      queue_.clear();
+      break;
+    }
+    call.request.complete({});
+    queue_.pop_front();
+    ++events;
+  }
+  return events;
+}
+
+std::size_t Channel::length_of(const Call& call) const {
+  return std::min(call.chunk_bytes, call.bytes - offset_of(call));
+}
+
+bool Channel::posted(int rank, std::uint64_t seq) {
+  const std::uint64_t seen = load_seq(headers_[static_cast<std::size_t>(rank)]->post[seq & 1].seq);
+  if (seen < seq) return false;
+  // A member publishes a call only after it finished the previous one.
+  std::uint64_t& done = known_done_[static_cast<std::size_t>(rank)];
+  done = std::max(done, seen - 1);
+  return true;
+}
+
+bool Channel::all_posted(Call& call, std::uint64_t seq, int except) {
+  for (; call.next_peer < size_; ++call.next_peer) {
+    if (call.next_peer == rank_ || call.next_peer == except) continue;
+    if (!posted(call.next_peer, seq)) return false;
+  }
+  return true;
+}
+
+bool Channel::reusable(std::uint64_t seq) {
+  const std::uint64_t needed = payload_seq_[seq & 1];
+  if (needed == 0) return true;
+  const int reader = payload_reader_[seq & 1];
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_ || (reader != kAllReaders && r != reader)) continue;
+    std::uint64_t& done = known_done_[static_cast<std::size_t>(r)];
+    if (done >= needed) continue;
+    done = std::max(done, load_seq(headers_[static_cast<std::size_t>(r)]->done.seq));
+    if (done < needed) return false;
+  }
+  return true;
+}
+
+void Channel::publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader) {
+  FlagLine& line = headers_[static_cast<std::size_t>(rank_)]->post[seq & 1];
+  if (bytes > 0) {
+    payload_seq_[seq & 1] = seq;
+    payload_reader_[seq & 1] = reader;
+  }
+  if (bytes <= kInlineBytes) {
+    if (bytes > 0) std::memcpy(line.data, data, bytes);
+  } else {
+    std::memcpy(cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_, data, bytes);
+  }
+  store_seq(line.seq, seq);
+  announce();
+}
+
+const std::byte* Channel::payload(int rank, std::uint64_t seq, std::size_t bytes) const {
+  const auto r = static_cast<std::size_t>(rank);
+  if (bytes <= kInlineBytes) return headers_[r]->post[seq & 1].data;
+  return cells_[r] + (seq & 1) * cell_bytes_;
+}
+
+void Channel::finish_chunk(Call& call) {
+  const std::uint64_t seq = seq_of(call);
+  store_seq(headers_[static_cast<std::size_t>(rank_)]->done.seq, seq);
+  // A writer may wait for this to reuse a parity (a bcast root, reduce's non-roots).
+  announce();
+  ++call.chunk;
+  call.published = false;
+  call.next_peer = 0;
+}
+
+void Channel::reduce_chunk(Call& call, const std::byte* own) {
+  const std::uint64_t seq = seq_of(call);
+  const std::size_t length = length_of(call);
+  const std::size_t count = length / datatype_size(call.type);
+  std::byte* out = call.recv + offset_of(call);
+  auto part = [&](int r) { return r == rank_ ? own : payload(r, seq, length); };
+  if (own == out && rank_ != 0) {
+    // In place at a rank other than 0: its part is overwritten by rank 0's before its turn.
+    scratch_.assign(own, own + length);
+    own = scratch_.data();
+  }
+  if (size_ == 1) {
+    if (out != own) std::memcpy(out, own, length);
+    return;
+  }
+  reduce_to(call.op, call.type, out, part(0), part(1), count);
+  for (int r = 2; r < size_; ++r) reduce_into(call.op, call.type, out, part(r), count);
+}
+
+void Channel::wake_members() {
+  for (int r = 0; r < size_; ++r) {
+    const auto m = static_cast<std::size_t>(r);
+    if (r == rank_ || load_word(*sleeping_[m]) == 0) continue;
+    memory_.wake(world_ranks_[m]);
+  }
+}
+
+void Channel::announce() {
+  wake_members();
+  // Without a fence since the flag store, a member that just went to sleep may be missed: the
+  // progress source checks again after its fence.
+  if (!owes_wake) {
+    if (auto source = progress_source_.lock()) source->owe_wake(shared_from_this());
+  }
+}
+
+}  // namespace halyard::shm

@@ -1,0 +1,132 @@
+// Channel: one single-node communicator's collective channel (docs/collectives.md, "The shm
+// engine"; the design family of Open MPI's coll/xhc, MPICH's release_gather and UCC's tl/shm).
+//
+// The members synchronize through flags in the node's shared segment, never through p2p
+// messages: a call is one or more chunks, each numbered by a seq (the channel's counter, the
+// same on every member since all call the communicator's collectives in the same order), each
+// published by its writers in their post line and cell of that seq's parity and read in place
+// by its readers (channel_layout.hpp). Algorithms are flat, each reader reading every writer:
+// the fewest hops, one cache-line transfer per flag, for the small nodes and messages the
+// engine is chosen for.
+//
+// Calls advance in order. start() runs a call as far as the peers' flags allow and returns a
+// completed request when it finished; otherwise the call is queued and the runtime's
+// ChannelProgress source (a source of the event loop like any transport, so blocking waits back
+// off, yield and sleep as for every other wait) advances it on each pass. A call ends only in
+// progress(): after it completes, no byte of its buffers is read or written. When the process
+// fails (a peer died, the watchdog), queued calls complete with that failure and the channel
+// takes no more calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "collectives/core/coll_args.hpp"
+#include "collectives/shm/channel_layout.hpp"
+#include "runtime/communicator.hpp"
+#include "runtime/node_memory.hpp"
+#include "runtime/request.hpp"
+
+namespace halyard::shm {
+
+class ChannelProgress;
+class ChannelTable;
+
+class Channel : public std::enable_shared_from_this<Channel> {
+ public:
+  Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<ChannelTable> table,
+          int index, std::uint64_t first_seq);
+  ~Channel();
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  // Starts barrier, bcast, reduce or allreduce on validated arguments (core/validate.hpp).
+  Request start(const core::CollArgs& args);
+
+  // Advances the queued calls in order; returns how many chunks moved (0: nothing to do now).
+  int progress();
+  bool idle() const noexcept { return queue_.empty(); }
+  int index() const noexcept { return index_; }
+  // Wakes the members that sleep; the progress source calls it after a full fence for the
+  // channels that published since its last pass (see NodeMemory::wake_if_sleeping).
+  void wake_members();
+  bool owes_wake = false;  // published since the progress source's last fence
+
+ private:
+  struct Call {
+    core::Collective collective;
+    const std::byte* send;  // this rank's contribution (its recv buffer for in-place)
+    std::byte* recv;
+    Datatype type;
+    Op op;
+    int root;
+    std::size_t bytes;
+    std::size_t chunk_bytes;  // a multiple of the datatype's size
+    std::uint64_t first_seq;
+    std::uint64_t chunks;
+    std::uint64_t chunk = 0;  // the chunk under way
+    bool published = false;   // this rank's part of that chunk is out
+    int next_peer = 0;        // peers before it have published the chunk
+    Request request;          // null while start() runs
+  };
+
+  // Runs `call` as far as the flags allow; true once it has finished.
+  bool advance(Call& call);
+  bool advance_barrier(Call& call);
+  bool advance_bcast(Call& call);
+  bool advance_reduce(Call& call);
+  bool advance_allreduce(Call& call);
+
+  std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }
+  std::size_t offset_of(const Call& call) const { return call.chunk * call.chunk_bytes; }
+  std::size_t length_of(const Call& call) const;
+
+  // Whether `rank` has published call `seq` (and, learnt on the way, finished seq - 1).
+  bool posted(int rank, std::uint64_t seq);
+  // Whether every member but this rank (and `except`) has published `seq`, resuming the scan at
+  // call.next_peer.
+  bool all_posted(Call& call, std::uint64_t seq, int except = -1);
+  // Whether this rank may overwrite its payload of `seq`'s parity: the readers of what it last
+  // published there have finished that chunk.
+  bool reusable(std::uint64_t seq);
+  // Publishes `bytes` of `data` as this rank's part of `seq`, to be read by `reader` (every
+  // member when kAllReaders), and wakes sleeping members. `bytes` 0 publishes the flag alone,
+  // which no reader's copy depends on.
+  static constexpr int kAllReaders = -1;
+  void publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader);
+  // Where `rank`'s part of `seq` lies (in its flag line or its cell).
+  const std::byte* payload(int rank, std::uint64_t seq, std::size_t bytes) const;
+  // This rank finished `seq`: its done flag says so (writers wait on it to reuse a parity).
+  void finish_chunk(Call& call);
+  // Reduces the members' parts of the current chunk, in rank order, into call.recv.
+  void reduce_chunk(Call& call, const std::byte* own);
+  // Wakes the sleeping members after a flag store, and owes the progress source a check
+  // after its next fence.
+  void announce();
+
+  Communicator comm_;
+  NodeMemory& memory_;
+  std::shared_ptr<ChannelTable> table_;
+  std::weak_ptr<ChannelProgress> progress_source_;
+  int index_;
+  int rank_;
+  int size_;
+  std::vector<int> world_ranks_;
+  std::vector<const std::uint32_t*> sleeping_;  // per member: its sleeping flag
+  std::vector<ChannelHeader*> headers_;         // per member, at this process's address
+  std::vector<std::byte*> cells_;               // per member: its two parity cells
+  std::size_t cell_bytes_;
+  std::uint64_t next_seq_;
+  std::vector<std::uint64_t> known_done_;  // per member: a lower bound of its done flag
+  // Per parity: the seq of this rank's last payload there (0: none yet) and who reads it.
+  std::uint64_t payload_seq_[2] = {0, 0};
+  int payload_reader_[2] = {kAllReaders, kAllReaders};
+  std::deque<Call> queue_;
+  std::vector<std::byte> scratch_;   // an in-place root's own chunk while it reduces into recv
+  const Status* failure_ = nullptr;  // the process failure that stopped the channel
+};
+
+}  // namespace halyard::shm

@@ -1,0 +1,96 @@
+// The shm engine's algorithms (channel.hpp): flat, one chunk (one seq) at a time, each step
+// taken only when the flags it needs are up. A step that must wait returns false; the
+// progress source calls advance() again on its next pass.
+#include <cstring>
+
+#include "collectives/shm/channel.hpp"
+
+namespace halyard::shm {
+
+bool Channel::advance(Call& call) {
+  switch (call.collective) {
+    case core::Collective::kBarrier:
+      return advance_barrier(call);
+    case core::Collective::kBcast:
+      return advance_bcast(call);
+    case core::Collective::kReduce:
+      return advance_reduce(call);
+    case core::Collective::kAllreduce:
+      return advance_allreduce(call);
+    default:
+      break;
+  }
+  throw Error(ErrorCode::kInternal, "shm: the engine has no algorithm for " +
+                                        std::string(core::collective_name(call.collective)));
+}
+
+// Everyone publishes the seq (no payload: nothing a slow reader reads can change) and waits
+// for everyone else's.
+bool Channel::advance_barrier(Call& call) {
+  const std::uint64_t seq = seq_of(call);
+  if (!call.published) {
+    publish(seq, nullptr, 0, kAllReaders);
+    call.published = true;
+  }
+  if (!all_posted(call, seq)) return false;
+  finish_chunk(call);
+  return true;
+}
+
+// The root publishes each chunk once the readers finished the chunk two back (its parity);
+// the readers copy it out.
+bool Channel::advance_bcast(Call& call) {
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t offset = offset_of(call);
+    const std::size_t length = length_of(call);
+    if (rank_ == call.root) {
+      if (!reusable(seq)) return false;
+      publish(seq, call.recv + offset, length, kAllReaders);
+    } else {
+      if (!posted(call.root, seq)) return false;
+      if (length > 0) std::memcpy(call.recv + offset, payload(call.root, seq, length), length);
+    }
+    finish_chunk(call);
+  }
+  return true;
+}
+
+// The others publish their parts (each once the root finished reading its parity); the root
+// reduces them in rank order.
+bool Channel::advance_reduce(Call& call) {
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t offset = offset_of(call);
+    const std::size_t length = length_of(call);
+    if (rank_ != call.root) {
+      if (!reusable(seq)) return false;
+      publish(seq, call.send + offset, length, call.root);
+    } else {
+      if (!all_posted(call, seq)) return false;
+      if (length > 0) reduce_chunk(call, call.send + offset);
+    }
+    finish_chunk(call);
+  }
+  return true;
+}
+
+// Everyone publishes its part and reduces all of them in rank order, so every rank computes
+// the same bits. Its own part is read back from where it published it, so in place works.
+bool Channel::advance_allreduce(Call& call) {
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t length = length_of(call);
+    if (!call.published) {
+      if (!reusable(seq)) return false;
+      publish(seq, call.send + offset_of(call), length, kAllReaders);
+      call.published = true;
+    }
+    if (!all_posted(call, seq)) return false;
+    if (length > 0) reduce_chunk(call, payload(rank_, seq, length));
+    finish_chunk(call);
+  }
+  return true;
+}
+
+}  // namespace halyard::shm

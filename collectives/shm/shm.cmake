@@ -1,0 +1,7 @@
+# Sources of collectives/shm: the shared-memory collective engine (flags in the node's segment).
+target_sources(halyard PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/catalog.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/channel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/channel_progress.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/channel_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/flag_algorithms.cpp)
