@@ -7,6 +7,7 @@
 #include "collectives/base/base.hpp"
 #include "collectives/device/device_collectives.hpp"
 #include "collectives/han/han.hpp"
+#include "collectives/intranode/intranode.hpp"
 
 namespace halyard::select {
 
@@ -20,7 +21,8 @@ struct Catalog {
 
   Catalog() {
     for (core::AlgorithmTable table :
-         {base::algorithms(), adapt::algorithms(), han::algorithms(), device::algorithms()}) {
+         {base::algorithms(), adapt::algorithms(), intranode::algorithms(), han::algorithms(),
+          device::algorithms()}) {
       entries.insert(entries.end(), table.begin(), table.end());
     }
     for (const core::AlgorithmEntry& entry : entries) {
