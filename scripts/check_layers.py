@@ -5,8 +5,8 @@ Layers, lowest first; a file may include its own layer and those below:
   runtime        runtime/**
   transports     transports/**
   coll-core      collectives/core/**
-  coll-family    collectives/{base,adapt,intranode,shm,han,device}/**  (in their own order:
-                 base < adapt, intranode, shm < han < device; the middle three not each other)
+  coll-family    collectives/{base,adapt,intranode,shm,device,han}/**  (in their own order:
+                 base < adapt, intranode, shm, device < han; the middle four not each other)
   coll-service   collectives/{guard,select}/**                     (not each other)
   public-api     collectives/collectives.*, collectives/post_call.*, include/**
   tools          shim/**, launcher/**, tuner/**                     (shim and launcher not
@@ -28,9 +28,9 @@ RANKS = {
     "public-api": 5,
     "tools": 6,
 }
-# The families compose upward: HAN's pipelines run base, adapt and intranode sub-collectives;
-# device's staged path runs HAN's inter-node submodules on staged buffers.
-FAMILY_RANKS = {"base": 0, "adapt": 1, "intranode": 1, "shm": 1, "han": 2, "device": 3}
+# The families compose upward: HAN's pipelines run base, adapt and intranode sub-collectives on
+# host buffers and the device family's node operations on device buffers (han/device_staged.*).
+FAMILY_RANKS = {"base": 0, "adapt": 1, "intranode": 1, "shm": 1, "device": 1, "han": 2}
 SERVICES = {"guard", "select"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -75,7 +75,7 @@ def forbidden(source, target):
         return f"{src_layer} includes {dst_layer}"
     if src_layer == dst_layer and src_group != dst_group:
         if src_layer == "coll-family" and FAMILY_RANKS[dst_group] >= FAMILY_RANKS[src_group]:
-            return f"{src_group} includes {dst_group} (families: base < adapt, intranode, shm < han < device)"
+            return f"{src_group} includes {dst_group} (families: base < adapt, intranode, shm, device < han)"
         if src_layer == "coll-service":
             return f"{src_group} includes {dst_group} (guard and select stand side by side)"
         if {src_group, dst_group} == {"shim", "launcher"}:

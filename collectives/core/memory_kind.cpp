@@ -5,14 +5,40 @@
 
 #include "collectives/core/in_place.hpp"
 #include "runtime/support/error.hpp"
+#include "runtime/support/host_memory.hpp"
 
 namespace halyard::core {
 
+namespace {
+
+// Whether every buffer of the call lies where only host memory can (runtime/support/
+// host_memory.hpp): the brk heap or the live part of this thread's stack.
+bool all_surely_host(std::initializer_list<CallBuffer> buffers) {
+  const SurelyHostMemory host = SurelyHostMemory::now();
+  for (const CallBuffer& buffer : buffers) {
+    if (buffer.pointer == nullptr || is_in_place(buffer.pointer)) continue;
+    if (!host.contains(buffer.pointer)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBuffer> buffers,
                             std::string_view operation) {
-  // One question for the whole call where no device memory can exist (a host-only program
-  // under a CUDA build): asking per buffer cost ~180 instructions each.
-  if (support == nullptr || !support->may_hold_device_memory()) return MemoryKind::kHost;
+  if (support == nullptr) return MemoryKind::kHost;
+  // A CUDA build pays for every call's question, even in a program that never uses a GPU: is
+  // the driver loaded (~180 instructions: dl_iterate_phdr takes the loader's lock), and if so,
+  // cudaPointerGetAttributes per buffer. Nothing cheaper tells that no device memory exists:
+  // the application may load CUDA and cudaMalloc at any time without Halyard seeing it (a
+  // count of Halyard's own allocations would miss those), and a CUDA context can only be asked
+  // about once the driver is loaded. What is cheap (~30 instructions) is where a buffer lies:
+  // the brk heap and this thread's live stack hold host memory only, whatever CUDA did. Small
+  // buffers (the calls where 180 instructions count) mostly lie there; others are asked.
+  if (all_surely_host(buffers)) return MemoryKind::kHost;
+  // One question for the whole call where no device memory can exist (the driver is not
+  // loaded), not one per buffer.
+  if (!support->may_hold_device_memory()) return MemoryKind::kHost;
   std::optional<CallBuffer> first;
   MemoryKind first_kind = MemoryKind::kHost;
   for (const CallBuffer& buffer : buffers) {

@@ -1,7 +1,7 @@
 // The words every layer of collectives/ shares: which collective a call is, which algorithm
 // runs it, and the tree shapes of ADAPT's algorithms. The names users write
-// (HALYARD_<COLL>_ALG=base:ring, adapt:binary, han) belong to the algorithms themselves: each
-// family's catalog table (core/catalog.hpp) spells them.
+// (HALYARD_<COLL>_ALG=base:ring, adapt:binary, han, intranode:sm) belong to the algorithms
+// themselves: each family's catalog table (core/catalog.hpp) spells them.
 #pragma once
 
 #include <cstddef>
@@ -37,14 +37,16 @@ enum class Algorithm {
   kBruck,
   kDissemination,
   kPairwise,
-  kAdapt,       // ADAPT's segmented trees (bcast and reduce); the tree is a parameter
-  kHan,         // HAN's hierarchical pipelines (bcast, reduce, allreduce, allgather, barrier)
-  kNodeIpc,     // device buffers, one node: CUDA IPC copies and GPU reductions
-  kStagedNodes,  // device buffers, several nodes: IPC inside nodes, pinned host buffers between
-  kShm           // one node: flags and cells in the node's shared segment (collectives/shm)
+  kAdapt,         // ADAPT's segmented trees (bcast and reduce); the tree is a parameter
+  kHan,           // HAN's hierarchical pipelines (bcast, reduce, allreduce, allgather, barrier)
+  kIntranodeSm,   // one node: copy-in/copy-out through the node's scratch slots
+  kIntranodeCma,  // one node: single copy with Cross-Memory Attach
+  kNodeIpc,       // device buffers, one node: CUDA IPC copies and GPU reductions
+  kStagedNodes,   // device buffers, several nodes: IPC inside nodes, pinned host buffers between
+  kShm            // one node: flags and cells in the node's shared segment (collectives/shm)
 };
 
-inline constexpr std::size_t kAlgorithmCount = 13;
+inline constexpr std::size_t kAlgorithmCount = 15;
 
 // The shapes of ADAPT's trees: "chain", "binary", "binomial", "knomial", "topo".
 enum class TreeShape { kChain, kBinary, kBinomial, kKnomial, kTopo };

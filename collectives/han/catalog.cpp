@@ -1,4 +1,6 @@
-// HAN's pipelines as catalog entries (core/catalog.hpp).
+// HAN's pipelines as catalog entries (core/catalog.hpp), the host ones and the staged device
+// ones (device_staged.hpp).
+#include "collectives/han/device_staged.hpp"
 #include "collectives/han/han.hpp"
 
 namespace halyard::han {
@@ -31,6 +33,9 @@ Request post_barrier(const CollArgs& a, const SelectedAlgorithm&) {
 }
 
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
+// The staged device pipelines: taken by memory kind on several nodes, never named.
+constexpr core::Supports kDeviceOnSeveralNodes{MemoryKind::kDevice, core::CommShapes::kSeveralNodes,
+                                               false};
 
 // HAN runs on any communicator: where it has one level (one node, or one rank per node) the
 // pipeline degenerates to that level's submodule.
@@ -40,6 +45,12 @@ constexpr core::AlgorithmEntry kAlgorithms[] = {
     {Collective::kAllreduce, "han", Algorithm::kHan, kNoTree, {}, post_allreduce},
     {Collective::kAllgather, "han", Algorithm::kHan, kNoTree, {}, post_allgather},
     {Collective::kBarrier, "han", Algorithm::kHan, kNoTree, {}, post_barrier},
+    {Collective::kBcast, "device:staged", Algorithm::kStagedNodes, kNoTree, kDeviceOnSeveralNodes,
+     post_device_staged_bcast},
+    {Collective::kReduce, "device:staged", Algorithm::kStagedNodes, kNoTree, kDeviceOnSeveralNodes,
+     post_device_staged_reduce},
+    {Collective::kAllreduce, "device:staged", Algorithm::kStagedNodes, kNoTree,
+     kDeviceOnSeveralNodes, post_device_staged_allreduce},
 };
 
 }  // namespace

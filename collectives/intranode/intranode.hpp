@@ -1,4 +1,5 @@
-// Intra-node collective primitives: HAN's intra-node submodules (DESIGN.md, "han"; issue 4).
+// Intra-node collective primitives: HAN's intra-node submodules (DESIGN.md, "han"; issue 4),
+// and, through the catalog (catalog.cpp), algorithms of their own for a communicator on one node.
 //
 // Each runs on a node communicator (every member on this rank's node, e.g. comm.node_comm())
 // and is event-driven: it returns a Request at once and advances from the event loop. Data moves
@@ -19,20 +20,26 @@
 // (reserve_lane) has it to itself; all others share lane 0, so primitives on overlapping
 // communicators without a lane of their own must be started in the same order on every rank.
 //
-// The arguments are HAN's, derived from a call the public entry validated (core/validate.hpp):
-// they are not checked again (a node communicator and a valid Flavour are asserted in debug
-// builds). A runtime without node memory (shm off) throws Error(kUnsupported).
+// The arguments are HAN's, derived from a call the public entry validated (core/validate.hpp),
+// or that call's own (catalog entries): they are not checked again (a node communicator and a valid
+// Flavour are asserted in debug builds). A runtime without node memory (shm off) throws
+// Error(kUnsupported).
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 
+#include "collectives/core/catalog.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/datatypes/datatype.hpp"
 #include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::intranode {
+
+// The primitives as catalog entries for communicators on one node (catalog.cpp): intranode:sm
+// and intranode:cma for bcast, reduce, allreduce, gather and allgather.
+core::AlgorithmTable algorithms();
 
 enum class Flavour { kSm, kCma };
 

@@ -7,6 +7,7 @@
 #include "collectives/base/base.hpp"
 #include "collectives/device/device_collectives.hpp"
 #include "collectives/han/han.hpp"
+#include "collectives/intranode/intranode.hpp"
 #include "collectives/shm/shm.hpp"
 
 namespace halyard::select {
@@ -20,8 +21,9 @@ struct Catalog {
       index{};
 
   Catalog() {
-    for (core::AlgorithmTable table : {base::algorithms(), adapt::algorithms(), han::algorithms(),
-                                       shm::algorithms(), device::algorithms()}) {
+    for (core::AlgorithmTable table :
+         {base::algorithms(), adapt::algorithms(), intranode::algorithms(), shm::algorithms(),
+          han::algorithms(), device::algorithms()}) {
       entries.insert(entries.end(), table.begin(), table.end());
     }
     for (const core::AlgorithmEntry& entry : entries) {

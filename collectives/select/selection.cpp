@@ -105,11 +105,35 @@ DecisionTable& decision_table() {
 // Bumped by set_decision_table(): every thread's remembered choices are stale then.
 std::atomic<std::uint64_t> table_generation{0};
 
-// The full choice (forced name, table, rules) for (collective, shape, bytes).
+// Whether the catalog's entry for `selected` runs on communicators of `shape` (the intranode
+// entries need one node). No entry at all is cannot_run()'s to report.
+bool fits(Collective collective, const SelectedAlgorithm& selected, const CommShape& shape) {
+  const core::AlgorithmEntry* entry = entry_for(collective, selected.algorithm);
+  return entry == nullptr || entry->supports.fits(shape);
+}
+
+[[noreturn, gnu::cold]] void forced_does_not_fit(Collective collective,
+                                                 const SelectedAlgorithm& forced,
+                                                 const CommShape& shape) {
+  throw Error(ErrorCode::kInvalidArgument,
+              std::string(operation_name(collective)) + ": " + algorithm_variable(collective) +
+                  "=" + algorithm_name(forced) +
+                  " runs only on a communicator whose ranks share one node; this one spans " +
+                  std::to_string(shape.nodes) + " nodes");
+}
+
+// The full choice (forced name, table, rules) for (collective, shape, bytes). A forced name
+// that cannot run on this communicator is the user's error; a decision table's choice that
+// cannot is advice for another shape, and the built-in rules decide instead.
 SelectedAlgorithm choose_afresh(Collective collective, const CommShape& shape, std::size_t bytes) {
-  if (const auto& forced = forced_algorithm(collective)) return *forced;
+  if (const auto& forced = forced_algorithm(collective)) {
+    if (!fits(collective, *forced, shape)) forced_does_not_fit(collective, *forced, shape);
+    return *forced;
+  }
   if (const DecisionTable& table = decision_table()) {
-    if (auto chosen = table(collective, shape, bytes)) return *chosen;
+    if (auto chosen = table(collective, shape, bytes); chosen && fits(collective, *chosen, shape)) {
+      return *chosen;
+    }
   }
   return builtin_rule(collective, shape, bytes);
 }

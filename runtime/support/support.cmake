@@ -1,6 +1,8 @@
-# Sources of the runtime's support wing: errors and statuses, HALYARD_* configuration, logging.
+# Sources of the runtime's support wing: errors and statuses, HALYARD_* configuration, logging,
+# where host memory certainly lies.
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/error.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/host_memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/log.cpp
 )

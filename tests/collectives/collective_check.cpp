@@ -1,9 +1,10 @@
 // Multi-rank checks of the public collectives against serial references, run through hlaunch:
 //   hlaunch -n N [--vnodes K] collective_check SUITE [ALGORITHM] [VAR=VALUE ...]
 // SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier, inflight,
-// errors or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as HALYARD_<SUITE>_ALG
-// and VAR=VALUE pairs are exported as given, both before the runtime starts (the selection
-// layer reads them once). Any mismatch prints rank, case, index, expected and got, and exits 1.
+// errors, off_node or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as
+// HALYARD_<SUITE>_ALG and VAR=VALUE pairs are exported as given, both before the runtime starts
+// (the selection layer reads them once). Any mismatch prints rank, case, index, expected and got,
+// and exits 1.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +37,7 @@ const std::map<std::string, Suite>& suites() {
       {"barrier", {"HALYARD_BARRIER_ALG", barrier_suite}},
       {"inflight", {nullptr, inflight_suite}},
       {"errors", {nullptr, errors_suite}},
+      {"off_node", {nullptr, off_node_suite}},
       {"huge", {nullptr, huge_suite}},
   };
   return table;

@@ -1,5 +1,7 @@
 // Invalid arguments and algorithm names: each must throw the documented Error on the calling
 // rank without consuming a collective tag, so that collectives afterwards still match.
+// off_node: the intranode algorithms, forced (HALYARD_<COLL>_ALG=intranode:...) on a world that
+// spans several nodes, are refused with kInvalidArgument and run on the node communicator.
 // collective_check sets HALYARD_GATHER_ALG=base:nope, HALYARD_BARRIER_ALG=han (which must work) and
 // HALYARD_ADAPT_RECVS_IN_FLIGHT=1 with HALYARD_BCAST_ALG=adapt:binary before the runtime starts.
 #include <functional>
@@ -69,6 +71,38 @@ void errors_suite(const SuiteContext& ctx) {
            std::to_string(expected) + ", got " + std::to_string(sum[i]));
     }
   }
+}
+
+void off_node_suite(const SuiteContext& ctx) {
+  const Communicator& w = ctx.world;
+  std::vector<int> mine(4, w.rank() + 1);
+  std::vector<int> out(mine.size() * static_cast<std::size_t>(w.size()), -1);
+  const std::string needle = "runs only on a communicator whose ranks share one node";
+  const ErrorCode kInvalid = ErrorCode::kInvalidArgument;
+  expect_error("bcast on several nodes", kInvalid, needle,
+               [&] { ibcast(w, mine.data(), 4, Datatype::kInt32, 0); });
+  expect_error("reduce on several nodes", kInvalid, needle,
+               [&] { ireduce(w, mine.data(), out.data(), 4, Datatype::kInt32, Op::kSum, 0); });
+  expect_error("allreduce on several nodes", kInvalid, needle,
+               [&] { iallreduce(w, mine.data(), out.data(), 4, Datatype::kInt32, Op::kSum); });
+  expect_error("gather on several nodes", kInvalid, needle,
+               [&] { igather(w, mine.data(), out.data(), 4, Datatype::kInt32, 0); });
+  expect_error("allgather on several nodes", kInvalid, needle,
+               [&] { iallgather(w, mine.data(), out.data(), 4, Datatype::kInt32); });
+  // The same name runs on this rank's node communicator: the refusal is the communicator's.
+  const Communicator node = w.node_comm();
+  std::vector<int> sum(mine.size(), -1);
+  expect_ok(iallreduce(node, mine.data(), sum.data(), 4, Datatype::kInt32, Op::kSum),
+            "allreduce on the node communicator");
+  int expected = 0;
+  for (int r = 0; r < node.size(); ++r) expected += node.world_rank(r) + 1;
+  for (std::size_t i = 0; i < sum.size(); ++i) {
+    if (sum[i] != expected) {
+      fail("allreduce on the node communicator: index " + std::to_string(i) + ": expected " +
+           std::to_string(expected) + ", got " + std::to_string(sum[i]));
+    }
+  }
+  expect_ok(ibarrier(w), "barrier after the refusals");
 }
 
 }  // namespace halyard::testing

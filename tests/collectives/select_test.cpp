@@ -27,18 +27,20 @@ TEST(SelectNames, EveryValidNameParsesBackToItself) {
 // (docs/collectives.md), in documentation order.
 TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
   const std::vector<std::string> rooted_trees = {
-      "base:linear",    "base:binomial", "adapt:chain", "adapt:binary",
-      "adapt:binomial", "adapt:knomial", "adapt:topo",  "han"};
+      "base:linear",   "base:binomial", "adapt:chain",  "adapt:binary",  "adapt:binomial",
+      "adapt:knomial", "adapt:topo",    "intranode:sm", "intranode:cma", "han"};
   EXPECT_EQ(valid_algorithm_names(Collective::kBcast), rooted_trees);
   EXPECT_EQ(valid_algorithm_names(Collective::kReduce), rooted_trees);
   EXPECT_EQ(valid_algorithm_names(Collective::kAllreduce),
             (std::vector<std::string>{"base:ring", "base:recursive_doubling", "base:rabenseifner",
-                                      "han"}));
+                                      "intranode:sm", "intranode:cma", "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kAllgather),
-            (std::vector<std::string>{"base:ring", "base:bruck", "han"}));
+            (std::vector<std::string>{"base:ring", "base:bruck", "intranode:sm", "intranode:cma",
+                                      "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kBarrier),
             (std::vector<std::string>{"base:dissemination", "han"}));
-  EXPECT_EQ(valid_algorithm_names(Collective::kGather), std::vector<std::string>{"base:linear"});
+  EXPECT_EQ(valid_algorithm_names(Collective::kGather),
+            (std::vector<std::string>{"base:linear", "intranode:sm", "intranode:cma"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kScatter), std::vector<std::string>{"base:linear"});
   EXPECT_EQ(valid_algorithm_names(Collective::kAlltoall),
             (std::vector<std::string>{"base:pairwise", "base:bruck"}));
@@ -55,10 +57,12 @@ TEST(SelectCatalog, EntriesAreUniqueAndReachable) {
     const core::AlgorithmEntry* found = entry_for(entry.collective, entry.algorithm);
     ASSERT_NE(found, nullptr) << entry.name;
     EXPECT_EQ(found->algorithm, entry.algorithm);
-    // Only host algorithms for any communicator may be named.
-    EXPECT_EQ(entry.supports.nameable, entry.supports.memory == MemoryKind::kHost &&
-                                           entry.supports.comm == core::CommShapes::kAny)
-        << entry.name;
+    // Host algorithms may be named (the intranode ones for one node only); device ones follow
+    // the buffers.
+    EXPECT_EQ(entry.supports.nameable, entry.supports.memory == MemoryKind::kHost) << entry.name;
+    if (entry.name.starts_with("intranode:")) {
+      EXPECT_EQ(entry.supports.comm, core::CommShapes::kOneNode) << entry.name;
+    }
   }
   EXPECT_EQ(entry_for(Collective::kGather, Algorithm::kHan), nullptr);
 }
@@ -88,6 +92,21 @@ TEST(SelectNames, UnknownNameListsTheValidOnes) {
   EXPECT_THROW(parse_algorithm(Collective::kAllreduce, "adapt:binary", "x"), Error);
   EXPECT_THROW(parse_algorithm(Collective::kGather, "han", "x"), Error);
   EXPECT_THROW(parse_algorithm(Collective::kBcast, "adapt:", "x"), Error);
+}
+
+// A decision table's choice that cannot run on the communicator (an intranode algorithm on
+// several nodes) is advice for another shape: the built-in rules decide instead.
+TEST(SelectTable, ChoiceForOneNodeOnlyDefersToTheRulesOnSeveralNodes) {
+  const SelectedAlgorithm sm = parse_algorithm(Collective::kAllreduce, "intranode:sm", "test");
+  set_decision_table([sm](Collective, const CommShape&, std::size_t) {
+    return std::optional<SelectedAlgorithm>(sm);
+  });
+  EXPECT_EQ(choose(Collective::kAllreduce, CommShape{4, 1, 4}, 64).algorithm,
+            Algorithm::kIntranodeSm);
+  const CommShape two_nodes{4, 2, 2};
+  EXPECT_EQ(choose(Collective::kAllreduce, two_nodes, 64),
+            builtin_rule(Collective::kAllreduce, two_nodes, 64));
+  set_decision_table({});
 }
 
 TEST(SelectRules, SmallAndLargeMessages) {

@@ -35,6 +35,8 @@ void barrier_suite(const SuiteContext& ctx);
 void inflight_suite(const SuiteContext& ctx);
 // Invalid arguments and bad algorithm names throw the documented errors.
 void errors_suite(const SuiteContext& ctx);
+// HALYARD_<COLL>_ALG=intranode:... on a world over several nodes: refused, as documented.
+void off_node_suite(const SuiteContext& ctx);
 // One 64 MiB allreduce and bcast (run on few ranks only).
 void huge_suite(const SuiteContext& ctx);
 

@@ -4,6 +4,10 @@
 // HALYARD_CHECK compares across ranks.
 #include <gtest/gtest.h>
 
+#include <alloca.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <array>
 #include <cstddef>
 #include <string>
@@ -17,16 +21,40 @@
 namespace halyard {
 namespace {
 
+// A mapping, like CUDA's device memory: the brk heap and the stack are host memory by address
+// (runtime/support/host_memory.hpp), so a fake device range there would never be asked about.
+class MappedRange {
+ public:
+  MappedRange()
+      : bytes_(static_cast<std::byte*>(
+            mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))) {
+    if (bytes_ == MAP_FAILED) throw Error(ErrorCode::kInternal, "mmap failed");
+  }
+  ~MappedRange() { munmap(bytes_, kBytes); }
+  MappedRange(const MappedRange&) = delete;
+  MappedRange& operator=(const MappedRange&) = delete;
+  std::byte* data() const { return bytes_; }
+  static constexpr std::size_t size() { return kBytes; }
+
+ private:
+  static constexpr std::size_t kBytes = 4096;
+  std::byte* bytes_;
+};
+
 // Addresses inside `device_range` are device memory; `unusable` makes them an Error, as
 // CudaDeviceSupport does for device memory this process cannot use.
 class FakeDeviceSupport final : public DeviceSupport {
  public:
-  std::array<std::byte, 256> device_range{};
+  MappedRange device_range;
   bool unusable = false;
   bool driver_loaded = true;
   int queries = 0;
+  int driver_questions = 0;
 
-  bool may_hold_device_memory() override { return driver_loaded; }
+  bool may_hold_device_memory() override {
+    ++driver_questions;
+    return driver_loaded;
+  }
 
   MemoryKind kind_of(const void* p) override {
     ++queries;
@@ -53,6 +81,26 @@ TEST(DeviceDispatch, HostBuffersAreHost) {
   std::array<std::byte, 16> host{};
   EXPECT_EQ(call_memory_kind(&fake, {{host.data(), "send"}, {host.data() + 8, "recv"}}, "op"),
             MemoryKind::kHost);
+}
+
+// Buffers on the stack or in the brk heap are host memory by address: neither the driver nor
+// the buffers are asked about, even where device memory may exist.
+TEST(DeviceDispatch, StackAndHeapBuffersAskNothing) {
+  FakeDeviceSupport fake;
+  auto* on_stack = static_cast<std::byte*>(alloca(16));  // the real stack, under sanitizers too
+  void* heap = sbrk(64);  // malloc may not use brk (sanitizers): take heap memory directly
+  ASSERT_NE(heap, reinterpret_cast<void*>(-1));
+  EXPECT_EQ(call_memory_kind(&fake, {{on_stack, "send"}, {heap, "recv"}}, "iallreduce"),
+            MemoryKind::kHost);
+  EXPECT_EQ(fake.driver_questions, 0);
+  EXPECT_EQ(fake.queries, 0);
+  // A mapped host buffer is not known by address: asked like any other.
+  MappedRange mapped_host;
+  EXPECT_EQ(
+      call_memory_kind(&fake, {{on_stack, "send"}, {mapped_host.data(), "recv"}}, "iallreduce"),
+      MemoryKind::kHost);
+  EXPECT_EQ(fake.driver_questions, 1);
+  EXPECT_EQ(fake.queries, 2);
 }
 
 TEST(DeviceDispatch, DeviceBuffersAreDevice) {

@@ -1,5 +1,6 @@
 // The staged (multi-node) device collectives, as HAN task pipelines on HAN's hierarchy (node
-// groups and their leaders; collectives/han). Inside a node: node_operations.hpp over CUDA IPC.
+// groups and their leaders). Inside a node: the device family's node operations over CUDA IPC
+// (collectives/device/node_operations.hpp).
 // Between nodes: each leader stages the node's data in one pinned host buffer (one crossing of
 // PCIe per direction per node, ADAPT section 4) and runs HAN's inter-node submodule on it; the
 // inter-node reductions run on the leaders' CPUs.
@@ -14,25 +15,30 @@
 // step, and a leader whose call failed anywhere fails that step for its whole node.
 #include <memory>
 
+#include "collectives/han/device_staged.hpp"
+
 #include "collectives/base/base.hpp"
 #include "collectives/core/in_place.hpp"
-#include "collectives/device/device_collectives.hpp"
+#include "collectives/device/device_call.hpp"
 #include "collectives/device/node_operations.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/submodules.hpp"
 #include "collectives/han/task_pipeline.hpp"
 
-namespace halyard::device {
+namespace halyard::han {
 
 namespace {
 
-using han::Pipeline;
-using han::Task;
+using device::all_but;
+using device::node_copy;
+using device::node_reduce;
+using device::NodeCopyPlan;
+using device::NodeReduction;
 
 // One staged call as its tasks see it: this rank's place in the hierarchy and the leader's
 // staging buffer. Shared by the tasks, so it (and the buffer) lives until the last one ends.
 struct Staged {
-  std::shared_ptr<han::Hierarchy> h;  // kept: the application may free comm while this runs
+  std::shared_ptr<Hierarchy> h;  // kept: the application may free comm while this runs
   DeviceSupport& device;
   Communicator node;
   Communicator leaders;
@@ -50,7 +56,7 @@ struct Staged {
 std::shared_ptr<Staged> stage(const Communicator& comm, DeviceSupport& device, std::size_t count,
                               Datatype type) {
   // First: creating it is collective.
-  std::shared_ptr<han::Hierarchy> h = han::shared_hierarchy_of(comm);
+  std::shared_ptr<Hierarchy> h = shared_hierarchy_of(comm);
   const bool leader = h->is_leader();
   const std::size_t bytes = count * datatype_size(type);
   return std::make_shared<Staged>(Staged{h, device, h->node, h->leader, leader,
@@ -107,8 +113,6 @@ std::shared_ptr<Task> reduce_into_staging(Pipeline& pipeline, const std::shared_
   });
 }
 
-}  // namespace
-
 Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buffer,
                       std::size_t count, Datatype type, int root) {
   auto s = stage(comm, device, count, type);
@@ -131,8 +135,8 @@ Request ibcast_staged(const Communicator& comm, DeviceSupport& device, void* buf
   if (s->inter) {
     const int inter_root = inter_rank_of(comm, *s, root);
     across = pipeline.add(s->h->leader_queue, [s, inter_root] {
-      return noting_failure(s, han::inter_bcast(han::config(), s->leaders, s->staged(), s->bytes,
-                                                Datatype::kUint8, inter_root));
+      return noting_failure(s, inter_bcast(config(), s->leaders, s->staged(), s->bytes,
+                                           Datatype::kUint8, inter_root));
     });
     Pipeline::depend(across, to_host);
   }
@@ -164,8 +168,8 @@ Request ireduce_staged(const Communicator& comm, DeviceSupport& device, const vo
     across = pipeline.add(s->h->leader_queue, [s, inter_root, at_root, count, type, op] {
       const void* mine = at_root ? kInPlace : s->staged();
       void* result = at_root ? s->staged() : nullptr;
-      return noting_failure(s, han::inter_reduce(han::config(), s->leaders, mine, result, count,
-                                                 type, op, inter_root));
+      return noting_failure(
+          s, inter_reduce(config(), s->leaders, mine, result, count, type, op, inter_root));
     });
     Pipeline::depend(across, intra);
   }
@@ -201,8 +205,8 @@ Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const
     std::shared_ptr<Task> across;
     if (s->inter) {
       across = pipeline.add(s->h->leader_queue, [s, count, type, op] {
-        return noting_failure(
-            s, han::inter_allreduce_in_place(s->leaders, s->staged(), count, type, op));
+        return noting_failure(s,
+                              inter_allreduce_in_place(s->leaders, s->staged(), count, type, op));
       });
       Pipeline::depend(across, intra_reduce);
     }
@@ -217,4 +221,21 @@ Request iallreduce_staged(const Communicator& comm, DeviceSupport& device, const
   return pipeline.launch();
 }
 
-}  // namespace halyard::device
+}  // namespace
+
+Request post_device_staged_bcast(const core::CollArgs& a, const core::SelectedAlgorithm&) {
+  return ibcast_staged(a.comm, device::support_for_call(a.comm), a.buffer(), a.count, a.type,
+                       a.root);
+}
+
+Request post_device_staged_reduce(const core::CollArgs& a, const core::SelectedAlgorithm&) {
+  return ireduce_staged(a.comm, device::support_for_call(a.comm), device::contribution_of(a),
+                        a.recv, a.count, a.type, a.op, a.root);
+}
+
+Request post_device_staged_allreduce(const core::CollArgs& a, const core::SelectedAlgorithm&) {
+  return iallreduce_staged(a.comm, device::support_for_call(a.comm), device::contribution_of(a),
+                           a.recv, a.count, a.type, a.op);
+}
+
+}  // namespace halyard::han
