@@ -28,17 +28,17 @@ TEST(SelectNames, EveryValidNameParsesBackToItself) {
 TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
   const std::vector<std::string> rooted_trees = {
       "base:linear",   "base:binomial", "adapt:chain",  "adapt:binary",  "adapt:binomial",
-      "adapt:knomial", "adapt:topo",    "intranode:sm", "intranode:cma", "han"};
+      "adapt:knomial", "adapt:topo",    "intranode:sm", "intranode:cma", "shm",          "han"};
   EXPECT_EQ(valid_algorithm_names(Collective::kBcast), rooted_trees);
   EXPECT_EQ(valid_algorithm_names(Collective::kReduce), rooted_trees);
   EXPECT_EQ(valid_algorithm_names(Collective::kAllreduce),
             (std::vector<std::string>{"base:ring", "base:recursive_doubling", "base:rabenseifner",
-                                      "intranode:sm", "intranode:cma", "han"}));
+                                      "intranode:sm", "intranode:cma", "shm", "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kAllgather),
             (std::vector<std::string>{"base:ring", "base:bruck", "intranode:sm", "intranode:cma",
                                       "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kBarrier),
-            (std::vector<std::string>{"base:dissemination", "han"}));
+            (std::vector<std::string>{"base:dissemination", "shm", "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kGather),
             (std::vector<std::string>{"base:linear", "intranode:sm", "intranode:cma"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kScatter), std::vector<std::string>{"base:linear"});
@@ -60,7 +60,7 @@ TEST(SelectCatalog, EntriesAreUniqueAndReachable) {
     // Host algorithms may be named (the intranode ones for one node only); device ones follow
     // the buffers.
     EXPECT_EQ(entry.supports.nameable, entry.supports.memory == MemoryKind::kHost) << entry.name;
-    if (entry.name.starts_with("intranode:")) {
+    if (entry.name.starts_with("intranode:") || entry.name == "shm") {
       EXPECT_EQ(entry.supports.comm, core::CommShapes::kOneNode) << entry.name;
     }
   }
@@ -161,9 +161,25 @@ TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
         return std::nullopt;
       });
   EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kRing);
-  EXPECT_EQ(choose(Collective::kAllreduce, 8, 10).algorithm, Algorithm::kRecursiveDoubling);
+  // Deferred to the rules: 8 ranks on one node, small, run the shm engine.
+  EXPECT_EQ(choose(Collective::kAllreduce, 8, 10).algorithm, Algorithm::kShm);
   set_decision_table({});
-  EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kRecursiveDoubling);
+  EXPECT_EQ(choose(Collective::kAllreduce, 8, 1000).algorithm, Algorithm::kShm);
+}
+
+// The shm engine: the default on one node with more than one rank, up to its size limits;
+// never across nodes.
+TEST(SelectRules, ShmEngineOnOneNode) {
+  const CommShape two_ranks = CommShape::single_node(2);
+  for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce}) {
+    EXPECT_EQ(builtin_rule(c, two_ranks, 8).algorithm, Algorithm::kShm);
+    EXPECT_NE(builtin_rule(c, two_ranks, 64u << 20).algorithm, Algorithm::kShm);
+    EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
+    EXPECT_NE(builtin_rule(c, CommShape::single_node(1), 8).algorithm, Algorithm::kShm);
+  }
+  EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape::single_node(8), 0).algorithm,
+            Algorithm::kShm);
+  EXPECT_NE(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
 }
 
 TEST(AdaptParams, TreeAndSegmentFromTheSelection) {
