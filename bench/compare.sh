@@ -120,7 +120,8 @@ if [[ -n ${baseline:-} ]]; then
   halyards+=(halyard-baseline)
 fi
 impls=("${halyards[@]}")
-notes=()
+notes=()    # peers left out, printed as "# not compared: NOTE"
+remarks=()  # what else a reader of the table must know, printed as "# REMARK"
 for component in tuned han adapt; do
   state=$(component_state "$component")
   if [[ $state == active ]]; then
@@ -131,6 +132,11 @@ for component in tuned han adapt; do
 done
 if command -v mpirun.mpich >/dev/null && [[ -x $bin/mpi_collectives_mpich ]]; then
   impls+=(mpich)
+  # MPICH's ch4 progress spins without ever yielding the CPU (Open MPI yields when
+  # oversubscribed), so with more ranks than cores a rank waiting for a descheduled one waits
+  # out the scheduler's time slice: its figures then measure that, and its runs last long.
+  [[ $bind == core ]] ||
+    remarks+=("mpich: more ranks than cores, and MPICH busy-polls without yielding: its waits last scheduler time slices")
 else
   notes+=("mpich absent (mpirun.mpich or $bin/mpi_collectives_mpich missing)")
 fi
@@ -144,11 +150,11 @@ run_one() {  # run_one IMPL ROUND ARGS...
     k=${k%n}
     [[ $impl == halyard ]] && k=$vnodes
     [[ $impl == halyard-baseline ]] && k=${vnodes%%,*} && from=$baseline/bin
-    timeout "$run_timeout" "$from/hlaunch" -n "$ranks" --vnodes "$k" -- \
+    timeout -k 10 "$run_timeout" "$from/hlaunch" -n "$ranks" --vnodes "$k" -- \
       "$from/mpi_collectives_halyard" "$@" >"$file"
   else
     peer_command "$impl"
-    timeout "$run_timeout" "${cmd[@]}" "$@" >"$file"
+    timeout -k 10 "$run_timeout" "${cmd[@]}" "$@" >"$file"
   fi
 }
 
@@ -158,7 +164,17 @@ for ((round = 1; round <= rounds; ++round)); do
   for ((i = 0; i < ${#impls[@]}; ++i)); do
     impl=${impls[(i + round - 1) % ${#impls[@]}]}
     echo "compare.sh: round $round/$rounds: $impl ($((SECONDS - start)) s)" >&2
-    run_one "$impl" "$round" "$@" || { echo "compare.sh: $impl failed in round $round" >&2; exit 1; }
+    run_one "$impl" "$round" "$@" || {
+      status=$?
+      # A peer that runs out of time (MPICH oversubscribed) still gave the sizes it finished;
+      # any other failure, and any of Halyard's, ends the comparison.
+      if [[ $impl == halyard* || ($status -ne 124 && $status -ne 137) ]]; then
+        echo "compare.sh: $impl failed in round $round" >&2
+        exit 1
+      fi
+      echo "compare.sh: $impl ran out of --timeout $run_timeout s in round $round" >&2
+      remarks+=("$impl: round $round ran out of --timeout $run_timeout s; the sizes it finished are kept")
+    }
   done
 done
 
@@ -171,18 +187,15 @@ done
     peer_command "$impl"
     echo "# $impl: ${cmd[*]} $*"
   done
-  # MPICH's ch4 progress spins without ever yielding the CPU (Open MPI yields when
-  # oversubscribed), so with more ranks than cores a rank waiting for a descheduled one waits
-  # out the scheduler's time slice: its figures then measure that.
-  [[ $bind == none && " ${impls[*]} " == *" mpich "* ]] &&
-    echo "# mpich: more ranks than cores, and MPICH busy-polls without yielding"
+  for remark in "${remarks[@]+"${remarks[@]}"}"; do echo "# $remark"; done
   for note in "${notes[@]+"${notes[@]}"}"; do echo "# not compared: $note"; done
   echo "# best of $rounds alternating rounds; average latency in us; best peer: the fastest of ${impls[*]:${#halyards[@]}}; ratio = Halyard / best peer"
-  # Raw sections start "# MPI_Bcast latency, N ranks"; rows: size avg min max.
+  # Raw sections start "# MPI_Bcast latency, N ranks"; rows: size avg min max. Anything else
+  # (what a launcher prints when a run is killed) is not a row.
   for impl in "${impls[@]}"; do
     for ((round = 1; round <= rounds; ++round)); do
-      awk -v impl="$impl" '/^# MPI_/ { coll = tolower(substr($2, 5)); next } /^#/ { next }
-                           { print impl, coll, $1, $2 }' "$out/raw/$impl.$round.txt"
+      awk -v impl="$impl" '/^# MPI_/ { coll = tolower(substr($2, 5)); next }
+                           $1 ~ /^[0-9]+$/ && NF == 4 { print impl, coll, $1, $2 }' "$out/raw/$impl.$round.txt"
     done
   done | awk -v out="$out" -v list="${impls[*]}" -v halyards="${#halyards[@]}" '
     {
