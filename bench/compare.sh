@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Halyard next to Open MPI's collective components, in one invocation: the same MPI program
-# (bench/mpi_collectives.c: Bcast, Reduce, Allreduce per size) built with hmpicc (Halyard's MPI
-# shim) and with Open MPI's mpicc, the latter run as coll "tuned", "han" and "adapt" (each chosen
-# by MCA priority). The implementations alternate, round after round, so a drift in the machine's
-# load weighs on all of them; each figure is the best of the rounds' averages. Prints per
-# collective and size every implementation's average latency and the ratio Halyard / best Open
-# MPI (below 1: Halyard faster), and writes OUT/table.txt, OUT/<coll>.dat, OUT/latency.png.
+# Halyard next to Open MPI's collective components and MPICH, in one invocation: the same MPI
+# program (bench/mpi_collectives.c: Bcast, Reduce, Allreduce per size, and Barrier) built with
+# hmpicc (Halyard's MPI shim), with Open MPI's mpicc, run as coll "tuned", "han" and "adapt" (each
+# chosen by MCA priority), and with MPICH's mpicc.mpich when it is installed. The implementations
+# alternate, round after round, so a drift in the machine's load weighs on all of them; each
+# figure is the best of the rounds' averages. Prints per collective and size every
+# implementation's average latency, the best peer (the fastest of the Open MPI components and
+# MPICH) and the ratio Halyard / best peer (below 1: Halyard faster), and writes OUT/table.txt,
+# OUT/<coll>.dat, OUT/latency.png.
 #
 #   bench/compare.sh [--build DIR] [--baseline DIR] [--out DIR] [-n RANKS] [--vnodes K[,K...]]
 #                    [--rounds R] [--timeout S] [--] [mpi_collectives args: --min-size B
-#                    --max-size B --scale F --only bcast|reduce|allreduce]
+#                    --max-size B --scale F --only bcast|reduce|allreduce|barrier]
 #     e.g. bench/compare.sh --build build/dev -n 2 --max-size 4M --scale 0.3
 #          bench/compare.sh -n 16 --vnodes 1,2,4 --max-size 16M --scale 0.3   (the GPU machine)
 #
@@ -23,11 +25,14 @@
 # Halyard runs under hlaunch with its default selection and transports (shm within a node,
 # ofi between the emulated nodes of --vnodes). Open MPI runs with
 #   mpirun --allow-run-as-root --oversubscribe --bind-to core -n N --mca btl vader,self
-# (--bind-to none when N exceeds the cores)
-# on this one host, so it always sees ONE node whatever --vnodes says: all its traffic is shared
-# memory, and coll/han disqualifies itself on a communicator whose ranks are all local (it then
-# falls back to tuned). The script checks this with coll_base_verbose and says so in the table
-# ("han inactive") instead of presenting tuned's figures under han's name.
+# and MPICH (Debian's mpich: ch4, shared memory within a node, its default selection) with
+#   mpirun.mpich -n N -bind-to core
+# (no binding for either when N exceeds the cores) on this one host, so the peers always see ONE
+# node whatever --vnodes says: all their traffic is shared memory, and Open MPI's coll/han
+# disqualifies itself on a communicator whose ranks are all local (it then falls back to tuned).
+# The script checks this with coll_base_verbose and says so in the table ("han inactive")
+# instead of presenting tuned's figures under han's name. Without mpicc.mpich/mpirun.mpich the
+# table says "mpich absent" and compares with Open MPI alone.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib_compare.sh"
 
@@ -37,6 +42,7 @@ ranks=2
 vnodes=1
 rounds=2
 run_timeout=300
+program_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -46,10 +52,12 @@ while [[ $# -gt 0 ]]; do
     --vnodes) vnodes=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --timeout) run_timeout=$2; shift 2 ;;
-    --) shift; break ;;
-    *) break ;;
+    --) shift; program_args+=("$@"); break ;;
+    *) program_args+=("$1"); shift ;;
   esac
 done
+# Whatever compare.sh does not know goes to mpi_collectives, before or after its own options.
+set -- "${program_args[@]+"${program_args[@]}"}"
 out=${out:-$build/compare}
 bin="$build/bin"
 require_built compare.sh "$bin/hlaunch" "$bin/mpi_collectives_halyard" "$bin/mpi_collectives_openmpi"
@@ -66,6 +74,21 @@ declare -A mca=(
   [ompi-han]="--mca coll_han_priority 100"
   [ompi-adapt]="--mca coll_adapt_priority 100"
 )
+# Hydra runs any number of ranks on one host; unbound is its default.
+mpich_base=(mpirun.mpich -n "$ranks")
+[[ $bind == none ]] || mpich_base+=(-bind-to "$bind")
+
+# peer_command IMPL: sets $cmd to the command line that runs IMPL's mpi_collectives (arguments
+# to follow), IMPL being mpich or ompi-COMPONENT.
+peer_command() {
+  if [[ $1 == mpich ]]; then
+    cmd=("${mpich_base[@]}" "$bin/mpi_collectives_mpich")
+  else
+    local extra
+    read -ra extra <<<"${mca[$1]}"
+    cmd=("${mpirun_base[@]}" "${extra[@]}" "$bin/mpi_collectives_openmpi")
+  fi
+}
 
 # component_state NAME: "active", "absent" (ompi_info does not list it) or "inactive" (present,
 # but Open MPI did not select it for MPI_COMM_WORLD: han disqualifies itself when every rank is
@@ -75,9 +98,8 @@ component_state() {
   local component=$1
   ompi_info 2>/dev/null | grep -q "MCA coll: $component " || { echo absent; return; }
   local log
-  # shellcheck disable=SC2086 # the MCA flags are a word list
-  log=$("${mpirun_base[@]}" ${mca[ompi-$component]} --mca coll_base_verbose 20 \
-    "$bin/mpi_collectives_openmpi" --max-size 4 --scale 0.01 --only bcast 2>&1 || true)
+  peer_command "ompi-$component"
+  log=$(OMPI_MCA_coll_base_verbose=20 "${cmd[@]}" --max-size 4 --scale 0.01 --only bcast 2>&1 || true)
   if grep -q "coll:base:comm_select: selecting *$component, priority 100, Enabled" <<<"$log"; then
     echo active
   else
@@ -98,7 +120,8 @@ if [[ -n ${baseline:-} ]]; then
   halyards+=(halyard-baseline)
 fi
 impls=("${halyards[@]}")
-notes=()
+notes=()    # peers left out, printed as "# not compared: NOTE"
+remarks=()  # what else a reader of the table must know, printed as "# REMARK"
 for component in tuned han adapt; do
   state=$(component_state "$component")
   if [[ $state == active ]]; then
@@ -107,6 +130,16 @@ for component in tuned han adapt; do
     notes+=("ompi-$component $state")
   fi
 done
+if command -v mpirun.mpich >/dev/null && [[ -x $bin/mpi_collectives_mpich ]]; then
+  impls+=(mpich)
+  # MPICH's ch4 progress spins without ever yielding the CPU (Open MPI yields when
+  # oversubscribed), so with more ranks than cores a rank waiting for a descheduled one waits
+  # out the scheduler's time slice: its figures then measure that, and its runs last long.
+  [[ $bind == core ]] ||
+    remarks+=("mpich: more ranks than cores, and MPICH busy-polls without yielding: its waits last scheduler time slices")
+else
+  notes+=("mpich absent (mpirun.mpich or $bin/mpi_collectives_mpich missing)")
+fi
 
 run_one() {  # run_one IMPL ROUND ARGS...
   local impl=$1 round=$2
@@ -117,11 +150,11 @@ run_one() {  # run_one IMPL ROUND ARGS...
     k=${k%n}
     [[ $impl == halyard ]] && k=$vnodes
     [[ $impl == halyard-baseline ]] && k=${vnodes%%,*} && from=$baseline/bin
-    timeout "$run_timeout" "$from/hlaunch" -n "$ranks" --vnodes "$k" -- \
+    timeout -k 10 "$run_timeout" "$from/hlaunch" -n "$ranks" --vnodes "$k" -- \
       "$from/mpi_collectives_halyard" "$@" >"$file"
   else
-    # shellcheck disable=SC2086
-    timeout "$run_timeout" "${mpirun_base[@]}" ${mca[$impl]} "$bin/mpi_collectives_openmpi" "$@" >"$file"
+    peer_command "$impl"
+    timeout -k 10 "$run_timeout" "${cmd[@]}" "$@" >"$file"
   fi
 }
 
@@ -131,24 +164,38 @@ for ((round = 1; round <= rounds; ++round)); do
   for ((i = 0; i < ${#impls[@]}; ++i)); do
     impl=${impls[(i + round - 1) % ${#impls[@]}]}
     echo "compare.sh: round $round/$rounds: $impl ($((SECONDS - start)) s)" >&2
-    run_one "$impl" "$round" "$@" || { echo "compare.sh: $impl failed in round $round" >&2; exit 1; }
+    run_one "$impl" "$round" "$@" || {
+      status=$?
+      # A peer that runs out of time (MPICH oversubscribed) still gave the sizes it finished;
+      # any other failure, and any of Halyard's, ends the comparison.
+      if [[ $impl == halyard* || ($status -ne 124 && $status -ne 137) ]]; then
+        echo "compare.sh: $impl failed in round $round" >&2
+        exit 1
+      fi
+      echo "compare.sh: $impl ran out of --timeout $run_timeout s in round $round" >&2
+      remarks+=("$impl: round $round ran out of --timeout $run_timeout s; the sizes it finished are kept")
+    }
   done
 done
 
 {
-  echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores, $ranks ranks, Halyard on $vnodes (emulated) node(s), Open MPI on 1 node; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores, $ranks ranks, Halyard on $vnodes (emulated) node(s), the peers on 1 node; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "# ${halyards[*]}: hlaunch -n $ranks --vnodes K (K = $vnodes) $bin/mpi_collectives_halyard $*"
   [[ -n ${baseline:-} ]] && echo "# halyard-baseline: the same from $baseline (commit $(git -C "$baseline" rev-parse --short HEAD 2>/dev/null || echo unknown))"
   for impl in "${impls[@]}"; do
-    [[ $impl == halyard* ]] || echo "# $impl: ${mpirun_base[*]} ${mca[$impl]} $bin/mpi_collectives_openmpi $*"
+    [[ $impl == halyard* ]] && continue
+    peer_command "$impl"
+    echo "# $impl: ${cmd[*]} $*"
   done
+  for remark in "${remarks[@]+"${remarks[@]}"}"; do echo "# $remark"; done
   for note in "${notes[@]+"${notes[@]}"}"; do echo "# not compared: $note"; done
-  echo "# best of $rounds alternating rounds; average latency in us; ratio = Halyard / best Open MPI"
-  # Raw sections start "# MPI_Bcast latency, N ranks"; rows: size avg min max.
+  echo "# best of $rounds alternating rounds; average latency in us; best peer: the fastest of ${impls[*]:${#halyards[@]}}; ratio = Halyard / best peer"
+  # Raw sections start "# MPI_Bcast latency, N ranks"; rows: size avg min max. Anything else
+  # (what a launcher prints when a run is killed) is not a row.
   for impl in "${impls[@]}"; do
     for ((round = 1; round <= rounds; ++round)); do
-      awk -v impl="$impl" '/^# MPI_/ { coll = tolower(substr($2, 5)); next } /^#/ { next }
-                           { print impl, coll, $1, $2 }' "$out/raw/$impl.$round.txt"
+      awk -v impl="$impl" '/^# MPI_/ { coll = tolower(substr($2, 5)); next }
+                           $1 ~ /^[0-9]+$/ && NF == 4 { print impl, coll, $1, $2 }' "$out/raw/$impl.$round.txt"
     done
   done | awk -v out="$out" -v list="${impls[*]}" -v halyards="${#halyards[@]}" '
     {
@@ -163,24 +210,24 @@ done
         if (coll != shown) {
           printf "%-10s %10s", "# coll", "size(B)"
           for (j = 1; j <= count; ++j) printf " %11s", impl[j]
-          printf " %11s", "best ompi"
+          printf " %11s", "best peer"
           for (j = 1; j <= count; ++j) if (impl[j] ~ /^halyard/) printf " %11s", (halyards > 1 ? (impl[j] == "halyard" ? "x" : "x " substr(impl[j], 9)) : "ratio")
           printf "\n"
           shown = coll
         }
         printf "%-10s %10s", coll, size
-        line = size; bestompi = ""; bestname = "-"
+        line = size; bestpeer = ""; bestname = "-"
         for (j = 1; j <= count; ++j) {
           v = ((coll, size, impl[j]) in best) ? best[coll, size, impl[j]] : ""
           printf(" %11s", (v == "" ? "-" : sprintf("%.2f", v)))
           line = line " " (v == "" ? "NaN" : v)
-          if (impl[j] !~ /^halyard/ && v != "" && (bestompi == "" || v + 0 < bestompi + 0)) { bestompi = v; bestname = impl[j] }
+          if (impl[j] !~ /^halyard/ && v != "" && (bestpeer == "" || v + 0 < bestpeer + 0)) { bestpeer = v; bestname = impl[j] }
         }
         printf " %11s", bestname
         for (j = 1; j <= count; ++j) {
           if (impl[j] !~ /^halyard/) continue
           h = ((coll, size, impl[j]) in best) ? best[coll, size, impl[j]] : ""
-          ratio = (bestompi != "" && h != "") ? h / bestompi : 0
+          ratio = (bestpeer != "" && h != "") ? h / bestpeer : 0
           printf(" %11s", (ratio > 0 ? sprintf("%.2f", ratio) : "-"))
           if (ratio > 0) {
             k = coll " (" impl[j] ")"
@@ -194,31 +241,46 @@ done
       }
       for (i = 1; i <= nkeys; ++i) {
         k = keys[i]
-        printf "# %s: <= 1.0x best Open MPI at %d of %d sizes; worst %.2fx at %s B\n", k, within[k], total[k], worst[k], worst_size[k]
+        printf "# %s: <= 1.0x best peer at %d of %d sizes; worst %.2fx at %s B\n", k, within[k], total[k], worst[k], worst_size[k]
       }
     }'
 } | tee "$out/table.txt"
 
-# One panel per collective, one line per implementation.
-# Columns from 2 on: the implementations in the order of $impls.
-more_lines=""
-for ((j = 1; j < ${#impls[@]}; ++j)); do
-  more_lines+=", \"\" using 1:$((j + 2)) with linespoints title \"${impls[j]}\""
-done
+# One panel per collective measured, one line per implementation (the columns of OUT/<coll>.dat
+# from 2 on, in the order of $impls); the barrier, which has the one size, as one bar each.
+read -ra colls <<<"$(awk '/^# MPI_/ { printf "%s ", tolower(substr($2, 5)) }' "$out/raw/${impls[0]}.1.txt")"
+width=$((460 * ${#colls[@]} + 120))
+bar_tics=""
+for ((j = 0; j < ${#impls[@]}; ++j)); do bar_tics+="${bar_tics:+, }\"${impls[j]}\" $((j + 1))"; done
 cat >"$out/plot.gp" <<PLOT
-set terminal pngcairo size 1500,480
+set terminal pngcairo size $((width < 1000 ? 1000 : width)),480
 set output "$out/latency.png"
-set multiplot layout 1,3 title "Halyard (hmpicc) vs Open MPI, $ranks ranks, Halyard on $vnodes node(s), $(hostname), $(date -u +%Y-%m-%d)"
-set logscale xy
-set format x "10^{%L}"
-set xlabel "size (bytes)"
+names = "${impls[*]}"
+set multiplot layout 1,${#colls[@]} title "Halyard (hmpicc) vs Open MPI and MPICH, $ranks ranks, Halyard on $vnodes node(s), $(hostname), $(date -u +%Y-%m-%d)"
+set logscale y
 set ylabel "best average latency (us)"
-set key top left
 set tmargin 3
 set datafile missing "NaN"
-do for [c in "bcast reduce allreduce"] {
+set style fill solid 0.6
+set boxwidth 0.7 absolute
+do for [c in "${colls[*]}"] {
   set title "".c
-  plot "$out/".c.".dat" using 1:2 with linespoints title "${impls[0]}"$more_lines
+  if (c eq "barrier") {
+    unset logscale x
+    unset key
+    set xtics ($bar_tics) rotate by -30
+    set xlabel ""
+    set xrange [0.5:words(names) + 0.5]
+    plot for [j = 1:words(names)] "$out/".c.".dat" using (j):(column(j + 1)) with boxes title word(names, j)
+  } else {
+    set logscale x
+    set key top left noenhanced
+    set xtics autofreq norotate
+    set format x "10^{%L}"
+    set xlabel "size (bytes)"
+    set xrange [*:*]
+    plot for [j = 1:words(names)] "$out/".c.".dat" using 1:(column(j + 1)) with linespoints title word(names, j)
+  }
 }
 unset multiplot
 PLOT

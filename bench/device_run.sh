@@ -51,9 +51,10 @@ if wanted build; then
 fi
 
 if wanted compare; then
-  # Halyard on 1, 2 and 4 emulated nodes (ofi between them) against Open MPI tuned/han/adapt on
-  # one node (vader); the goals of issue 8 are read from this table.
-  log "MPI collectives, $n ranks: Halyard (hmpicc, --vnodes $vnodes) vs Open MPI tuned/han/adapt"
+  # Halyard on 1, 2 and 4 emulated nodes (ofi between them) against Open MPI tuned/han/adapt
+  # (vader) and MPICH where installed, both on one node; the goals of issues 8 and 24 are read
+  # from this table.
+  log "MPI collectives, $n ranks: Halyard (hmpicc, --vnodes $vnodes) vs Open MPI tuned/han/adapt and MPICH"
   timeout 240 bench/compare.sh --build "$build" --out "$out/compare_$n" -n "$n" --vnodes "$vnodes" \
     --rounds 2 --max-size 16M --scale 0.3 >"$out/compare_$n.txt" 2>"$out/compare_$n.log"
   log "rc=$? ($(grep -c '<= 1.0x' "$out/compare_$n.txt" 2>/dev/null) summary lines)"

@@ -1,16 +1,17 @@
 /* mpi_collectives: OSU-style latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce per message
- * size. One source, built twice: with hmpicc (Halyard's MPI shim) and, for comparison only,
- * with Open MPI's mpicc. bench/compare.sh runs both side by side.
+ * size, and of MPI_Barrier (one row, size 0). One source, built with hmpicc (Halyard's MPI shim)
+ * and, for comparison only, with Open MPI's mpicc and MPICH's mpicc.mpich. bench/compare.sh runs
+ * them side by side.
  *
  *   hlaunch -n 2 build/bin/mpi_collectives_halyard [--min-size B] [--max-size B] [--scale F]
- *                                                  [--only bcast|reduce|allreduce]
+ *                                                  [--only bcast|reduce|allreduce|barrier]
  *
  * Like the OSU micro-benchmarks: per size, some untimed warm-up calls, then timed calls each
  * followed by an (untimed) barrier so that one call's skew does not hide inside the next;
  * every rank averages its own call times, and the table shows the average, minimum and
  * maximum of those per-rank averages. Reductions sum floats; a size is the bytes per rank.
  * Before timing, each size is run once and its result checked, so a wrong answer never
- * produces a figure.
+ * produces a figure (a barrier carries no data: what is checked is that no rank leaves it early).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -19,9 +20,10 @@
 
 #include "mpi_size_arg.h"
 
-enum collective { BCAST, REDUCE, ALLREDUCE };
-static const char* const kNames[] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce"};
-static const char* const kOptionNames[] = {"bcast", "reduce", "allreduce"};
+enum collective { BCAST, REDUCE, ALLREDUCE, BARRIER };
+static const char* const kNames[] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier"};
+static const char* const kOptionNames[] = {"bcast", "reduce", "allreduce", "barrier"};
+static const int kCollectives = (int)(sizeof kNames / sizeof kNames[0]);
 
 static int iterations_for(size_t size, double scale) {
   int base = size <= (16u << 10) ? 1000 : size <= (256u << 10) ? 200 : size <= (2u << 20) ? 50 : 20;
@@ -40,11 +42,48 @@ static void run_once(enum collective which, float* send, float* recv, int count)
     case ALLREDUCE:
       MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
       break;
+    case BARRIER:
+      MPI_Barrier(MPI_COMM_WORLD);
+      break;
+  }
+}
+
+/* What a barrier promises: no rank leaves it before every rank has entered. Rank 0 enters last,
+ * 10 ms late, and meanwhile watches for the empty message each other rank sends it on leaving;
+ * one that arrives before rank 0 entered came from a rank that left too early. */
+static void verify_barrier(int rank, int size) {
+  const int tag = 4242;
+  if (size == 1) return;
+  if (rank != 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Send(NULL, 0, MPI_BYTE, 0, tag, MPI_COMM_WORLD);
+    return;
+  }
+  MPI_Request first;
+  MPI_Status status;
+  int arrived = 0;
+  MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &first);
+  for (double start = MPI_Wtime(); !arrived && MPI_Wtime() - start < 0.01;) {
+    MPI_Test(&first, &arrived, &status);
+  }
+  if (arrived) {
+    fprintf(stderr, "mpi_collectives: rank %d left MPI_Barrier before rank 0 entered it\n",
+            status.MPI_SOURCE);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Wait(&first, MPI_STATUS_IGNORE);
+  for (int i = 2; i < size; ++i) {
+    MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
 }
 
 /* One untimed call whose result is checked: rank r contributes r + 1 (bcast: root's 7). */
 static void verify(enum collective which, float* send, float* recv, int count, int rank, int size) {
+  if (which == BARRIER) {
+    verify_barrier(rank, size);
+    return;
+  }
   for (int i = 0; i < count; ++i) {
     send[i] = which == BCAST ? (rank == 0 ? 7.0f : 0.0f) : (float)(rank + 1);
     recv[i] = -1.0f;
@@ -62,6 +101,33 @@ static void verify(enum collective which, float* send, float* recv, int count, i
   }
 }
 
+/* One row of the table: `bytes` per rank, checked once, then timed. */
+static void measure_size(enum collective which, float* send, float* recv, size_t bytes,
+                         double scale, int rank, int size) {
+  int count = (int)(bytes / sizeof(float));
+  verify(which, send, recv, count, rank, size);
+  int iterations = iterations_for(bytes, scale);
+  for (int i = 0; i < iterations / 10 + 1; ++i) run_once(which, send, recv, count);
+  MPI_Barrier(MPI_COMM_WORLD);
+  double total = 0.0;
+  for (int i = 0; i < iterations; ++i) {
+    double start = MPI_Wtime();
+    run_once(which, send, recv, count);
+    total += MPI_Wtime() - start;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  double mine = total / iterations * 1e6, sum = 0.0, least = 0.0, most = 0.0;
+  MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("%-12zu %14.2f %14.2f %14.2f\n", bytes, sum / size, least, most);
+    fflush(stdout);
+  }
+}
+
+/* The table of one collective: every size from min_size to max_size by factors of 4; a barrier,
+ * which moves no data, has the one row of size 0. */
 static void measure(enum collective which, size_t min_size, size_t max_size, double scale, int rank,
                     int size) {
   float* send = malloc(max_size + sizeof(float));
@@ -70,26 +136,11 @@ static void measure(enum collective which, size_t min_size, size_t max_size, dou
     printf("# %s latency, %d ranks\n", kNames[which], size);
     printf("%-12s %14s %14s %14s\n", "# size(B)", "avg(us)", "min(us)", "max(us)");
   }
-  for (size_t bytes = min_size; bytes <= max_size; bytes *= 4) {
-    int count = (int)(bytes / sizeof(float));
-    verify(which, send, recv, count, rank, size);
-    int iterations = iterations_for(bytes, scale);
-    for (int i = 0; i < iterations / 10 + 1; ++i) run_once(which, send, recv, count);
-    MPI_Barrier(MPI_COMM_WORLD);
-    double total = 0.0;
-    for (int i = 0; i < iterations; ++i) {
-      double start = MPI_Wtime();
-      run_once(which, send, recv, count);
-      total += MPI_Wtime() - start;
-      MPI_Barrier(MPI_COMM_WORLD);
-    }
-    double mine = total / iterations * 1e6, sum = 0.0, least = 0.0, most = 0.0;
-    MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-      printf("%-12zu %14.2f %14.2f %14.2f\n", bytes, sum / size, least, most);
-      fflush(stdout);
+  if (which == BARRIER) {
+    measure_size(which, send, recv, 0, scale, rank, size);
+  } else {
+    for (size_t bytes = min_size; bytes <= max_size; bytes *= 4) {
+      measure_size(which, send, recv, bytes, scale, rank, size);
     }
   }
   free(send);
@@ -109,7 +160,7 @@ int main(int argc, char** argv) {
     } else if (strcmp(argv[i], "--scale") == 0) {
       scale = atof(argv[i + 1]);
     } else if (strcmp(argv[i], "--only") == 0) {
-      for (int c = 0; c < 3; ++c) {
+      for (int c = 0; c < kCollectives; ++c) {
         if (strcmp(argv[i + 1], kOptionNames[c]) == 0) only = c;
       }
     }
@@ -118,7 +169,7 @@ int main(int argc, char** argv) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  for (int c = 0; c < 3; ++c) {
+  for (int c = 0; c < kCollectives; ++c) {
     if (only < 0 || only == c) measure((enum collective)c, min_size, max_size, scale, rank, size);
   }
   MPI_Finalize();
