@@ -48,36 +48,21 @@ Request ialltoall(const Communicator& comm, const void* send, void* recv, std::s
                   Datatype type);
 Request ibarrier(const Communicator& comm);
 
-inline void bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
-                  int root) {
-  ibcast(comm, buffer, count, type, root).wait_ok();
-}
-inline void reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                   Datatype type, Op op, int root) {
-  ireduce(comm, send, recv, count, type, op, root).wait_ok();
-}
-inline void allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                      Datatype type, Op op) {
-  iallreduce(comm, send, recv, count, type, op).wait_ok();
-}
-inline void allgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                      Datatype type) {
-  iallgather(comm, send, recv, count, type).wait_ok();
-}
-inline void gather(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                   Datatype type, int root) {
-  igather(comm, send, recv, count, type, root).wait_ok();
-}
-inline void scatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                    Datatype type, int root) {
-  iscatter(comm, send, recv, count, type, root).wait_ok();
-}
-inline void alltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
-                     Datatype type) {
-  ialltoall(comm, send, recv, count, type).wait_ok();
-}
-inline void barrier(const Communicator& comm) {
-  ibarrier(comm).wait_ok();
-}
+// The blocking forms: the non-blocking call, then wait_ok() (they throw Error on failure).
+// Engines know the caller waits at once, and may poll for the end before returning.
+void bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root);
+void reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+            Datatype type, Op op, int root);
+void allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
+               Datatype type, Op op);
+void allgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+               Datatype type);
+void gather(const Communicator& comm, const void* send, void* recv, std::size_t count,
+            Datatype type, int root);
+void scatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
+             Datatype type, int root);
+void alltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
+              Datatype type);
+void barrier(const Communicator& comm);
 
 }  // namespace halyard

@@ -191,6 +191,7 @@ Status Request::wait() const {
 }
 
 Status Request::wait_ok() const {
+  if (state_ == nullptr) return {};  // a null request is complete and ok
   Status s = wait();
   s.raise_if_failed();
   return s;

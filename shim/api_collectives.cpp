@@ -59,9 +59,21 @@ std::size_t blocks(std::size_t block, const halyard::Communicator& comm) {
   return block * static_cast<std::size_t>(comm.size());
 }
 
+// Set while a blocking MPI collective is on the stack: its call is marked blocking
+// (CollArgs::blocking), since it waits for the request at once.
+thread_local bool in_blocking_collective = false;
+
+struct BlockingCollective {
+  BlockingCollective() { in_blocking_collective = true; }
+  ~BlockingCollective() { in_blocking_collective = false; }
+  BlockingCollective(const BlockingCollective&) = delete;
+  BlockingCollective& operator=(const BlockingCollective&) = delete;
+};
+
 // Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go.
 halyard::Request start(CollArgs args) {
   halyard::core::settle(args);
+  args.blocking = in_blocking_collective;
   return halyard::post_call(args);
 }
 
@@ -171,6 +183,7 @@ extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
   return guarded("MPI_Barrier", comm, [&] {
+    BlockingCollective blocking;
     start({Collective::kBarrier, shim_state().comm(comm).comm}).wait_ok();
   });
 }
@@ -185,6 +198,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return guarded("MPI_Bcast", comm, [&] {
+    BlockingCollective blocking;
     start_bcast(shim_state().comm(comm).comm, buffer, count, datatype, root).wait_ok();
   });
 }
@@ -201,6 +215,7 @@ int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm) {
   return guarded("MPI_Reduce", comm, [&] {
+    BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     start_reduce(c, sendbuf, recvbuf, count, datatype, op, root).wait_ok();
   });
@@ -218,6 +233,7 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm) {
   return guarded("MPI_Allreduce", comm, [&] {
+    BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     start_allreduce(c, sendbuf, recvbuf, count, datatype, op).wait_ok();
   });
@@ -235,6 +251,7 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return guarded("MPI_Allgather", comm, [&] {
+    BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).wait_ok();
   });
@@ -253,6 +270,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return guarded("MPI_Gather", comm, [&] {
+    BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     check_root(root, c);
     bool is_root = c.rank() == root;
@@ -274,6 +292,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return guarded("MPI_Scatter", comm, [&] {
+    BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     check_root(root, c);
     bool is_root = c.rank() == root;
@@ -301,6 +320,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return guarded("MPI_Alltoall", comm, [&] {
+    BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).wait_ok();
   });

@@ -31,6 +31,9 @@ struct CollArgs {
   Datatype type = Datatype::kUint8;
   Op op = Op::kSum;  // reductions only
   int root = -1;     // rooted collectives only
+  // Set by the blocking entries (bcast(), MPI_Bcast, ...): the caller waits for the request as
+  // soon as it is returned, so an engine may poll for the call's end before returning it.
+  bool blocking = false;
 
   // Settled once by the entry (core/validate.hpp), never by the caller:
   MemoryKind memory = MemoryKind::kHost;  // where this rank's buffers live

@@ -4,10 +4,10 @@
 
 namespace halyard::guard {
 
-void watch_collective(const Communicator& comm, const CallSignature& call, const Request& request) {
-  if (!comm.valid() || request.done()) return;
-  if (CollectiveWatchdog* watchdog = collective_watchdog_of(comm)) {
-    watchdog->watch(comm, describe(call), request);
+void watch_collective(const core::CollArgs& args, const Request& request) {
+  if (!args.comm.valid() || request.done()) return;
+  if (CollectiveWatchdog* watchdog = collective_watchdog_of(args.comm)) {
+    watchdog->watch(args.comm, describe(CallSignature::of(args)), request);
   }
 }
 

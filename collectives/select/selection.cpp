@@ -164,6 +164,13 @@ const RememberedChoice& remembered_choice(Collective collective, const CommShape
   return last;
 }
 
+// The last choice per collective on one communicator, attached to it: a job calls the same
+// collective on the same communicator at the same size over and over, and then neither the
+// communicator's shape nor the choice is worked out again.
+struct CommunicatorChoices {
+  std::array<RememberedChoice, kCollectiveCount> last;
+};
+
 bool is_power_of_two(int n) {
   return n > 0 && (n & (n - 1)) == 0;
 }
@@ -278,9 +285,22 @@ Choice device_choice(const core::CollArgs& args, const CommShape& shape) {
 }  // namespace
 
 Choice choose(const core::CollArgs& args) {
-  const CommShape shape = shape_of(args.comm);
-  if (args.memory != MemoryKind::kHost) return device_choice(args, shape);
-  const RememberedChoice& last = remembered_choice(args.collective, shape, args.bytes);
+  if (args.memory != MemoryKind::kHost) return device_choice(args, shape_of(args.comm));
+  auto* choices = args.comm.peek_attachment<CommunicatorChoices>();
+  if (choices == nullptr) {
+    choices = args.comm.attach(std::make_shared<CommunicatorChoices>()).get();
+  }
+  RememberedChoice& last = choices->last[static_cast<std::size_t>(args.collective)];
+  const std::uint64_t generation = table_generation.load(std::memory_order_acquire);
+  if (!last.valid || last.generation != generation || last.bytes != args.bytes) {
+    const CommShape shape = shape_of(args.comm);
+    SelectedAlgorithm selected = choose_afresh(args.collective, shape, args.bytes);
+    last = {true,
+            generation,
+            shape,
+            args.bytes,
+            {entry_for(args.collective, selected.algorithm), selected}};
+  }
   if (last.choice.entry == nullptr) cannot_run(args.collective, last.choice.params);
   return last.choice;
 }

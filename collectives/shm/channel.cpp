@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <utility>
 
@@ -40,6 +41,7 @@ Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<C
       memory_(memory),
       table_(std::move(table)),
       progress_source_(ChannelProgress::of(comm)),
+      progress_(progress_source_.lock().get()),
       index_(index),
       rank_(comm.rank()),
       size_(comm.size()),
@@ -59,6 +61,9 @@ Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<C
 }
 
 Channel::~Channel() {
+  if (owes_wake) {
+    if (auto source = progress_source_.lock()) source->forget(this);
+  }
   // Only bookkeeping: the runtime (and its segment) may be gone already.
   std::vector<const ChannelHeader*> members;
   for (int r = 0; r < size_; ++r) {
@@ -86,12 +91,33 @@ Request Channel::start(const core::CollArgs& args) {
   EventLoop& loop = comm_.loop();
   if (failure_ != nullptr) return Request::make_completed(loop, *failure_);
   // Calls run in order: this one starts now only when none is queued before it.
-  if (queue_.empty() && advance(call)) return Request::make_completed(loop, {});
+  if (queue_.empty() && advance(call)) {
+    // A blocking caller only waits on it: a null request is a completed one, without the cost
+    // of one.
+    return args.blocking ? Request() : Request::make_completed(loop, {});
+  }
   call.request = Request::make_pending_drained(loop);
   Request request = call.request;
   queue_.push_back(std::move(call));
-  if (auto source = progress_source_.lock()) source->activate(shared_from_this());
+  progress_->activate(shared_from_this());
+  if (args.blocking) poll_inline(request);
   return request;
+}
+
+void Channel::poll_inline(const Request& request) {
+  EventLoop& loop = comm_.loop();
+  if (loop.threaded() || loop.in_pass()) return;
+  std::chrono::microseconds budget{0};
+  if (loop.policy() == WaitPolicy::kSpin) budget = std::chrono::hours(1);
+  if (loop.policy() == WaitPolicy::kBlock) budget = loop.busy_poll();
+  if (budget.count() == 0) return;  // ranks share CPUs: the loop's back-off lets them run
+  const auto deadline = EventLoop::Clock::now() + budget;
+  for (unsigned round = 1; !request.done(); ++round) {
+    progress();
+    if (round % kRoundsPerLoopPass != 0) continue;
+    loop.poll();
+    if (EventLoop::Clock::now() > deadline) return;
+  }
 }
 
 int Channel::progress() {
@@ -215,9 +241,7 @@ void Channel::announce() {
   wake_members();
   // Without a fence since the flag store, a member that just went to sleep may be missed: the
   // progress source checks again after its fence.
-  if (!owes_wake) {
-    if (auto source = progress_source_.lock()) source->owe_wake(shared_from_this());
-  }
+  if (!owes_wake) progress_->owe_wake(this);
 }
 
 }  // namespace halyard::shm

@@ -73,6 +73,14 @@ class Channel : public std::enable_shared_from_this<Channel> {
     Request request;          // null while start() runs
   };
 
+  // A blocking call (CollArgs::blocking) that did not finish at once polls its flags here: a
+  // loop pass polls every source (some 250 instructions), this only the call's flags, so it
+  // sees them several times sooner. Every kRoundsPerLoopPass rounds it runs a loop pass (other
+  // operations, failure notices); it stops where the loop would stop busy-polling
+  // (EventLoop::busy_poll: never where ranks share CPUs), leaving the rest to the loop.
+  void poll_inline(const Request& request);
+  static constexpr unsigned kRoundsPerLoopPass = 256;
+
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);
   bool advance_barrier(Call& call);
@@ -110,7 +118,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   Communicator comm_;
   NodeMemory& memory_;
   std::shared_ptr<ChannelTable> table_;
-  std::weak_ptr<ChannelProgress> progress_source_;
+  std::weak_ptr<ChannelProgress> progress_source_;  // the runtime's: it may go before us
+  ChannelProgress* progress_;  // the same, for calls (the runtime lives while they run)
   int index_;
   int rank_;
   int size_;

@@ -28,9 +28,14 @@ void ChannelProgress::activate(std::shared_ptr<Channel> channel) {
   update_busy();
 }
 
-void ChannelProgress::owe_wake(std::shared_ptr<Channel> channel) {
+void ChannelProgress::owe_wake(Channel* channel) {
   channel->owes_wake = true;
-  owed_.push_back(std::move(channel));
+  owed_.push_back(channel);
+  update_busy();
+}
+
+void ChannelProgress::forget(Channel* channel) {
+  std::erase(owed_, channel);
   update_busy();
 }
 
@@ -39,7 +44,7 @@ void ChannelProgress::settle_owed_wakes() {
   // Our flag stores are visible before we read the members' sleeping flags (the other half of
   // the handshake is the transport's fence after it raises a sleeping flag).
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (const auto& channel : owed_) {
+  for (Channel* channel : owed_) {
     channel->owes_wake = false;
     channel->wake_members();
   }

@@ -33,7 +33,9 @@ class ChannelProgress final : public CompletionSource {
   // `channel` has queued calls: advance them on every pass until it is idle.
   void activate(std::shared_ptr<Channel> channel);
   // `channel` published without a fence: wake its sleeping members after the next one.
-  void owe_wake(std::shared_ptr<Channel> channel);
+  void owe_wake(Channel* channel);
+  // `channel` goes: it is owed nothing more.
+  void forget(Channel* channel);
 
   int progress() override;
   bool prepare_to_block() override;
@@ -46,7 +48,7 @@ class ChannelProgress final : public CompletionSource {
   EventLoop& loop_;
   EventLoop::SourceId id_;
   std::vector<std::shared_ptr<Channel>> active_;
-  std::vector<std::shared_ptr<Channel>> owed_;
+  std::vector<Channel*> owed_;  // a channel leaves the list (forget) before it goes
   std::atomic<bool> busy_{false};
   static constexpr int kIdlePassesBeforeFence = 8;
   int idle_passes_ = 0;  // passes without events while wakes are owed

@@ -36,6 +36,7 @@ const std::map<std::string, Suite>& suites() {
       {"alltoall", {"HALYARD_ALLTOALL_ALG", alltoall_suite}},
       {"barrier", {"HALYARD_BARRIER_ALG", barrier_suite}},
       {"inflight", {nullptr, inflight_suite}},
+      {"channels", {nullptr, channels_suite}},
       {"errors", {nullptr, errors_suite}},
       {"off_node", {nullptr, off_node_suite}},
       {"huge", {nullptr, huge_suite}},

@@ -37,6 +37,8 @@ void inflight_suite(const SuiteContext& ctx);
 void errors_suite(const SuiteContext& ctx);
 // HALYARD_<COLL>_ALG=intranode:... on a world over several nodes: refused, as documented.
 void off_node_suite(const SuiteContext& ctx);
+// More communicators than the shm engine has channels, made and freed over and over.
+void channels_suite(const SuiteContext& ctx);
 // One 64 MiB allreduce and bcast (run on few ranks only).
 void huge_suite(const SuiteContext& ctx);
 

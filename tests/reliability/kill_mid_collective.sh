@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # A rank dies (SIGKILL, abort, exit) in the middle of a 64 MiB allreduce on 4 ranks over 2
-# emulated nodes. Checks: hlaunch exits non-zero; every survivor's pending allreduce failed with
+# emulated nodes (or before its part of a small one). Checks: hlaunch exits non-zero; every survivor's pending allreduce failed with
 # an error naming the dead rank, and a later blocking call raised it, within 5 s of the death;
 # hlaunch itself is done within 5 s of it; nothing of the job is left in /dev/shm.
 #
-#   kill_mid_collective.sh HLAUNCH PEER_FAILURE_CHECK MODE VICTIM
+#   kill_mid_collective.sh HLAUNCH PEER_FAILURE_CHECK MODE VICTIM [VNODES [small]]
+# (VNODES 1 with `small`: a 64-byte allreduce on one node, through the shm engine.)
 set -uo pipefail
 hlaunch=$1
 program=$2
 mode=$3
 victim=$4
+vnodes=${5:-2}
+size=${6:-}
 ranks=4
 limit_ms=5000
 work=$(mktemp -d)
@@ -17,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 
 # From inside $work: a crash handler on some machines writes a backtrace file (*.btr) into
 # the working directory of a rank that aborts.
-(cd "$work" && "$hlaunch" --timeout 60 -n $ranks --vnodes 2 "$program" "$mode" "$victim") \
+(cd "$work" && "$hlaunch" --timeout 60 -n $ranks --vnodes "$vnodes" "$program" "$mode" "$victim" $size) \
   >"$work/out" 2>&1
 status=$?
 ended=$(date +%s%3N)

@@ -1,6 +1,8 @@
 // A rank dies in the middle of a 64 MiB allreduce; every other rank must see its pending
 // allreduce fail with an error naming the dead rank, and a blocking collective raise it.
-//   hlaunch -n N [--vnodes K] peer_failure_check sigkill|abort|exit VICTIM
+//   hlaunch -n N [--vnodes K] peer_failure_check sigkill|abort|exit VICTIM [small]
+// With `small` the allreduce is 64 bytes (on one node: the shm engine, whose ranks wait on each
+// other's flags) and the victim dies instead of publishing its part.
 // Every rank prints "job <id>" (for the /dev/shm check). The victim prints
 // "victim R dies at <ms>" (CLOCK_REALTIME, milliseconds) and dies the chosen way while its
 // allreduce is in flight; each survivor prints
@@ -36,9 +38,11 @@ long long now_ms() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "sigkill") != 0 && std::strcmp(argv[1], "abort") != 0 &&
-                    std::strcmp(argv[1], "exit") != 0)) {
-    std::fprintf(stderr, "usage: peer_failure_check sigkill|abort|exit VICTIM\n");
+  const bool small = argc == 4 && std::strcmp(argv[3], "small") == 0;
+  if ((argc != 3 && !small) ||
+      (std::strcmp(argv[1], "sigkill") != 0 && std::strcmp(argv[1], "abort") != 0 &&
+       std::strcmp(argv[1], "exit") != 0)) {
+    std::fprintf(stderr, "usage: peer_failure_check sigkill|abort|exit VICTIM [small]\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -46,9 +50,13 @@ int main(int argc, char** argv) {
   Runtime rt;
   const Communicator& world = rt.world();
   std::printf("job %s\n", rt.launch_info().job_id.c_str());
-  constexpr std::size_t kCount = (64u << 20) / sizeof(float);
+  const std::size_t kCount = small ? 16 : (64u << 20) / sizeof(float);
   std::vector<float> send(kCount, 1.0f), recv(kCount, 0.0f);
   barrier(world);
+  if (small && world.rank() == victim) {
+    std::printf("victim %d dies at %lld by %s\n", victim, now_ms(), mode.c_str());
+    die(mode);
+  }
 
   Request allreduce =
       iallreduce(world, send.data(), recv.data(), kCount, Datatype::kFloat32, Op::kSum);
