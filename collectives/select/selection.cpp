@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #include "collectives/select/catalog.hpp"
 #include "collectives/select/tuning_table.hpp"
 #include "collectives/select/tuning_table_json.hpp"
+#include "runtime/node_memory.hpp"
 #include "runtime/support/config.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/log.hpp"
@@ -39,26 +41,34 @@ constexpr std::size_t kHanAllreduceBytes = 256 * 1024;
 constexpr std::size_t kHanAllgatherMinBytes = 4 * 1024;
 constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 
-// Up to these sizes the shm engine beat the p2p algorithms on communicators inside one node
-// (docs/collectives.md, "The shm engine"; barrier has no size).
-constexpr std::size_t kShmBcastBytes = 64 * 1024;
-constexpr std::size_t kShmReduceBytes = 64 * 1024;
+// Communicators inside one node (docs/collectives.md, "The shm engine", has the measurements:
+// hbench on 2 ranks and on 4 oversubscribed ranks, 1 KiB to 4 MiB). The shm engine won bcast
+// up to 16 KiB, allreduce up to 64 KiB, reduce at every size (its root reduces straight from
+// the cells), and barrier. Above, bcast kept the tree on 2 ranks (a single CMA copy) and ran
+// best as CMA pulls on more; allreduce ran best as CMA slice reductions, except from 128 KiB to
+// 512 KiB on more than 2 ranks, where Rabenseifner's halving kept the lead.
+constexpr std::size_t kShmBcastBytes = 16 * 1024;
 constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
+constexpr std::size_t kFlatAllreduceOneNodeMaxBytes = 512 * 1024;
 
-// Whether the shm engine is the default for (collective, bytes) on a single-node communicator.
-bool shm_wins(Collective collective, const CommShape& shape, std::size_t bytes) {
-  if (shape.nodes != 1 || shape.size < 2) return false;
+// The default on a communicator whose members share one node, if the rules have one.
+std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const CommShape& shape,
+                                               std::size_t bytes) {
+  if (shape.nodes != 1 || shape.size < 2) return std::nullopt;
   switch (collective) {
     case Collective::kBarrier:
-      return true;
-    case Collective::kBcast:
-      return bytes <= kShmBcastBytes;
     case Collective::kReduce:
-      return bytes <= kShmReduceBytes;
+      return SelectedAlgorithm{Algorithm::kShm};
+    case Collective::kBcast:
+      if (bytes <= kShmBcastBytes) return SelectedAlgorithm{Algorithm::kShm};
+      if (shape.size > 2) return SelectedAlgorithm{Algorithm::kIntranodeCma};
+      return std::nullopt;
     case Collective::kAllreduce:
-      return bytes <= kShmAllreduceBytes;
+      if (bytes <= kShmAllreduceBytes) return SelectedAlgorithm{Algorithm::kShm};
+      if (shape.size > 2 && bytes <= kFlatAllreduceOneNodeMaxBytes) return std::nullopt;
+      return SelectedAlgorithm{Algorithm::kIntranodeCma};
     default:
-      return false;
+      return std::nullopt;
   }
 }
 
@@ -184,7 +194,7 @@ void set_decision_table(DecisionTable table) {
 
 SelectedAlgorithm builtin_rule(Collective collective, const CommShape& shape, std::size_t bytes) {
   if (shape.hierarchical() && han_wins(collective, bytes)) return {Algorithm::kHan};
-  if (shm_wins(collective, shape, bytes)) return {Algorithm::kShm};
+  if (auto chosen = one_node_rule(collective, shape, bytes)) return *chosen;
   return builtin_rule(collective, shape.size, bytes);
 }
 
@@ -295,6 +305,14 @@ Choice choose(const core::CollArgs& args) {
   if (!last.valid || last.generation != generation || last.bytes != args.bytes) {
     const CommShape shape = shape_of(args.comm);
     SelectedAlgorithm selected = choose_afresh(args.collective, shape, args.bytes);
+    const bool on_node_memory = selected.algorithm == Algorithm::kIntranodeCma ||
+                                selected.algorithm == Algorithm::kIntranodeSm;
+    if (on_node_memory && !forced_algorithm(args.collective) &&
+        node_memory_of(args.comm) == nullptr) {
+      // The shm transport is off: the one-node rules give way to the flat ones (a forced name
+      // reports it instead).
+      selected = builtin_rule(args.collective, shape.size, args.bytes);
+    }
     last = {true,
             generation,
             shape,

@@ -171,12 +171,24 @@ TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
 // never across nodes.
 TEST(SelectRules, ShmEngineOnOneNode) {
   const CommShape two_ranks = CommShape::single_node(2);
+  const CommShape four_ranks = CommShape::single_node(4);
   for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce}) {
     EXPECT_EQ(builtin_rule(c, two_ranks, 8).algorithm, Algorithm::kShm);
-    EXPECT_NE(builtin_rule(c, two_ranks, 64u << 20).algorithm, Algorithm::kShm);
     EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
     EXPECT_NE(builtin_rule(c, CommShape::single_node(1), 8).algorithm, Algorithm::kShm);
   }
+  // Above the engine's sizes: the tree on 2 ranks, CMA pulls on more (bcast); CMA slice
+  // reductions (allreduce) except Rabenseifner's range on more than 2 ranks.
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kBinomial);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 1u << 20).algorithm,
+            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kReduce, four_ranks, 4u << 20).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 256u << 10).algorithm,
+            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 256u << 10).algorithm,
+            Algorithm::kRabenseifner);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 4u << 20).algorithm,
+            Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape::single_node(8), 0).algorithm,
             Algorithm::kShm);
   EXPECT_NE(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
