@@ -113,9 +113,10 @@ TEST(DecisionTable, InstalledTableWinsOverTheRulesForItsShapeOnly) {
   const SelectedAlgorithm chosen = choose(Collective::kBcast, CommShape{8, 2, 4}, 20000);
   EXPECT_EQ(chosen, han_with_segment(16384));
   EXPECT_EQ(choose(Collective::kReduce, CommShape{8, 2, 4}, 1 << 20).segment_bytes, 8192u);
-  // A shape the table does not cover keeps the built-in rules.
+  // A shape the table does not cover keeps the built-in rules (one node, small: the shm engine).
   EXPECT_EQ(choose(Collective::kBcast, CommShape::single_node(8), 1024).algorithm,
-            Algorithm::kBinomial);
+            Algorithm::kShm);
+  EXPECT_EQ(choose(Collective::kBcast, CommShape{8, 8, 1}, 1024).algorithm, Algorithm::kBinomial);
   set_decision_table({});
 }
 
