@@ -42,14 +42,14 @@ constexpr std::size_t kHanAllgatherMinBytes = 4 * 1024;
 constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 
 // Communicators inside one node (docs/collectives.md, "The shm engine", has the measurements:
-// hbench on 2 ranks and on 4 oversubscribed ranks, 1 KiB to 4 MiB). The shm engine won bcast
-// up to 16 KiB, allreduce up to 64 KiB, reduce at every size (its root reduces straight from
-// the cells), and barrier. Above, bcast kept the tree on 2 ranks (a single CMA copy) and ran
-// best as CMA pulls on more; allreduce ran best as CMA slice reductions, except from 128 KiB to
-// 512 KiB on more than 2 ranks, where Rabenseifner's halving kept the lead.
-constexpr std::size_t kShmBcastBytes = 16 * 1024;
+// hbench on 2 ranks and on 4 and 8 oversubscribed ranks, 1 KiB to 4 MiB). The shm engine won
+// bcast up to 16 KiB on 2 ranks and 64 KiB on more, allreduce up to 64 KiB, reduce at every
+// size (its root reduces straight from the cells), and barrier. Above, bcast kept the tree on 2
+// ranks (a single CMA copy) and ran best as CMA pulls on more; allreduce ran best as CMA slice
+// reductions.
+constexpr std::size_t kShmBcastTwoRanksBytes = 16 * 1024;
+constexpr std::size_t kShmBcastBytes = 64 * 1024;
 constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
-constexpr std::size_t kFlatAllreduceOneNodeMaxBytes = 512 * 1024;
 
 // The default on a communicator whose members share one node, if the rules have one.
 std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const CommShape& shape,
@@ -60,12 +60,13 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
     case Collective::kReduce:
       return SelectedAlgorithm{Algorithm::kShm};
     case Collective::kBcast:
-      if (bytes <= kShmBcastBytes) return SelectedAlgorithm{Algorithm::kShm};
+      if (bytes <= (shape.size == 2 ? kShmBcastTwoRanksBytes : kShmBcastBytes)) {
+        return SelectedAlgorithm{Algorithm::kShm};
+      }
       if (shape.size > 2) return SelectedAlgorithm{Algorithm::kIntranodeCma};
       return std::nullopt;
     case Collective::kAllreduce:
       if (bytes <= kShmAllreduceBytes) return SelectedAlgorithm{Algorithm::kShm};
-      if (shape.size > 2 && bytes <= kFlatAllreduceOneNodeMaxBytes) return std::nullopt;
       return SelectedAlgorithm{Algorithm::kIntranodeCma};
     default:
       return std::nullopt;

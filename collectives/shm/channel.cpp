@@ -84,7 +84,13 @@ Request Channel::start(const core::CollArgs& args) {
   call.bytes = args.bytes;
   const std::size_t element =
       args.collective == core::Collective::kBarrier ? std::size_t{1} : datatype_size(args.type);
-  call.chunk_bytes = cell_bytes_ / element * element;
+  // Allreduce by slices where every rank reducing everything would cost too much (more ranks,
+  // more bytes): then a cell holds the input in its first half and the slice results in its
+  // second.
+  call.sliced = args.collective == core::Collective::kAllreduce && size_ > 2 &&
+                args.bytes >= kSlicedAllreduceMinBytes;
+  const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
+  call.chunk_bytes = room / element * element;
   call.chunks = call.bytes == 0 ? 1 : (call.bytes + call.chunk_bytes - 1) / call.chunk_bytes;
   call.first_seq = next_seq_;
   next_seq_ += call.chunks;
@@ -207,15 +213,21 @@ void Channel::finish_chunk(Call& call) {
   announce();
   ++call.chunk;
   call.published = false;
+  call.reduced = false;
   call.next_peer = 0;
 }
 
 void Channel::reduce_chunk(Call& call, const std::byte* own) {
-  const std::uint64_t seq = seq_of(call);
-  const std::size_t length = length_of(call);
+  reduce_parts(call, seq_of(call), length_of(call), 0, length_of(call), own,
+               call.recv + offset_of(call));
+}
+
+void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length,
+                           std::size_t from, std::size_t length, const std::byte* own,
+                           std::byte* out) {
   const std::size_t count = length / datatype_size(call.type);
-  std::byte* out = call.recv + offset_of(call);
-  auto part = [&](int r) { return r == rank_ ? own : payload(r, seq, length); };
+  own += from;
+  auto part = [&](int r) { return r == rank_ ? own : payload(r, seq, chunk_length) + from; };
   if (own == out && rank_ != 0) {
     // In place at a rank other than 0: its part is overwritten by rank 0's before its turn.
     scratch_.assign(own, own + length);
@@ -227,6 +239,29 @@ void Channel::reduce_chunk(Call& call, const std::byte* own) {
   }
   reduce_to(call.op, call.type, out, part(0), part(1), count);
   for (int r = 2; r < size_; ++r) reduce_into(call.op, call.type, out, part(r), count);
+}
+
+std::pair<std::size_t, std::size_t> Channel::slice_of(const Call& call, int rank) const {
+  const std::size_t element = datatype_size(call.type);
+  const std::size_t elements = length_of(call) / element;
+  const std::size_t per_rank = (elements + static_cast<std::size_t>(size_) - 1) /
+                               static_cast<std::size_t>(size_);
+  const std::size_t first = std::min(elements, per_rank * static_cast<std::size_t>(rank));
+  const std::size_t last = std::min(elements, first + per_rank);
+  return {first * element, (last - first) * element};
+}
+
+std::byte* Channel::result_area(int rank, std::uint64_t seq) const {
+  return cells_[static_cast<std::size_t>(rank)] + (seq & 1) * cell_bytes_ + cell_bytes_ / 2;
+}
+
+bool Channel::all_reduced(Call& call, std::uint64_t seq) {
+  for (; call.next_peer < size_; ++call.next_peer) {
+    if (call.next_peer == rank_) continue;
+    const auto m = static_cast<std::size_t>(call.next_peer);
+    if (load_seq(headers_[m]->result[seq & 1].seq) < seq) return false;
+  }
+  return true;
 }
 
 void Channel::wake_members() {

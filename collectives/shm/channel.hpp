@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "collectives/core/coll_args.hpp"
@@ -69,6 +70,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
     std::uint64_t chunks;
     std::uint64_t chunk = 0;  // the chunk under way
     bool published = false;   // this rank's part of that chunk is out
+    bool sliced = false;      // allreduce by slices (see advance_sliced_allreduce)
+    bool reduced = false;     // sliced: this rank's slice of the chunk is out
     int next_peer = 0;        // peers before it have published the chunk
     Request request;          // null while start() runs
   };
@@ -80,6 +83,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // (EventLoop::busy_poll: never where ranks share CPUs), leaving the rest to the loop.
   void poll_inline(const Request& request);
   static constexpr unsigned kRoundsPerLoopPass = 256;
+  // From this size on more than 2 ranks, allreduce goes by slices (docs/collectives.md).
+  static constexpr std::size_t kSlicedAllreduceMinBytes = 8 * 1024;
 
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);
@@ -87,6 +92,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   bool advance_bcast(Call& call);
   bool advance_reduce(Call& call);
   bool advance_allreduce(Call& call);
+  bool advance_sliced_allreduce(Call& call);
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }
   std::size_t offset_of(const Call& call) const { return call.chunk * call.chunk_bytes; }
@@ -111,6 +117,16 @@ class Channel : public std::enable_shared_from_this<Channel> {
   void finish_chunk(Call& call);
   // Reduces the members' parts of the current chunk, in rank order, into call.recv.
   void reduce_chunk(Call& call, const std::byte* own);
+  // Reduces bytes [from, from + length) of the members' parts of `seq` (this rank's is `own`),
+  // in rank order, into `out`.
+  void reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length,
+                    std::size_t from, std::size_t length, const std::byte* own, std::byte* out);
+  // Sliced allreduce: where `rank`'s slice of the current chunk starts and how long it is.
+  std::pair<std::size_t, std::size_t> slice_of(const Call& call, int rank) const;
+  // Where `rank` leaves its reduced slices: the second half of its cell of `seq`'s parity.
+  std::byte* result_area(int rank, std::uint64_t seq) const;
+  // Whether every member but this rank has published its reduced slice of `seq`.
+  bool all_reduced(Call& call, std::uint64_t seq);
   // Wakes the sleeping members after a flag store, and owes the progress source a check
   // after its next fence.
   void announce();

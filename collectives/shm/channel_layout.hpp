@@ -30,8 +30,9 @@ struct alignas(kLine) FlagLine {
 };
 
 struct ChannelHeader {
-  FlagLine post[2];  // by parity: "my part of call seq is published" (+ inline payload)
-  FlagLine done;     // seq of the last call this rank completed on the channel
+  FlagLine post[2];    // by parity: "my part of call seq is published" (+ inline payload)
+  FlagLine result[2];  // by parity: "my reduced slice of seq is in my cell" (sliced allreduce)
+  FlagLine done;       // seq of the last call this rank completed on the channel
 };
 
 inline constexpr std::size_t kHeaderBytes = sizeof(ChannelHeader);

@@ -1,6 +1,7 @@
 // The shm engine's algorithms (channel.hpp): flat, one chunk (one seq) at a time, each step
 // taken only when the flags it needs are up. A step that must wait returns false; the
 // progress source calls advance() again on its next pass.
+#include <atomic>
 #include <cstring>
 
 #include "collectives/shm/channel.hpp"
@@ -78,6 +79,7 @@ bool Channel::advance_reduce(Call& call) {
 // Everyone publishes its part and reduces all of them in rank order, so every rank computes
 // the same bits. Its own part is read back from where it published it, so in place works.
 bool Channel::advance_allreduce(Call& call) {
+  if (call.sliced) return advance_sliced_allreduce(call);
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
     const std::size_t length = length_of(call);
@@ -88,6 +90,42 @@ bool Channel::advance_allreduce(Call& call) {
     }
     if (!all_posted(call, seq)) return false;
     if (length > 0) reduce_chunk(call, payload(rank_, seq, length));
+    finish_chunk(call);
+  }
+  return true;
+}
+
+// Everyone publishes its part; each rank reduces its slice of every part (in rank order) into
+// the second half of its cell and says so; everyone copies the slices out. Each rank reads
+// about twice the vector instead of every rank's whole part.
+bool Channel::advance_sliced_allreduce(Call& call) {
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t length = length_of(call);
+    if (!call.published) {
+      if (!reusable(seq)) return false;
+      publish(seq, call.send + offset_of(call), length, kAllReaders);
+      call.published = true;
+    }
+    if (!call.reduced) {
+      if (!all_posted(call, seq)) return false;
+      const auto [from, bytes] = slice_of(call, rank_);
+      if (bytes > 0) {
+        reduce_parts(call, seq, length, from, bytes, payload(rank_, seq, length),
+                     result_area(rank_, seq));
+      }
+      FlagLine& line = headers_[static_cast<std::size_t>(rank_)]->result[seq & 1];
+      std::atomic_ref<std::uint64_t>(line.seq).store(seq, std::memory_order_release);
+      announce();
+      call.reduced = true;
+      call.next_peer = 0;
+    }
+    if (!all_reduced(call, seq)) return false;
+    std::byte* out = call.recv + offset_of(call);
+    for (int r = 0; r < size_; ++r) {
+      const auto [from, bytes] = slice_of(call, r);
+      if (bytes > 0) std::memcpy(out + from, result_area(r, seq), bytes);
+    }
     finish_chunk(call);
   }
   return true;

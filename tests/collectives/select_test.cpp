@@ -178,15 +178,16 @@ TEST(SelectRules, ShmEngineOnOneNode) {
     EXPECT_NE(builtin_rule(c, CommShape::single_node(1), 8).algorithm, Algorithm::kShm);
   }
   // Above the engine's sizes: the tree on 2 ranks, CMA pulls on more (bcast); CMA slice
-  // reductions (allreduce) except Rabenseifner's range on more than 2 ranks.
-  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kBinomial);
+  // reductions (allreduce).
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 32u << 10).algorithm, Algorithm::kBinomial);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 32u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 1u << 20).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kReduce, four_ranks, 4u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 256u << 10).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 256u << 10).algorithm,
-            Algorithm::kRabenseifner);
+            Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 4u << 20).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape::single_node(8), 0).algorithm,
