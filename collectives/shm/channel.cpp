@@ -244,8 +244,8 @@ void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chun
 std::pair<std::size_t, std::size_t> Channel::slice_of(const Call& call, int rank) const {
   const std::size_t element = datatype_size(call.type);
   const std::size_t elements = length_of(call) / element;
-  const std::size_t per_rank = (elements + static_cast<std::size_t>(size_) - 1) /
-                               static_cast<std::size_t>(size_);
+  const std::size_t per_rank =
+      (elements + static_cast<std::size_t>(size_) - 1) / static_cast<std::size_t>(size_);
   const std::size_t first = std::min(elements, per_rank * static_cast<std::size_t>(rank));
   const std::size_t last = std::min(elements, first + per_rank);
   return {first * element, (last - first) * element};

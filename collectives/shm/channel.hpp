@@ -89,8 +89,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);
   bool advance_barrier(Call& call);
-  bool advance_bcast(Call& call);
-  bool advance_reduce(Call& call);
+  bool advance_rooted(Call& call);
   bool advance_allreduce(Call& call);
   bool advance_sliced_allreduce(Call& call);
 
@@ -119,8 +118,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   void reduce_chunk(Call& call, const std::byte* own);
   // Reduces bytes [from, from + length) of the members' parts of `seq` (this rank's is `own`),
   // in rank order, into `out`.
-  void reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length,
-                    std::size_t from, std::size_t length, const std::byte* own, std::byte* out);
+  void reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length, std::size_t from,
+                    std::size_t length, const std::byte* own, std::byte* out);
   // Sliced allreduce: where `rank`'s slice of the current chunk starts and how long it is.
   std::pair<std::size_t, std::size_t> slice_of(const Call& call, int rank) const;
   // Where `rank` leaves its reduced slices: the second half of its cell of `seq`'s parity.

@@ -13,9 +13,8 @@ bool Channel::advance(Call& call) {
     case core::Collective::kBarrier:
       return advance_barrier(call);
     case core::Collective::kBcast:
-      return advance_bcast(call);
     case core::Collective::kReduce:
-      return advance_reduce(call);
+      return advance_rooted(call);
     case core::Collective::kAllreduce:
       return advance_allreduce(call);
     default:
@@ -38,35 +37,22 @@ bool Channel::advance_barrier(Call& call) {
   return true;
 }
 
-// The root publishes each chunk once the readers finished the chunk two back (its parity);
-// the readers copy it out.
-bool Channel::advance_bcast(Call& call) {
+// Bcast and reduce: one side publishes each chunk once its readers finished what it last
+// published in that parity (bcast: the root, read by everyone; reduce: the others, read by the
+// root), and the other side consumes it (copies it out; reduces every part in rank order).
+bool Channel::advance_rooted(Call& call) {
+  const bool bcast = call.collective == core::Collective::kBcast;
+  const bool writer = bcast == (rank_ == call.root);
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
     const std::size_t offset = offset_of(call);
     const std::size_t length = length_of(call);
-    if (rank_ == call.root) {
+    if (writer) {
       if (!reusable(seq)) return false;
-      publish(seq, call.recv + offset, length, kAllReaders);
-    } else {
+      publish(seq, call.send + offset, length, bcast ? kAllReaders : call.root);
+    } else if (bcast) {
       if (!posted(call.root, seq)) return false;
       if (length > 0) std::memcpy(call.recv + offset, payload(call.root, seq, length), length);
-    }
-    finish_chunk(call);
-  }
-  return true;
-}
-
-// The others publish their parts (each once the root finished reading its parity); the root
-// reduces them in rank order.
-bool Channel::advance_reduce(Call& call) {
-  while (call.chunk < call.chunks) {
-    const std::uint64_t seq = seq_of(call);
-    const std::size_t offset = offset_of(call);
-    const std::size_t length = length_of(call);
-    if (rank_ != call.root) {
-      if (!reusable(seq)) return false;
-      publish(seq, call.send + offset, length, call.root);
     } else {
       if (!all_posted(call, seq)) return false;
       if (length > 0) reduce_chunk(call, call.send + offset);
