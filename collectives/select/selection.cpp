@@ -44,12 +44,14 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // Communicators inside one node (docs/collectives.md, "The shm engine", has the measurements:
 // hbench on 2 ranks and on 4 and 8 oversubscribed ranks, 1 KiB to 4 MiB). The shm engine won
 // bcast up to 16 KiB on 2 ranks and 64 KiB on more, allreduce up to 64 KiB, reduce at every
-// size (its root reduces straight from the cells), and barrier. Above, bcast kept the tree on 2
-// ranks (a single CMA copy) and ran best as CMA pulls on more; allreduce ran best as CMA slice
-// reductions.
+// size (its root reduces straight from the cells), allgather up to 64 KiB per rank, and
+// barrier. Above, bcast kept the tree on 2 ranks (a single CMA copy) and ran best as CMA pulls
+// on more; allreduce ran best as CMA slice reductions; allgather keeps the flat rule (ring).
+// Gather is not measured yet: it keeps the flat rule too.
 constexpr std::size_t kShmBcastTwoRanksBytes = 16 * 1024;
 constexpr std::size_t kShmBcastBytes = 64 * 1024;
 constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
+constexpr std::size_t kShmAllgatherBytes = 64 * 1024;
 
 // The default on a communicator whose members share one node, if the rules have one.
 std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const CommShape& shape,
@@ -68,6 +70,9 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
     case Collective::kAllreduce:
       if (bytes <= kShmAllreduceBytes) return SelectedAlgorithm{Algorithm::kShm};
       return SelectedAlgorithm{Algorithm::kIntranodeCma};
+    case Collective::kAllgather:
+      if (bytes <= kShmAllgatherBytes) return SelectedAlgorithm{Algorithm::kShm};
+      return std::nullopt;
     default:
       return std::nullopt;
   }

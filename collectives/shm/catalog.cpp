@@ -49,6 +49,10 @@ Request fallback(const CollArgs& a) {
       return base::ibcast_binomial(a.comm, a.buffer(), a.count, a.type, a.root);
     case Collective::kReduce:
       return base::ireduce_binomial(a.comm, a.send, a.recv, a.count, a.type, a.op, a.root);
+    case Collective::kGather:
+      return base::igather_linear(a.comm, a.send, a.recv, a.count, a.type, a.root);
+    case Collective::kAllgather:
+      return base::iallgather_ring(a.comm, a.send, a.recv, a.count, a.type);
     default:
       return base::iallreduce_recursive_doubling(a.comm, a.send, a.recv, a.count, a.type, a.op);
   }
@@ -67,6 +71,8 @@ constexpr core::AlgorithmEntry kAlgorithms[] = {
     {Collective::kBcast, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
     {Collective::kReduce, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
     {Collective::kAllreduce, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
+    {Collective::kAllgather, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
+    {Collective::kGather, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
 };
 
 }  // namespace

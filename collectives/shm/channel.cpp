@@ -78,6 +78,12 @@ Request Channel::start(const core::CollArgs& args) {
   call.recv = static_cast<std::byte*>(args.recv);
   call.send = core::is_in_place(args.send) ? call.recv : static_cast<const std::byte*>(args.send);
   if (args.collective == core::Collective::kBcast) call.send = call.recv;
+  const bool blocks = args.collective == core::Collective::kAllgather ||
+                      args.collective == core::Collective::kGather;
+  // In place, a rank's block already lies at its place in recv.
+  if (blocks && core::is_in_place(args.send)) {
+    call.send = call.recv + static_cast<std::size_t>(rank_) * args.bytes;
+  }
   call.type = args.type;
   call.op = args.op;
   call.root = args.root;
@@ -215,6 +221,17 @@ void Channel::finish_chunk(Call& call) {
   call.published = false;
   call.reduced = false;
   call.next_peer = 0;
+}
+
+void Channel::place_blocks(Call& call) {
+  const std::uint64_t seq = seq_of(call);
+  const std::size_t offset = offset_of(call);
+  const std::size_t length = length_of(call);
+  for (int r = 0; r < size_; ++r) {
+    std::byte* to = call.recv + static_cast<std::size_t>(r) * call.bytes + offset;
+    const std::byte* from = r == rank_ ? call.send + offset : payload(r, seq, length);
+    if (from != to) std::memcpy(to, from, length);
+  }
 }
 
 void Channel::reduce_chunk(Call& call, const std::byte* own) {

@@ -44,7 +44,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
 
-  // Starts barrier, bcast, reduce or allreduce on validated arguments (core/validate.hpp).
+  // Starts barrier, bcast, reduce, allreduce, allgather or gather on validated arguments
+  // (core/validate.hpp).
   Request start(const core::CollArgs& args);
 
   // Advances the queued calls in order; returns how many chunks moved (0: nothing to do now).
@@ -90,6 +91,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   bool advance(Call& call);
   bool advance_barrier(Call& call);
   bool advance_rooted(Call& call);
+  bool advance_allgather(Call& call);
   bool advance_allreduce(Call& call);
   bool advance_sliced_allreduce(Call& call);
 
@@ -114,6 +116,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   const std::byte* payload(int rank, std::uint64_t seq, std::size_t bytes) const;
   // This rank finished `seq`: its done flag says so (writers wait on it to reuse a parity).
   void finish_chunk(Call& call);
+  // Copies the members' parts of the current chunk to their blocks of call.recv (this rank's
+  // from call.send, unless it already lies there).
+  void place_blocks(Call& call);
   // Reduces the members' parts of the current chunk, in rank order, into call.recv.
   void reduce_chunk(Call& call, const std::byte* own);
   // Reduces bytes [from, from + length) of the members' parts of `seq` (this rank's is `own`),

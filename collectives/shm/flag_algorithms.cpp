@@ -14,7 +14,10 @@ bool Channel::advance(Call& call) {
       return advance_barrier(call);
     case core::Collective::kBcast:
     case core::Collective::kReduce:
+    case core::Collective::kGather:
       return advance_rooted(call);
+    case core::Collective::kAllgather:
+      return advance_allgather(call);
     case core::Collective::kAllreduce:
       return advance_allreduce(call);
     default:
@@ -37,9 +40,10 @@ bool Channel::advance_barrier(Call& call) {
   return true;
 }
 
-// Bcast and reduce: one side publishes each chunk once its readers finished what it last
-// published in that parity (bcast: the root, read by everyone; reduce: the others, read by the
-// root), and the other side consumes it (copies it out; reduces every part in rank order).
+// Bcast, reduce and gather: one side publishes each chunk once its readers finished what it
+// last published in that parity (bcast: the root, read by everyone; reduce and gather: the
+// others, read by the root), and the other side consumes it (copies it out; reduces every part
+// in rank order; copies every block to its place).
 bool Channel::advance_rooted(Call& call) {
   const bool bcast = call.collective == core::Collective::kBcast;
   const bool writer = bcast == (rank_ == call.root);
@@ -55,8 +59,30 @@ bool Channel::advance_rooted(Call& call) {
       if (length > 0) std::memcpy(call.recv + offset, payload(call.root, seq, length), length);
     } else {
       if (!all_posted(call, seq)) return false;
-      if (length > 0) reduce_chunk(call, call.send + offset);
+      if (length == 0) {
+      } else if (call.collective == core::Collective::kGather) {
+        place_blocks(call);
+      } else {
+        reduce_chunk(call, call.send + offset);
+      }
     }
+    finish_chunk(call);
+  }
+  return true;
+}
+
+// Everyone publishes its block, chunk by chunk, and copies everyone's to its place.
+bool Channel::advance_allgather(Call& call) {
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t length = length_of(call);
+    if (!call.published) {
+      if (!reusable(seq)) return false;
+      publish(seq, call.send + offset_of(call), length, kAllReaders);
+      call.published = true;
+    }
+    if (!all_posted(call, seq)) return false;
+    if (length > 0) place_blocks(call);
     finish_chunk(call);
   }
   return true;

@@ -27,8 +27,9 @@ TEST(SelectNames, EveryValidNameParsesBackToItself) {
 // (docs/collectives.md), in documentation order.
 TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
   const std::vector<std::string> rooted_trees = {
-      "base:linear",   "base:binomial", "adapt:chain",  "adapt:binary",  "adapt:binomial",
-      "adapt:knomial", "adapt:topo",    "intranode:sm", "intranode:cma", "shm",          "han"};
+      "base:linear",    "base:binomial", "adapt:chain", "adapt:binary",
+      "adapt:binomial", "adapt:knomial", "adapt:topo",  "intranode:sm",
+      "intranode:cma",  "shm",           "han"};
   EXPECT_EQ(valid_algorithm_names(Collective::kBcast), rooted_trees);
   EXPECT_EQ(valid_algorithm_names(Collective::kReduce), rooted_trees);
   EXPECT_EQ(valid_algorithm_names(Collective::kAllreduce),
@@ -36,11 +37,11 @@ TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
                                       "intranode:sm", "intranode:cma", "shm", "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kAllgather),
             (std::vector<std::string>{"base:ring", "base:bruck", "intranode:sm", "intranode:cma",
-                                      "han"}));
+                                      "shm", "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kBarrier),
             (std::vector<std::string>{"base:dissemination", "shm", "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kGather),
-            (std::vector<std::string>{"base:linear", "intranode:sm", "intranode:cma"}));
+            (std::vector<std::string>{"base:linear", "intranode:sm", "intranode:cma", "shm"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kScatter), std::vector<std::string>{"base:linear"});
   EXPECT_EQ(valid_algorithm_names(Collective::kAlltoall),
             (std::vector<std::string>{"base:pairwise", "base:bruck"}));
@@ -192,7 +193,9 @@ TEST(SelectRules, ShmEngineOnOneNode) {
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape::single_node(8), 0).algorithm,
             Algorithm::kShm);
-  EXPECT_NE(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 1u << 20).algorithm, Algorithm::kRing);
+  EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, 8).algorithm, Algorithm::kLinear);
 }
 
 TEST(AdaptParams, TreeAndSegmentFromTheSelection) {
