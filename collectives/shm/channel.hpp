@@ -91,8 +91,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   bool advance(Call& call);
   bool advance_barrier(Call& call);
   bool advance_rooted(Call& call);
-  bool advance_allgather(Call& call);
-  bool advance_allreduce(Call& call);
+  bool advance_symmetric(Call& call);
   bool advance_sliced_allreduce(Call& call);
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }

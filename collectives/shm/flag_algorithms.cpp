@@ -17,9 +17,8 @@ bool Channel::advance(Call& call) {
     case core::Collective::kGather:
       return advance_rooted(call);
     case core::Collective::kAllgather:
-      return advance_allgather(call);
     case core::Collective::kAllreduce:
-      return advance_allreduce(call);
+      return advance_symmetric(call);
     default:
       break;
   }
@@ -71,27 +70,13 @@ bool Channel::advance_rooted(Call& call) {
   return true;
 }
 
-// Everyone publishes its block, chunk by chunk, and copies everyone's to its place.
-bool Channel::advance_allgather(Call& call) {
-  while (call.chunk < call.chunks) {
-    const std::uint64_t seq = seq_of(call);
-    const std::size_t length = length_of(call);
-    if (!call.published) {
-      if (!reusable(seq)) return false;
-      publish(seq, call.send + offset_of(call), length, kAllReaders);
-      call.published = true;
-    }
-    if (!all_posted(call, seq)) return false;
-    if (length > 0) place_blocks(call);
-    finish_chunk(call);
-  }
-  return true;
-}
-
-// Everyone publishes its part and reduces all of them in rank order, so every rank computes
-// the same bits. Its own part is read back from where it published it, so in place works.
-bool Channel::advance_allreduce(Call& call) {
+// Allgather and allreduce, symmetric: everyone publishes its part, chunk by chunk, and consumes
+// everyone's: copies each block to its place (allgather), or reduces all parts in rank order so
+// every rank computes the same bits (allreduce; its own part is read back from where it
+// published it, so in place works).
+bool Channel::advance_symmetric(Call& call) {
   if (call.sliced) return advance_sliced_allreduce(call);
+  const bool reduce = call.collective == core::Collective::kAllreduce;
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
     const std::size_t length = length_of(call);
@@ -101,7 +86,13 @@ bool Channel::advance_allreduce(Call& call) {
       call.published = true;
     }
     if (!all_posted(call, seq)) return false;
-    if (length > 0) reduce_chunk(call, payload(rank_, seq, length));
+    if (length > 0) {
+      if (reduce) {
+        reduce_chunk(call, payload(rank_, seq, length));
+      } else {
+        place_blocks(call);
+      }
+    }
     finish_chunk(call);
   }
   return true;
