@@ -37,7 +37,7 @@ void store_seq(std::uint64_t& word, std::uint64_t seq) {
 
 Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<ChannelTable> table,
                  int index, std::uint64_t first_seq)
-    : comm_(comm),
+    : loop_(comm.loop()),
       memory_(memory),
       table_(std::move(table)),
       progress_source_(ChannelProgress::of(comm)),
@@ -100,7 +100,7 @@ Request Channel::start(const core::CollArgs& args) {
   call.chunks = call.bytes == 0 ? 1 : (call.bytes + call.chunk_bytes - 1) / call.chunk_bytes;
   call.first_seq = next_seq_;
   next_seq_ += call.chunks;
-  EventLoop& loop = comm_.loop();
+  EventLoop& loop = loop_;
   if (failure_ != nullptr) return Request::make_completed(loop, *failure_);
   // Calls run in order: this one starts now only when none is queued before it.
   if (queue_.empty() && advance(call)) {
@@ -109,6 +109,7 @@ Request Channel::start(const core::CollArgs& args) {
     return args.blocking ? Request() : Request::make_completed(loop, {});
   }
   call.request = Request::make_pending_drained(loop);
+  call.comm = args.comm;
   Request request = call.request;
   queue_.push_back(std::move(call));
   progress_->activate(shared_from_this());
@@ -117,7 +118,7 @@ Request Channel::start(const core::CollArgs& args) {
 }
 
 void Channel::poll_inline(const Request& request) {
-  EventLoop& loop = comm_.loop();
+  EventLoop& loop = loop_;
   if (loop.threaded() || loop.in_pass()) return;
   std::chrono::microseconds budget{0};
   if (loop.policy() == WaitPolicy::kSpin) budget = std::chrono::hours(1);
@@ -142,7 +143,7 @@ int Channel::progress() {
     if (!finished) {
       // Waiting on a member: a process failure (a member died, the watchdog) ends every queued
       // call, since the flags it waits for may never come.
-      if (failure_ == nullptr) failure_ = comm_.process_failure();
+      if (failure_ == nullptr) failure_ = call.comm.process_failure();
       if (failure_ == nullptr) break;
       for (Call& queued : queue_) queued.request.complete(*failure_);
       events += static_cast<int>(queue_.size());

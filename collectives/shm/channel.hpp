@@ -28,6 +28,7 @@
 #include "collectives/core/coll_args.hpp"
 #include "collectives/shm/channel_layout.hpp"
 #include "runtime/communicator.hpp"
+#include "runtime/event_loop.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/request.hpp"
 
@@ -75,6 +76,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
     bool reduced = false;     // sliced: this rank's slice of the chunk is out
     int next_peer = 0;        // peers before it have published the chunk
     Request request;          // null while start() runs
+    Communicator comm;        // set when the call is queued (its process failure is watched)
   };
 
   // A blocking call (CollArgs::blocking) that did not finish at once polls its flags here: a
@@ -134,7 +136,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // after its next fence.
   void announce();
 
-  Communicator comm_;
+  // Not the communicator: the channel is attached to it, so holding it would keep it alive for
+  // ever. A queued call holds it (Call::comm) while it waits.
+  EventLoop& loop_;
   NodeMemory& memory_;
   std::shared_ptr<ChannelTable> table_;
   std::weak_ptr<ChannelProgress> progress_source_;  // the runtime's: it may go before us
