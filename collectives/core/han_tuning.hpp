@@ -14,7 +14,7 @@ namespace halyard::core {
 // HAN's inter-node submodule: ADAPT's trees or base's binomial tree.
 enum class InterModule { kAdapt, kBase };
 // HAN's intra-node submodule; kAuto picks base (p2p) for small pieces and cma above.
-enum class IntraModule { kAuto, kSm, kCma, kBase };
+enum class IntraModule { kAuto, kSm, kCma, kBase, kShm };
 
 struct HanTuning {
   std::optional<std::size_t> segment_bytes;         // fs

@@ -2,8 +2,9 @@
 // barrier among the leaders (base dissemination), fan-out inside each group (the leader tells
 // every member to leave). Three tasks in a chain; nothing waits inside a callback.
 //
-// Fan-in and fan-out are zero-byte p2p messages on the group communicator (over shm within a
-// node): a barrier moves no data, so the sm/cma submodules have nothing to offer here.
+// Fan-in and fan-out run on the group's shm channel where it has one (collectives/shm: a
+// zero-byte reduce to the leader and bcast from it, flags only), else as zero-byte p2p
+// messages: a barrier moves no data, so the sm/cma submodules have nothing to offer here.
 #include <memory>
 #include <vector>
 
@@ -12,15 +13,22 @@
 #include "collectives/han/han.hpp"
 #include "collectives/han/hierarchy.hpp"
 #include "collectives/han/task_pipeline.hpp"
+#include "collectives/shm/shm.hpp"
 
 namespace halyard::han {
 
 namespace {
 
 // Zero-byte notes between the group's leader (rank 0) and every other member: towards the
-// leader (fan-in) or from it (fan-out). The tag is taken when the task starts, in the group
-// queue's order, so it agrees on every member.
-Request group_fan(const Communicator& node, bool towards_leader) {
+// leader (fan-in) or from it (fan-out). The tag (or the channel's call) is taken when the task
+// starts, in the group queue's order, so it agrees on every member.
+Request group_fan(const Communicator& node, bool towards_leader, bool shm_channel) {
+  if (shm_channel) {
+    const core::Collective collective =
+        towards_leader ? core::Collective::kReduce : core::Collective::kBcast;
+    return shm::post_bound(
+        {collective, node, nullptr, nullptr, 0, {}, {}, Datatype::kUint8, Op::kSum, 0});
+  }
   const int tag = next_collective_tag(node);
   std::vector<Request> notes;
   if (node.rank() == 0) {
@@ -42,9 +50,10 @@ Request ibarrier(const Communicator& comm) {
   Pipeline pipeline(comm);
   const Communicator node = h.node;
   const Communicator leaders = h.leader;
+  const bool shm = h.shm_channel && h.intra != IntraModule::kBase;
   std::shared_ptr<Task> fan_in, among_leaders;
   if (node.size() > 1) {
-    fan_in = pipeline.add(h.node_queue, [node] { return group_fan(node, true); });
+    fan_in = pipeline.add(h.node_queue, [node, shm] { return group_fan(node, true, shm); });
   }
   if (h.is_leader() && leaders.size() > 1) {
     among_leaders =
@@ -52,7 +61,7 @@ Request ibarrier(const Communicator& comm) {
     Pipeline::depend(among_leaders, fan_in);
   }
   if (node.size() > 1) {
-    auto fan_out = pipeline.add(h.node_queue, [node] { return group_fan(node, false); });
+    auto fan_out = pipeline.add(h.node_queue, [node, shm] { return group_fan(node, false, shm); });
     // Members wait for the leader's note; only the leader waits for the levels above.
     Pipeline::depend(fan_out, among_leaders ? among_leaders : fan_in);
   }

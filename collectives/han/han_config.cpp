@@ -56,7 +56,7 @@ Environment read_environment() {
   t.inter_reduce_segment = optional_segment("HALYARD_HAN_IRS");
   if (config::env_string("HALYARD_HAN_INTRA")) {
     t.intra = parse_intra_module(
-        config::env_choice("HALYARD_HAN_INTRA", {"auto", "sm", "cma", "base"}, "auto"));
+        config::env_choice("HALYARD_HAN_INTRA", {"auto", "sm", "cma", "base", "shm"}, "auto"));
   }
   env.leaders = config::env_choice("HALYARD_HAN_LEADERS", {"node", "numa"}, "node") == "numa"
                     ? LeaderLevel::kNuma
@@ -149,6 +149,8 @@ std::string_view intra_module_name(IntraModule module) {
       return "cma";
     case IntraModule::kBase:
       return "base";
+    case IntraModule::kShm:
+      return "shm";
   }
   return "invalid";
 }
@@ -158,8 +160,8 @@ std::string_view inter_module_name(InterModule module) {
 }
 
 std::optional<IntraModule> parse_intra_module(std::string_view name) {
-  for (IntraModule m :
-       {IntraModule::kAuto, IntraModule::kSm, IntraModule::kCma, IntraModule::kBase}) {
+  for (IntraModule m : {IntraModule::kAuto, IntraModule::kSm, IntraModule::kCma, IntraModule::kBase,
+                        IntraModule::kShm}) {
     if (name == intra_module_name(m)) return m;
   }
   return std::nullopt;

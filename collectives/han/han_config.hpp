@@ -20,7 +20,8 @@
 
 namespace halyard::han {
 
-// The submodules (core/han_tuning.hpp). IntraModule::kAuto: base (p2p) for pieces of at most
+// The submodules (core/han_tuning.hpp). IntraModule::kAuto: the shm engine (flags in the node's
+// segment; base, p2p, where the group has no shm channel) for pieces of at most
 // kSmallIntraBytes, cma above (resolved per task in submodules.cpp).
 using core::InterModule;
 using core::IntraModule;
@@ -72,7 +73,8 @@ const Config& config();
 // Throws Error(kInvalidArgument) for tuning values HAN cannot use (segment 0, N < 1, M <= N).
 Config config_for(const Tuning& tuning);
 
-// Names as HALYARD_HAN_INTRA and the decision table write them: "auto", "sm", "cma", "base";
+// Names as HALYARD_HAN_INTRA and the decision table write them: "auto", "sm", "cma", "base",
+// "shm";
 // "adapt", "base". parse_* return nullopt for anything else (callers name the source).
 std::string_view intra_module_name(IntraModule module);
 std::string_view inter_module_name(InterModule module);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collectives/intranode/slot_lanes.hpp"
+#include "collectives/shm/shm.hpp"
 
 namespace halyard::han {
 
@@ -67,6 +68,10 @@ std::shared_ptr<Hierarchy> make_hierarchy(const Communicator& comm) {
   if (c.intra != IntraModule::kBase && h->node.size() > 1 && !intranode::reserve_lane(h->node)) {
     h->intra = IntraModule::kBase;
   }
+  // Small pieces (and the barrier's fan-in and fan-out) run on the shm engine: its channel is
+  // agreed now, while a blocking collective may run (HAN's tasks start from callbacks).
+  const bool shm_wanted = c.intra == IntraModule::kAuto || c.intra == IntraModule::kShm;
+  if (shm_wanted && h->node.size() > 1) h->shm_channel = shm::bind_channel(h->node);
   return h;
 }
 

@@ -19,6 +19,9 @@ struct Hierarchy {
   // The intra-node submodule of the process configuration, or base when it is base or when no
   // scratch lane was free for its group communicator (see make_hierarchy in hierarchy.cpp).
   IntraModule intra = IntraModule::kCma;
+  // The group communicator holds a channel of the shm engine (collectives/shm): shm pieces run
+  // there; without one they run base (p2p).
+  bool shm_channel = false;
   OrderedQueue node_queue;
   OrderedQueue leader_queue;
   // Point-to-point hand-overs between a group's leader and a root elsewhere in the group: they

@@ -4,10 +4,13 @@
 #include "collectives/base/base.hpp"
 #include "collectives/core/in_place.hpp"
 #include "collectives/intranode/intranode.hpp"
+#include "collectives/shm/shm.hpp"
 
 namespace halyard::han {
 
 namespace {
+
+using core::Collective;
 
 intranode::Flavour flavour(IntraModule module) {
   return module == IntraModule::kSm ? intranode::Flavour::kSm : intranode::Flavour::kCma;
@@ -16,7 +19,7 @@ intranode::Flavour flavour(IntraModule module) {
 // kAuto resolved for one piece of `bytes` (every member of the node decides alike).
 IntraModule resolve(IntraModule module, std::size_t count, Datatype type) {
   if (module != IntraModule::kAuto) return module;
-  return count * datatype_size(type) <= kSmallIntraBytes ? IntraModule::kBase : IntraModule::kCma;
+  return count * datatype_size(type) <= kSmallIntraBytes ? IntraModule::kShm : IntraModule::kCma;
 }
 
 // ADAPT cuts a HAN segment further (ibs / irs), so that the leaders' tree pipelines inside the
@@ -32,6 +35,10 @@ Request intra_bcast(IntraModule module, const Communicator& node, void* buffer, 
                     Datatype type, int root) {
   module = resolve(module, count, type);
   if (module == IntraModule::kBase) return base::ibcast_binomial(node, buffer, count, type, root);
+  if (module == IntraModule::kShm) {
+    return shm::post_bound(
+        {Collective::kBcast, node, buffer, buffer, count, {}, {}, type, {}, root});
+  }
   return intranode::ibcast(node, buffer, count, type, root, flavour(module));
 }
 
@@ -41,6 +48,9 @@ Request intra_reduce(IntraModule module, const Communicator& node, const void* s
   if (module == IntraModule::kBase) {
     return base::ireduce_binomial(node, send, recv, count, type, op, root);
   }
+  if (module == IntraModule::kShm) {
+    return shm::post_bound({Collective::kReduce, node, send, recv, count, {}, {}, type, op, root});
+  }
   return intranode::ireduce(node, send, recv, count, type, op, root, flavour(module));
 }
 
@@ -49,6 +59,9 @@ Request intra_gather(IntraModule module, const Communicator& node, const void* s
   module = resolve(module, count, type);
   if (module == IntraModule::kBase)
     return base::igather_linear(node, send, recv, count, type, root);
+  if (module == IntraModule::kShm) {
+    return shm::post_bound({Collective::kGather, node, send, recv, count, {}, {}, type, {}, root});
+  }
   return intranode::igather(node, send, recv, count, type, root, flavour(module));
 }
 

@@ -81,4 +81,15 @@ core::AlgorithmTable algorithms() {
   return kAlgorithms;
 }
 
+bool bind_channel(const Communicator& node) {
+  return channel_of(node) != nullptr;
+}
+
+Request post_bound(CollArgs args) {
+  args.bytes = args.count * datatype_size(args.type);
+  const auto* binding = args.comm.peek_attachment<ChannelBinding>();
+  if (binding != nullptr && binding->channel) return binding->channel->start(args);
+  return fallback(args);
+}
+
 }  // namespace halyard::shm

@@ -52,9 +52,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Advances the queued calls in order; returns how many chunks moved (0: nothing to do now).
   int progress();
   bool idle() const noexcept { return queue_.empty(); }
-  int index() const noexcept { return index_; }
   // Wakes the members that sleep; the progress source calls it after a full fence for the
-  // channels that published since its last pass (see NodeMemory::wake_if_sleeping).
+  // channels that published since its last pass (see NodeMemory::sleeping_flag).
   void wake_members();
   bool owes_wake = false;  // published since the progress source's last fence
 

@@ -15,4 +15,13 @@ namespace halyard::shm {
 // The catalog table: "shm" for barrier, bcast, reduce, allreduce, allgather and gather.
 core::AlgorithmTable algorithms();
 
+// HAN's intra-node submodule. bind_channel() agrees on a channel for the group communicator
+// `node` now: collective and blocking, so HAN calls it where it builds its hierarchy; false when
+// none was free on some member (every member gets the same answer). post_bound() starts a call
+// derived from a validated one (HAN's pieces; bytes are settled here) on the channel bound
+// before, or runs the p2p fallback where there is none: it never agrees, so it may run from
+// the event loop's callbacks.
+bool bind_channel(const Communicator& node);
+Request post_bound(core::CollArgs args);
+
 }  // namespace halyard::shm
