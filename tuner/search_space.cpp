@@ -18,7 +18,10 @@ constexpr std::size_t kDefaultInterSegment = 64 * 1024;
 // Heuristic thresholds (docs/tuning.md, "Heuristics").
 constexpr std::size_t kChainMinInterSegments = 8;     // chain pipelines only with many segments
 constexpr std::size_t kInFlightMinInterSegments = 4;  // N/M matter only with segments to queue
-constexpr std::size_t kP2pOnlyBytes = han::kSmallIntraBytes;  // the shm eager limit: p2p wins below
+// Up to the shm eager limit only p2p and the shm engine (no notices) can win; the engine's
+// cells (60 KiB) bound where it may.
+constexpr std::size_t kP2pOnlyBytes = han::kSmallIntraBytes;
+constexpr std::size_t kShmMaxBytes = 64 * 1024;
 constexpr std::size_t kNoSmBytes =
     512 * 1024;  // sm's fragments and notices lose above (SOLO's 512 KB)
 
@@ -30,7 +33,7 @@ std::size_t inter_segments_in(const Candidate& c, std::size_t segment_bytes) {
 
 SearchSpace space_preset(std::string_view name) {
   SearchSpace space;
-  space.intras = {IntraModule::kSm, IntraModule::kCma, IntraModule::kBase};
+  space.intras = {IntraModule::kSm, IntraModule::kCma, IntraModule::kBase, IntraModule::kShm};
   space.in_flight = {kDefaultInFlight};
   space.inter_segments = {kDefaultInterSegment};
   if (name == "small") {
@@ -91,7 +94,9 @@ bool heuristic_keeps(select::Collective collective, const Candidate& c, std::siz
                      std::size_t segments, int leaders) {
   const auto depth = static_cast<std::size_t>(pipeline_depth(collective, c.inter));
   if (segments > 1 && segments < depth) return false;  // a pipeline that never fills
-  if (segment_bytes <= kP2pOnlyBytes && c.intra != IntraModule::kBase) return false;
+  const bool flat_intra = c.intra == IntraModule::kBase || c.intra == IntraModule::kShm;
+  if (segment_bytes <= kP2pOnlyBytes && !flat_intra) return false;
+  if (segment_bytes > kShmMaxBytes && c.intra == IntraModule::kShm) return false;
   if (segment_bytes >= kNoSmBytes && c.intra == IntraModule::kSm) return false;
   if (c.inter == InterModule::kAdapt) {
     const std::size_t pieces = inter_segments_in(c, segment_bytes);

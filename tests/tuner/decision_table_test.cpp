@@ -114,8 +114,7 @@ TEST(DecisionTable, InstalledTableWinsOverTheRulesForItsShapeOnly) {
   EXPECT_EQ(chosen, han_with_segment(16384));
   EXPECT_EQ(choose(Collective::kReduce, CommShape{8, 2, 4}, 1 << 20).segment_bytes, 8192u);
   // A shape the table does not cover keeps the built-in rules (one node, small: the shm engine).
-  EXPECT_EQ(choose(Collective::kBcast, CommShape::single_node(8), 1024).algorithm,
-            Algorithm::kShm);
+  EXPECT_EQ(choose(Collective::kBcast, CommShape::single_node(8), 1024).algorithm, Algorithm::kShm);
   EXPECT_EQ(choose(Collective::kBcast, CommShape{8, 8, 1}, 1024).algorithm, Algorithm::kBinomial);
   set_decision_table({});
 }
@@ -139,7 +138,7 @@ TEST(DecisionTable, MalformedTablesNameTheFileAndTheProblem) {
       {with_range(R"({"min_bytes": -3, "algorithm": "han"})"), "entries[0].ranges[0].min_bytes"},
       {with_range(R"({"algorithm": "han"})"), "missing \"min_bytes\""},
       {with_range(R"({"min_bytes": 0, "algorithm": "han", "han": {"smod": "nvlink"}})"),
-       "entries[0].ranges[0].han.smod: expected auto, sm, cma or base"},
+       "entries[0].ranges[0].han.smod: expected auto, sm, cma, base or shm"},
       {with_range(R"({"min_bytes": 0, "algorithm": "han", "han": {"ibalg": "star"}})"),
        "entries[0].ranges[0].han.ibalg"},
       {with_range(R"({"min_bytes": 0, "algorithm": "han", "han": {"fs": 0}})"), "fs"},

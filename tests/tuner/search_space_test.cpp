@@ -21,10 +21,10 @@ TEST(SearchSpace, PresetsGrowAndCrossInterWithIntra) {
   const auto small = all_candidates(space_preset("small"));
   const auto medium = all_candidates(space_preset("medium"));
   const auto full = all_candidates(space_preset("full"));
-  // (base + trees x ibs x N/M) x 3 intra modules.
-  EXPECT_EQ(small.size(), (1u + 2u) * 3u);
-  EXPECT_EQ(medium.size(), (1u + 4u * 2u) * 3u);
-  EXPECT_EQ(full.size(), (1u + 4u * 2u * 2u) * 3u);
+  // (base + trees x ibs x N/M) x 4 intra modules.
+  EXPECT_EQ(small.size(), (1u + 2u) * 4u);
+  EXPECT_EQ(medium.size(), (1u + 4u * 2u) * 4u);
+  EXPECT_EQ(full.size(), (1u + 4u * 2u * 2u) * 4u);
   EXPECT_THROW(space_preset("huge"), Error);
 }
 
@@ -66,6 +66,12 @@ TEST(SearchSpace, Heuristics) {
   EXPECT_TRUE(heuristic_keeps(Collective::kBcast, binomial, 1 << 20, 4, 2));
   EXPECT_FALSE(heuristic_keeps(Collective::kBcast, sm, 4096, 4, 2));
   EXPECT_TRUE(heuristic_keeps(Collective::kBcast, p2p, 4096, 4, 2));
+  // The shm engine: small and medium segments only.
+  Candidate shm = binomial;
+  shm.intra = IntraModule::kShm;
+  EXPECT_TRUE(heuristic_keeps(Collective::kBcast, shm, 4096, 4, 2));
+  EXPECT_TRUE(heuristic_keeps(Collective::kBcast, shm, 64 * 1024, 4, 2));
+  EXPECT_FALSE(heuristic_keeps(Collective::kBcast, shm, 1 << 20, 4, 2));
 }
 
 TEST(SearchSpace, SegmentChoicesAndTuning) {
