@@ -19,7 +19,7 @@ constexpr std::size_t kDefaultInterSegment = 64 * 1024;
 constexpr std::size_t kChainMinInterSegments = 8;     // chain pipelines only with many segments
 constexpr std::size_t kInFlightMinInterSegments = 4;  // N/M matter only with segments to queue
 // Up to the shm eager limit only p2p and the shm engine (no notices) can win; the engine's
-// cells (60 KiB) bound where it may.
+// cells (about 64 KiB) bound where it may.
 constexpr std::size_t kP2pOnlyBytes = han::kSmallIntraBytes;
 constexpr std::size_t kShmMaxBytes = 64 * 1024;
 constexpr std::size_t kNoSmBytes =
