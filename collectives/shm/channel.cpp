@@ -98,6 +98,7 @@ Request Channel::start(const core::CollArgs& args) {
   const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
   call.chunk_bytes = room / element * element;
   call.chunks = call.bytes == 0 ? 1 : (call.bytes + call.chunk_bytes - 1) / call.chunk_bytes;
+  if (args.collective == core::Collective::kBarrier && size_ > 2) call.chunks = 2;
   call.first_seq = next_seq_;
   next_seq_ += call.chunks;
   EventLoop& loop = loop_;
