@@ -17,20 +17,11 @@ namespace halyard::shm {
 
 namespace {
 
-// Words other processes write: atomic accesses (atomic_ref needs a non-const object; these
-// only load).
-std::uint64_t load_seq(const std::uint64_t& word) {
-  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(word))
-      .load(std::memory_order_acquire);
-}
-
+// A member's sleeping flag, which its own process writes (atomic_ref needs a non-const object;
+// this only loads).
 std::uint32_t load_word(const std::uint32_t& word) {
   return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(word))
       .load(std::memory_order_relaxed);
-}
-
-void store_seq(std::uint64_t& word, std::uint64_t seq) {
-  std::atomic_ref<std::uint64_t>(word).store(seq, std::memory_order_release);
 }
 
 }  // namespace
@@ -101,15 +92,14 @@ Request Channel::start(const core::CollArgs& args) {
   if (args.collective == core::Collective::kBarrier && size_ > 2) call.chunks = 2;
   call.first_seq = next_seq_;
   next_seq_ += call.chunks;
-  EventLoop& loop = loop_;
-  if (failure_ != nullptr) return Request::make_completed(loop, *failure_);
+  if (failure_ != nullptr) return Request::make_completed(loop_, *failure_);
   // Calls run in order: this one starts now only when none is queued before it.
   if (queue_.empty() && advance(call)) {
     // A blocking caller only waits on it: a null request is a completed one, without the cost
     // of one.
-    return args.blocking ? Request() : Request::make_completed(loop, {});
+    return args.blocking ? Request() : Request::make_completed(loop_, {});
   }
-  call.request = Request::make_pending_drained(loop);
+  call.request = Request::make_pending_drained(loop_);
   call.comm = args.comm;
   Request request = call.request;
   queue_.push_back(std::move(call));
@@ -119,17 +109,16 @@ Request Channel::start(const core::CollArgs& args) {
 }
 
 void Channel::poll_inline(const Request& request) {
-  EventLoop& loop = loop_;
-  if (loop.threaded() || loop.in_pass()) return;
+  if (loop_.threaded() || loop_.in_pass()) return;
   std::chrono::microseconds budget{0};
-  if (loop.policy() == WaitPolicy::kSpin) budget = std::chrono::hours(1);
-  if (loop.policy() == WaitPolicy::kBlock) budget = loop.busy_poll();
+  if (loop_.policy() == WaitPolicy::kSpin) budget = std::chrono::hours(1);
+  if (loop_.policy() == WaitPolicy::kBlock) budget = loop_.busy_poll();
   if (budget.count() == 0) return;  // ranks share CPUs: the loop's back-off lets them run
   const auto deadline = EventLoop::Clock::now() + budget;
   for (unsigned round = 1; !request.done(); ++round) {
     progress();
     if (round % kRoundsPerLoopPass != 0) continue;
-    loop.poll();
+    loop_.poll();
     if (EventLoop::Clock::now() > deadline) return;
   }
 }
@@ -163,7 +152,7 @@ std::size_t Channel::length_of(const Call& call) const {
 }
 
 bool Channel::posted(int rank, std::uint64_t seq) {
-  const std::uint64_t seen = load_seq(headers_[static_cast<std::size_t>(rank)]->post[seq & 1].seq);
+  const std::uint64_t seen = load_seq(headers_[static_cast<std::size_t>(rank)]->post[seq & 1]);
   if (seen < seq) return false;
   // A member publishes a call only after it finished the previous one.
   std::uint64_t& done = known_done_[static_cast<std::size_t>(rank)];
@@ -187,7 +176,7 @@ bool Channel::reusable(std::uint64_t seq) {
     if (r == rank_ || (reader != kAllReaders && r != reader)) continue;
     std::uint64_t& done = known_done_[static_cast<std::size_t>(r)];
     if (done >= needed) continue;
-    done = std::max(done, load_seq(headers_[static_cast<std::size_t>(r)]->done.seq));
+    done = std::max(done, load_seq(headers_[static_cast<std::size_t>(r)]->done));
     if (done < needed) return false;
   }
   return true;
@@ -204,7 +193,7 @@ void Channel::publish(std::uint64_t seq, const std::byte* data, std::size_t byte
   } else {
     std::memcpy(cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_, data, bytes);
   }
-  store_seq(line.seq, seq);
+  store_seq(line, seq);
   announce();
 }
 
@@ -216,7 +205,7 @@ const std::byte* Channel::payload(int rank, std::uint64_t seq, std::size_t bytes
 
 void Channel::finish_chunk(Call& call) {
   const std::uint64_t seq = seq_of(call);
-  store_seq(headers_[static_cast<std::size_t>(rank_)]->done.seq, seq);
+  store_seq(headers_[static_cast<std::size_t>(rank_)]->done, seq);
   // A writer may wait for this to reuse a parity (a bcast root, reduce's non-roots).
   announce();
   ++call.chunk;
@@ -278,7 +267,7 @@ bool Channel::all_reduced(Call& call, std::uint64_t seq) {
   for (; call.next_peer < size_; ++call.next_peer) {
     if (call.next_peer == rank_) continue;
     const auto m = static_cast<std::size_t>(call.next_peer);
-    if (load_seq(headers_[m]->result[seq & 1].seq) < seq) return false;
+    if (load_seq(headers_[m]->result[seq & 1]) < seq) return false;
   }
   return true;
 }

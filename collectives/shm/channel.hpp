@@ -107,6 +107,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Whether this rank may overwrite its payload of `seq`'s parity: the readers of what it last
   // published there have finished that chunk.
   bool reusable(std::uint64_t seq);
+  // Allgather and allreduce: publishes this rank's part of the current chunk `seq` for every
+  // member, once; false while its parity is still being read (reusable()).
+  bool publish_part(Call& call, std::uint64_t seq, std::size_t length);
   // Publishes `bytes` of `data` as this rank's part of `seq`, to be read by `reader` (every
   // member when kAllReaders), and wakes sleeping members. `bytes` 0 publishes the flag alone,
   // which no reader's copy depends on.

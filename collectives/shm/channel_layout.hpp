@@ -12,6 +12,7 @@
 // call (Channel::reusable).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -36,6 +37,18 @@ struct ChannelHeader {
 };
 
 inline constexpr std::size_t kHeaderBytes = sizeof(ChannelHeader);
+
+// A line's seq, read from another process (acquire: its payload is then visible) or written
+// by the owner after the payload (release). atomic_ref needs a non-const object; loads only
+// read it.
+inline std::uint64_t load_seq(const FlagLine& line) {
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(line.seq))
+      .load(std::memory_order_acquire);
+}
+
+inline void store_seq(FlagLine& line, std::uint64_t seq) {
+  std::atomic_ref<std::uint64_t>(line.seq).store(seq, std::memory_order_release);
+}
 
 // Geometry of one rank's channel, from the size of its channel region.
 struct ChannelGeometry {

@@ -1,7 +1,6 @@
 #include "collectives/shm/channel_table.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <utility>
 
 #include "collectives/base/base.hpp"
@@ -13,15 +12,6 @@
 
 namespace halyard::shm {
 
-namespace {
-
-std::uint64_t done_of(const ChannelHeader& header) {
-  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(header.done.seq))
-      .load(std::memory_order_acquire);
-}
-
-}  // namespace
-
 std::shared_ptr<ChannelTable> ChannelTable::of(const Communicator& comm) {
   Attachments& runtime = comm.services().attachments;
   if (auto table = runtime.find<ChannelTable>()) return table;
@@ -32,7 +22,7 @@ std::vector<std::uint64_t> ChannelTable::local_state() {
   std::lock_guard lock(mutex_);
   std::erase_if(draining_, [this](const Draining& d) {
     for (const ChannelHeader* member : d.members) {
-      if (done_of(*member) < d.last_seq) return false;
+      if (load_seq(member->done) < d.last_seq) return false;
     }
     taken_ &= ~(1U << d.index);
     return true;

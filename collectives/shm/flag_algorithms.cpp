@@ -1,7 +1,6 @@
 // The shm engine's algorithms (channel.hpp): flat, one chunk (one seq) at a time, each step
 // taken only when the flags it needs are up. A step that must wait returns false; the
 // progress source calls advance() again on its next pass.
-#include <atomic>
 #include <cstring>
 
 #include "collectives/shm/channel.hpp"
@@ -81,6 +80,14 @@ bool Channel::advance_rooted(Call& call) {
   return true;
 }
 
+bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {
+  if (call.published) return true;
+  if (!reusable(seq)) return false;
+  publish(seq, call.send + offset_of(call), length, kAllReaders);
+  call.published = true;
+  return true;
+}
+
 // Allgather and allreduce, symmetric: everyone publishes its part, chunk by chunk, and consumes
 // everyone's: copies each block to its place (allgather), or reduces all parts in rank order so
 // every rank computes the same bits (allreduce; its own part is read back from where it
@@ -91,11 +98,7 @@ bool Channel::advance_symmetric(Call& call) {
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
     const std::size_t length = length_of(call);
-    if (!call.published) {
-      if (!reusable(seq)) return false;
-      publish(seq, call.send + offset_of(call), length, kAllReaders);
-      call.published = true;
-    }
+    if (!publish_part(call, seq, length)) return false;
     if (!all_posted(call, seq)) return false;
     if (length > 0) {
       if (reduce) {
@@ -116,11 +119,7 @@ bool Channel::advance_sliced_allreduce(Call& call) {
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
     const std::size_t length = length_of(call);
-    if (!call.published) {
-      if (!reusable(seq)) return false;
-      publish(seq, call.send + offset_of(call), length, kAllReaders);
-      call.published = true;
-    }
+    if (!publish_part(call, seq, length)) return false;
     if (!call.reduced) {
       if (!all_posted(call, seq)) return false;
       const auto [from, bytes] = slice_of(call, rank_);
@@ -128,8 +127,7 @@ bool Channel::advance_sliced_allreduce(Call& call) {
         reduce_parts(call, seq, length, from, bytes, payload(rank_, seq, length),
                      result_area(rank_, seq));
       }
-      FlagLine& line = headers_[static_cast<std::size_t>(rank_)]->result[seq & 1];
-      std::atomic_ref<std::uint64_t>(line.seq).store(seq, std::memory_order_release);
+      store_seq(headers_[static_cast<std::size_t>(rank_)]->result[seq & 1], seq);
       announce();
       call.reduced = true;
       call.next_peer = 0;
