@@ -13,7 +13,8 @@ namespace halyard::core {
 
 // HAN's inter-node submodule: ADAPT's trees or base's binomial tree.
 enum class InterModule { kAdapt, kBase };
-// HAN's intra-node submodule; kAuto picks base (p2p) for small pieces and cma above.
+// HAN's intra-node submodule; kAuto picks shm (the shm engine) for small pieces and cma above.
+// Order matters: han::kIntraModuleNames spells them in this order.
 enum class IntraModule { kAuto, kSm, kCma, kBase, kShm };
 
 struct HanTuning {

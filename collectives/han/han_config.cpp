@@ -55,8 +55,8 @@ Environment read_environment() {
   t.inter_bcast_segment = optional_segment("HALYARD_HAN_IBS");
   t.inter_reduce_segment = optional_segment("HALYARD_HAN_IRS");
   if (config::env_string("HALYARD_HAN_INTRA")) {
-    t.intra = parse_intra_module(
-        config::env_choice("HALYARD_HAN_INTRA", {"auto", "sm", "cma", "base", "shm"}, "auto"));
+    t.intra =
+        parse_intra_module(config::env_choice("HALYARD_HAN_INTRA", kIntraModuleNames, "auto"));
   }
   env.leaders = config::env_choice("HALYARD_HAN_LEADERS", {"node", "numa"}, "node") == "numa"
                     ? LeaderLevel::kNuma
@@ -140,19 +140,18 @@ const Config& config() {
 }
 
 std::string_view intra_module_name(IntraModule module) {
-  switch (module) {
-    case IntraModule::kAuto:
-      return "auto";
-    case IntraModule::kSm:
-      return "sm";
-    case IntraModule::kCma:
-      return "cma";
-    case IntraModule::kBase:
-      return "base";
-    case IntraModule::kShm:
-      return "shm";
+  const auto index = static_cast<std::size_t>(module);
+  return index < std::size(kIntraModuleNames) ? kIntraModuleNames[index] : "invalid";
+}
+
+std::string intra_module_choices() {
+  std::string list;
+  const std::size_t n = std::size(kIntraModuleNames);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) list += i + 1 == n ? " or " : ", ";
+    list += kIntraModuleNames[i];
   }
-  return "invalid";
+  return list;
 }
 
 std::string_view inter_module_name(InterModule module) {
@@ -160,9 +159,8 @@ std::string_view inter_module_name(InterModule module) {
 }
 
 std::optional<IntraModule> parse_intra_module(std::string_view name) {
-  for (IntraModule m : {IntraModule::kAuto, IntraModule::kSm, IntraModule::kCma, IntraModule::kBase,
-                        IntraModule::kShm}) {
-    if (name == intra_module_name(m)) return m;
+  for (std::size_t i = 0; i < std::size(kIntraModuleNames); ++i) {
+    if (name == kIntraModuleNames[i]) return static_cast<IntraModule>(i);
   }
   return std::nullopt;
 }

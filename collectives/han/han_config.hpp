@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,7 +77,13 @@ Config config_for(const Tuning& tuning);
 // Names as HALYARD_HAN_INTRA and the decision table write them: "auto", "sm", "cma", "base",
 // "shm";
 // "adapt", "base". parse_* return nullopt for anything else (callers name the source).
+// The names of the IntraModule values, in their order: the one list HALYARD_HAN_INTRA, the
+// decision table and their error messages read.
+inline constexpr std::string_view kIntraModuleNames[] = {"auto", "sm", "cma", "base", "shm"};
+static_assert(std::size(kIntraModuleNames) == static_cast<std::size_t>(IntraModule::kShm) + 1);
 std::string_view intra_module_name(IntraModule module);
+// "auto, sm, cma, base or shm", for error messages.
+std::string intra_module_choices();
 std::string_view inter_module_name(InterModule module);
 std::optional<IntraModule> parse_intra_module(std::string_view name);
 std::optional<InterModule> parse_inter_module(std::string_view name);

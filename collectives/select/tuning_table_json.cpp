@@ -87,7 +87,9 @@ han::Tuning han_at(const json& value, const std::string& where) {
       t.inter_reduce_segment = bytes_at(field, at);
     } else if (key == "smod") {
       t.intra = han::parse_intra_module(string_at(field, at));
-      if (!t.intra) problem(at, "expected auto, sm, cma, base or shm, got " + field.dump());
+      if (!t.intra) {
+        problem(at, "expected " + han::intra_module_choices() + ", got " + field.dump());
+      }
     } else if (key == "N") {
       t.sends_in_flight = int_at(field, at);
     } else if (key == "M") {

@@ -68,7 +68,7 @@ std::size_t env_bytes(const char* name, std::size_t fallback) {
   return v ? parse_bytes(*v, name) : fallback;
 }
 
-std::string env_choice(const char* name, std::initializer_list<std::string_view> choices,
+std::string env_choice(const char* name, std::span<const std::string_view> choices,
                        std::string_view fallback) {
   auto v = env_string(name);
   if (!v) return std::string(fallback);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -30,7 +31,12 @@ std::string format_bytes(std::size_t bytes);
 
 // One of `choices`, compared case-insensitively and returned in lower case; throws an Error
 // listing the choices otherwise.
-std::string env_choice(const char* name, std::initializer_list<std::string_view> choices,
+std::string env_choice(const char* name, std::span<const std::string_view> choices,
                        std::string_view fallback);
+inline std::string env_choice(const char* name, std::initializer_list<std::string_view> choices,
+                              std::string_view fallback) {
+  return env_choice(name, std::span<const std::string_view>(choices.begin(), choices.size()),
+                    fallback);
+}
 
 }  // namespace halyard::config
