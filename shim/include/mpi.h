@@ -24,6 +24,15 @@ typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Errhandler;
 typedef int MPI_Request;
+typedef int MPI_Group;
+typedef int MPI_Info;
+typedef int MPI_Message;
+
+/* Address-sized and file-offset-sized integers (LP64: long is 64 bits, checked when the shim is
+ * built). */
+typedef long MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
 
 /* What a completed receive (or request) reports. MPI_Get_count reads the private byte count. */
 typedef struct MPI_Status {
@@ -39,6 +48,10 @@ typedef struct MPI_Status {
 #define HALYARD_MPI_KIND_OP 0x13000000
 #define HALYARD_MPI_KIND_ERRHANDLER 0x14000000
 #define HALYARD_MPI_KIND_REQUEST 0x15000000
+#define HALYARD_MPI_KIND_GROUP 0x16000000
+#define HALYARD_MPI_KIND_INFO 0x17000000
+#define HALYARD_MPI_KIND_MESSAGE 0x18000000
+#define HALYARD_MPI_KIND_WIN 0x19000000
 
 #define MPI_COMM_NULL (HALYARD_MPI_KIND_COMM | 0)
 #define MPI_COMM_WORLD (HALYARD_MPI_KIND_COMM | 1)
@@ -132,7 +145,48 @@ typedef struct MPI_Status {
 #define MPI_ERR_UNSUPPORTED_OPERATION 16
 #define MPI_ERR_PROC_FAILED 17
 #define MPI_ERR_UNKNOWN 18
-#define MPI_ERR_LASTCODE 18
+/* The remaining classes of MPI-3.1 (values 0-18 above keep their numbers). */
+#define MPI_ERR_GROUP 19
+#define MPI_ERR_TOPOLOGY 20
+#define MPI_ERR_DIMS 21
+#define MPI_ERR_KEYVAL 22
+#define MPI_ERR_NO_MEM 23
+#define MPI_ERR_BASE 24
+#define MPI_ERR_INFO_KEY 25
+#define MPI_ERR_INFO_VALUE 26
+#define MPI_ERR_INFO_NOKEY 27
+#define MPI_ERR_INFO 28
+#define MPI_ERR_SPAWN 29
+#define MPI_ERR_PORT 30
+#define MPI_ERR_SERVICE 31
+#define MPI_ERR_NAME 32
+#define MPI_ERR_WIN 33
+#define MPI_ERR_SIZE 34
+#define MPI_ERR_DISP 35
+#define MPI_ERR_LOCKTYPE 36
+#define MPI_ERR_ASSERT 37
+#define MPI_ERR_RMA_CONFLICT 38
+#define MPI_ERR_RMA_SYNC 39
+#define MPI_ERR_RMA_RANGE 40
+#define MPI_ERR_RMA_ATTACH 41
+#define MPI_ERR_RMA_SHARED 42
+#define MPI_ERR_RMA_FLAVOR 43
+#define MPI_ERR_FILE 44
+#define MPI_ERR_NOT_SAME 45
+#define MPI_ERR_AMODE 46
+#define MPI_ERR_UNSUPPORTED_DATAREP 47
+#define MPI_ERR_NO_SUCH_FILE 48
+#define MPI_ERR_FILE_EXISTS 49
+#define MPI_ERR_BAD_FILE 50
+#define MPI_ERR_ACCESS 51
+#define MPI_ERR_NO_SPACE 52
+#define MPI_ERR_QUOTA 53
+#define MPI_ERR_READ_ONLY 54
+#define MPI_ERR_FILE_IN_USE 55
+#define MPI_ERR_DUP_DATAREP 56
+#define MPI_ERR_CONVERSION 57
+#define MPI_ERR_IO 58
+#define MPI_ERR_LASTCODE 58
 
 /* Environment */
 int MPI_Init(int* argc, char*** argv);
@@ -203,6 +257,22 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status);
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status);
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]);
+
+/* Datatypes: derived types, decoding, packing, the pair types (issue 25) */
+
+/* User-defined reductions (issue 25) */
+
+/* Further collectives: v-variants, reduce-scatter, scans (issue 25) */
+
+/* Persistent requests and further completion calls (issue 25) */
+
+/* Further point-to-point: probes, send modes, cancel (issue 25) */
+
+/* Groups, communicator creation, attributes, names, info (issue 25) */
+
+/* Process topologies and neighborhood collectives (issue 25) */
+
+/* Further environment: error handlers, memory, library version (issue 25) */
 
 #ifdef __cplusplus
 }

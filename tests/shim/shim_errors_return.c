@@ -53,6 +53,15 @@ static void check_error_strings(void) {
                "MPI_ERR_UNSUPPORTED_OPERATION: operation not supported");
   check_string(MPI_ERR_PROC_FAILED, "MPI_ERR_PROC_FAILED: a process of the job failed");
   check_string(MPI_ERR_UNKNOWN, "MPI_ERR_UNKNOWN: unknown error");
+  check_string(MPI_ERR_GROUP, "MPI_ERR_GROUP: invalid group");
+  check_string(MPI_ERR_IO, "MPI_ERR_IO: other I/O error");
+  /* Every class up to MPI_ERR_LASTCODE has a text that starts with its name. */
+  for (int error_class = 0; error_class <= MPI_ERR_LASTCODE; ++error_class) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = -1;
+    CHECK_MPI(MPI_Error_string(error_class, text, &length));
+    CHECK(strncmp(text, "MPI_", 4) == 0 && length == (int)strlen(text));
+  }
 }
 
 static void check_argument_errors(int rank, int size) {
@@ -127,7 +136,7 @@ static void check_argument_errors(int rank, int size) {
   char text[MPI_MAX_ERROR_STRING];
   int length = -1;
   CHECK_CLASS(MPI_Error_string(MPI_ERR_LASTCODE + 1, text, &length), MPI_ERR_ARG);
-  CHECK(strcmp(text, "unknown error code 19") == 0 && length == 21);
+  CHECK(strcmp(text, "unknown error code 59") == 0 && length == 21);
   MPI_Comm world = MPI_COMM_WORLD;
   CHECK_CLASS(MPI_Comm_free(&world), MPI_ERR_COMM);
   CHECK(world == MPI_COMM_WORLD);
