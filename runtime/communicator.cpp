@@ -245,7 +245,9 @@ Request Communicator::post_send(const char* operation, int peer, int tag, const 
 Request Communicator::start_send(int world_peer, const Envelope& env, const void* buffer,
                                  Completion callback) const {
   const State& s = *state_;
-  Request request = Request::make_pending(s.p2p->loop());
+  // Drained: when the process fails, a live receiver may still be reading the buffer, so the
+  // request completes when the transport says so (Transport::withdraw_sends), not wholesale.
+  Request request = Request::make_pending_drained(s.p2p->loop());
   request.on_complete(std::move(callback));
   s.p2p->send(world_peer, env, buffer, [request, bytes = env.size](const Status& st) {
     Status out = st;

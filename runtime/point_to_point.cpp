@@ -101,6 +101,9 @@ void PointToPoint::fail(const Status& status, int failed_peer) {
     failure_ = status;
     log::error("{}", status.message);
     matching_.fail_all(status, [this, status] { loop_.fail_all_pending(status); });
+    // Sends are not among what fail_all_pending() completes (Communicator::start_send): each
+    // completes through its transport once no receiver can read its buffer any more.
+    for (const auto& transport : router_.transports()) transport->withdraw_sends();
   }
   // A second dead peer (or the notice after the transport noticed) ends its transfers too.
   if (failed_peer >= 0 && failed_peer < world_size() && failed_peer != world_rank()) {

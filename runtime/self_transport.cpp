@@ -17,7 +17,8 @@ class SelfTransport::Message final : public IncomingMessage {
       owner_.complete_later(std::move(sender_done), Status{});
     } else {
       source_ = buf;
-      sender_done_ = std::move(sender_done);
+      sender_done_ = std::make_shared<Completion>(std::move(sender_done));
+      owner_.hold(sender_done_);
     }
   }
 
@@ -38,7 +39,7 @@ class SelfTransport::Message final : public IncomingMessage {
       status.bytes = n;
     }
     // The sender's side completes with success even when the receiver truncated.
-    if (sender_done_) owner_.complete_later(std::move(sender_done_), Status{});
+    if (sender_done_ && *sender_done_) owner_.complete_later(std::move(*sender_done_), Status{});
     owner_.complete_later(std::move(done), std::move(status));
   }
 
@@ -46,8 +47,28 @@ class SelfTransport::Message final : public IncomingMessage {
   SelfTransport& owner_;
   std::vector<std::byte> copy_;
   const void* source_ = nullptr;
-  Completion sender_done_;
+  std::shared_ptr<Completion> sender_done_;  // large messages only (see held_sends_)
 };
+
+void SelfTransport::hold(const std::shared_ptr<Completion>& sender_done) {
+  if (held_sends_.size() >= prune_held_at_) {
+    std::erase_if(held_sends_, [](const std::weak_ptr<Completion>& h) { return h.expired(); });
+    prune_held_at_ = std::max<std::size_t>(64, 2 * held_sends_.size());
+  }
+  held_sends_.push_back(sender_done);
+}
+
+void SelfTransport::withdraw_sends() {
+  for (const std::weak_ptr<Completion>& held : held_sends_) {
+    std::shared_ptr<Completion> done = held.lock();
+    if (done && *done) {
+      complete_later(
+          std::move(*done),
+          Status::failure(ErrorCode::kCancelled, "self: send withdrawn after the process failed"));
+    }
+  }
+  held_sends_.clear();
+}
 
 void SelfTransport::send(int peer, const Envelope& env, const void* buf, Completion done) {
   if (peer != rank_) {

@@ -32,6 +32,8 @@ class SelfTransport final : public Transport {
   int progress() override;
   bool prepare_to_block() override { return arrivals_.empty() && completions_.empty(); }
   const std::atomic<bool>* work_flag() override { return &has_work_; }
+  // Completes the large sends no receive has copied yet: after the failure none ever will.
+  void withdraw_sends() override;
 
  private:
   class Message;
@@ -41,11 +43,17 @@ class SelfTransport final : public Transport {
   };
 
   void complete_later(Completion done, Status status);
+  void hold(const std::shared_ptr<Completion>& sender_done);
 
   int rank_;
   IncomingHandler handler_;
   std::deque<std::unique_ptr<IncomingMessage>> arrivals_;
   std::deque<PendingCompletion> completions_;
+  // The sender completions of large messages not yet delivered, shared with their Message,
+  // which the matching engine owns (and may drop unread after a failure). Expired entries are
+  // pruned as the list grows.
+  std::vector<std::weak_ptr<Completion>> held_sends_;
+  std::size_t prune_held_at_ = 64;
   // True while either queue holds something (the loop's work_flag()). Only the loop's thread
   // touches the queues; the flag is atomic because the loop reads it through that interface.
   std::atomic<bool> has_work_{false};

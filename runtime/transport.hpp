@@ -163,6 +163,15 @@ class Transport {
   // failed receive only after its buffer is quiet (docs/reliability.md, "No byte after the
   // error"). The default suits a transport whose operations all finish on their own.
   virtual void peer_failed(int /*peer*/) {}
+
+  // The process failed (a peer died, or the collective watchdog fired): every send of this
+  // transport still in progress must complete, from a later progress(), and only once nothing
+  // can read its buffer any more, since the runtime completes sends only through their
+  // transport (docs/reliability.md, "No byte after the error"). So: drop what was not handed
+  // over yet, ask live receivers to give up announcements they have not begun to read, and let
+  // what is being read finish. The default suits a transport whose sends all finish on their
+  // own.
+  virtual void withdraw_sends() {}
 };
 
 }  // namespace halyard

@@ -42,6 +42,7 @@ void OfiTransport::on_frame(FrameSlot& slot, std::size_t length, const Status& s
     switch (header.kind) {
       case FrameKind::kEager:
       case FrameKind::kRendezvousRequest:
+      case FrameKind::kWithdraw:
         dispatch_in_order(header.sender, slot.bytes.data(), length, &slot);
         break;
       case FrameKind::kClearToSend: {
@@ -96,6 +97,12 @@ void OfiTransport::announce(const std::byte* data, std::size_t length, FrameSlot
   std::memcpy(&header, data, sizeof header);
   if (!handler_) {
     log::error("ofi: a message arrived before set_incoming_handler(); dropped");
+    return;
+  }
+  if (header.kind == FrameKind::kWithdraw) {
+    Withdraw withdraw;
+    std::memcpy(&withdraw, data, std::min(length, sizeof withdraw));
+    answer_withdraw(header.sender, withdraw.send_id);
     return;
   }
   if (header.kind == FrameKind::kRendezvousRequest) {

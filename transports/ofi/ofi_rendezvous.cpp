@@ -88,6 +88,13 @@ void OfiTransport::start_rendezvous(int peer, const Envelope& env, const void* b
 
 void OfiTransport::deliver_rendezvous(const RendezvousRequest& request, void* dst,
                                       std::size_t capacity, Completion done) {
+  if (withdrawn_.erase({request.header.sender, request.send_id}) > 0) {
+    complete_later(std::move(done),
+                   Status::failure(ErrorCode::kCancelled,
+                                   "ofi: rank " + std::to_string(request.header.sender) +
+                                       " withdrew this message: its send failed"));
+    return;
+  }
   const std::size_t size = request.envelope.size;
   const std::size_t wanted = std::min(size, capacity);
   auto receive = std::make_unique<RendezvousReceive>();
@@ -136,7 +143,7 @@ void OfiTransport::deliver_rendezvous(const RendezvousRequest& request, void* ds
             return fi_read(endpoint(), destination + offset, length, nullptr, source, remote, key,
                            context);
           },
-          fail);
+          fail, peer);
     }
   } else {
     for (std::size_t i = 0; i < chunks; ++i) {
@@ -150,7 +157,7 @@ void OfiTransport::deliver_rendezvous(const RendezvousRequest& request, void* ds
             return fi_trecv(endpoint(), destination + offset, length, nullptr, FI_ADDR_UNSPEC, tag,
                             0, context);
           },
-          fail);
+          fail, peer);
     }
     // The receives are posted (or queued ahead of this frame), so the data cannot arrive first.
     ClearToSend clear{};
@@ -176,8 +183,9 @@ void OfiTransport::on_receiver_chunk_done(RendezvousReceive& receive, const Stat
     Finish finish{};
     finish.header.kind = FrameKind::kFinish;
     finish.header.sender = info_.rank;
-    finish.header.failed =
-        !receive.status.ok() && receive.status.code != ErrorCode::kTruncated ? 1 : 0;
+    finish.header.failed = !receive.status.ok() && receive.status.code != ErrorCode::kTruncated
+                               ? kFinishFailed
+                               : kFinishRead;
     finish.send_id = receive.send_id;
     send_frame(receive.peer, &finish, sizeof finish, nullptr, 0, {});
   }
@@ -219,7 +227,8 @@ void OfiTransport::on_clear_to_send(const ClearToSend& frame) {
                                                        "ofi: sending rendezvous data to rank " +
                                                            std::to_string(state->peer) +
                                                            " failed: " + error_text(rc)));
-        });
+        },
+        send.peer);
   }
 }
 
@@ -231,7 +240,13 @@ void OfiTransport::on_sender_chunk_done(RendezvousSend& send, const Status& stat
 
 void OfiTransport::on_finish(const Finish& frame) {
   Status status;
-  if (frame.header.failed != 0) {
+  if (frame.header.failed == kFinishWithdrawn) {
+    // A real Finish may have come first (the read ended as the Withdraw went out).
+    if (rendezvous_sends_.count(frame.send_id) == 0) return;
+    status = Status::failure(ErrorCode::kCancelled,
+                             "ofi: send withdrawn after the process failed; rank " +
+                                 std::to_string(frame.header.sender) + " had not begun to read it");
+  } else if (frame.header.failed != kFinishRead) {
     status =
         Status::failure(ErrorCode::kTransport, "ofi: rank " + std::to_string(frame.header.sender) +
                                                    " could not read the message data");
@@ -249,7 +264,68 @@ void OfiTransport::finish_rendezvous_send(std::uint64_t send_id, Status status) 
   complete_later(std::move(node.mapped()->done), std::move(status));
 }
 
+void OfiTransport::withdraw_sends() {
+  for (const auto& [id, send] : rendezvous_sends_) {
+    // Streaming on the receiver's clear-to-send: ends with its own completions.
+    if (!send->chunks.empty()) continue;
+    Withdraw withdraw{};
+    withdraw.header.kind = FrameKind::kWithdraw;
+    withdraw.header.sender = info_.rank;
+    withdraw.header.sequence = next_sequence_out_[static_cast<std::size_t>(send->peer)]++;
+    withdraw.send_id = id;
+    send_frame(send->peer, &withdraw, sizeof withdraw, nullptr, 0, {});
+    withdraw_deadline_ = std::chrono::steady_clock::now() + kWithdrawGrace;
+  }
+}
+
+int OfiTransport::end_unanswered_withdrawals() {
+  if (!withdraw_deadline_ || std::chrono::steady_clock::now() < *withdraw_deadline_) return 0;
+  withdraw_deadline_.reset();
+  std::vector<std::uint64_t> unanswered;
+  for (const auto& [id, send] : rendezvous_sends_) {
+    if (send->chunks.empty()) unanswered.push_back(id);
+  }
+  for (std::uint64_t id : unanswered) {
+    RendezvousSend& send = *rendezvous_sends_.at(id);
+    // The receiver ended without answering, or is too busy to: closing the registration makes
+    // its reads fail from now on, so the buffer is quiet without its help.
+    if (send.region != nullptr) fi_close(&send.region->fid);
+    send.region = nullptr;
+    finish_rendezvous_send(
+        id, Status::failure(ErrorCode::kCancelled,
+                            "ofi: send withdrawn after the process failed; rank " +
+                                std::to_string(send.peer) + " did not answer, its access closed"));
+  }
+  return static_cast<int>(unanswered.size());
+}
+
+void OfiTransport::answer_withdraw(int sender, std::uint64_t send_id) {
+  const bool reading =
+      std::any_of(rendezvous_receives_.begin(), rendezvous_receives_.end(), [&](const auto& entry) {
+        return entry.second->peer == sender && entry.second->send_id == send_id;
+      });
+  // A transfer under way answers with its own Finish (reads) or the sender's completions
+  // (clear-to-send) when it ends.
+  if (reading) return;
+  // Not begun (announced, or not matched yet), or already finished: it never begins now.
+  withdrawn_.insert({sender, send_id});
+  Finish finish{};
+  finish.header.kind = FrameKind::kFinish;
+  finish.header.sender = info_.rank;
+  finish.header.failed = kFinishWithdrawn;
+  finish.send_id = send_id;
+  send_frame(sender, &finish, sizeof finish, nullptr, 0, {});
+}
+
 void OfiTransport::peer_failed(int peer) {
+  // Operations for the dead rank would meet -FI_EAGAIN forever at the head of the queue and
+  // hold back everything behind them (answers to live peers included): end those queued, and
+  // fail those posted from now on (post()).
+  dead_peers_.insert(peer);
+  std::deque<Backlogged> kept, dropped;
+  for (Backlogged& item : backlog_) (item.peer == peer ? dropped : kept).push_back(std::move(item));
+  backlog_ = std::move(kept);
+  for (Backlogged& item : dropped) item.fail(-FI_ECANCELED);
   for (auto& [id, receive] : rendezvous_receives_) {
     if (receive->peer != peer) continue;
     receive->cancelled = true;

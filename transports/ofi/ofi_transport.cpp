@@ -316,7 +316,8 @@ void OfiTransport::send_frame(int peer, const void* frame, std::size_t frame_siz
             std::move(failed),
             Status::failure(ErrorCode::kTransport, "ofi: sending to rank " + std::to_string(peer) +
                                                        " failed: " + error_text(rc)));
-      });
+      },
+      peer);
 }
 
 void FrameSend::on_completion(OfiTransport& transport, const fi_cq_tagged_entry&,
@@ -410,11 +411,14 @@ int OfiTransport::progress() {
   skipped_completion_read_ = false;
   events += read_completions();
   if (!backlog_.empty()) events += retry_backlog();
+  if (withdraw_deadline_) events += end_unanswered_withdrawals();
   return events;
 }
 
 bool OfiTransport::prepare_to_block() {
-  if (!deferred_.empty() || !backlog_.empty() || !frames_to_repost_.empty()) return false;
+  // Withdrawn sends wait for answers or for their deadline, which wakes nobody.
+  if (!deferred_.empty() || !backlog_.empty() || !frames_to_repost_.empty() || withdraw_deadline_)
+    return false;
   return fabric_.try_wait();
 }
 

@@ -1,6 +1,7 @@
 // The ofi transport's internals, shared by its source files (not part of the public API).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -8,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -145,6 +147,9 @@ class OfiTransport final : public Transport {
   // posted (behind -FI_EAGAIN) fail instead of posting. Reads from it end with the provider's
   // error completion (the connection is gone); see docs/reliability.md.
   void peer_failed(int peer) override;
+  // Asks the receiver of every announced rendezvous not being streamed to withdraw it (Withdraw
+  // in ofi_wire.hpp): those sends complete on the receiver's Finish.
+  void withdraw_sends() override;
 
   // --- used by the operations, incoming messages and the rendezvous code ---
   const Settings& settings() const { return settings_; }
@@ -168,14 +173,26 @@ class OfiTransport final : public Transport {
   void finish_rendezvous_send(std::uint64_t send_id, Status status);
   void on_clear_to_send(const ClearToSend& frame);
   void on_finish(const Finish& frame);
+  // A peer's Withdraw of its send `send_id`: answered now unless the transfer is under way.
+  void answer_withdraw(int sender, std::uint64_t send_id);
+  // kWithdrawGrace after withdraw_sends(): ends the withdrawn sends no receiver answered (it
+  // may have ended normally, which no failure notice reports), closing their memory
+  // registrations first. Returns how many it ended.
+  int end_unanswered_withdrawals();
+  static constexpr std::chrono::seconds kWithdrawGrace{5};
   void on_sender_chunk_done(RendezvousSend& send, const Status& status);
   void on_receiver_chunk_done(RendezvousReceive& receive, const Status& status);
 
   // Posts a libfabric operation now, or queues it behind earlier ones that met -FI_EAGAIN (so
   // frames to a peer still leave in order). `attempt` returns the libfabric result; `fail`
-  // gets any other error code. Neither runs a user completion directly.
+  // gets any other error code. Neither runs a user completion directly. `peer` (-1: none) lets
+  // peer_failed() drop what is queued for a dead rank, which would otherwise block the queue.
   template <typename Attempt, typename Fail>
-  void post(Attempt&& attempt, Fail&& fail) {
+  void post(Attempt&& attempt, Fail&& fail, int peer = -1) {
+    if (peer >= 0 && dead_peers_.count(peer) > 0) {
+      fail(-FI_ECANCELED);
+      return;
+    }
     if (backlog_.empty()) {
       ssize_t rc = attempt();
       if (rc == 0) return;
@@ -184,7 +201,7 @@ class OfiTransport final : public Transport {
         return;
       }
     }
-    backlog_.push_back(Backlogged{std::forward<Attempt>(attempt), std::forward<Fail>(fail)});
+    backlog_.push_back(Backlogged{std::forward<Attempt>(attempt), std::forward<Fail>(fail), peer});
   }
 
   fid_ep* endpoint() const { return fabric_.endpoint(); }
@@ -200,6 +217,7 @@ class OfiTransport final : public Transport {
   struct Backlogged {
     std::function<ssize_t()> attempt;
     std::function<void(ssize_t)> fail;
+    int peer = -1;
   };
 
   void post_frame_receive(FrameSlot& slot);
@@ -231,10 +249,15 @@ class OfiTransport final : public Transport {
 
   std::unordered_map<std::uint64_t, std::unique_ptr<RendezvousSend>> rendezvous_sends_;
   std::unordered_map<std::uint64_t, std::unique_ptr<RendezvousReceive>> rendezvous_receives_;
+  // (sender, send id) of announcements withdrawn before they were delivered: delivering fails.
+  std::set<std::pair<int, std::uint64_t>> withdrawn_;
   std::uint64_t next_send_id_ = 1;
   std::uint64_t next_rendezvous_id_ = 1;
 
   std::deque<Backlogged> backlog_;
+  std::set<int> dead_peers_;
+  std::optional<std::chrono::steady_clock::time_point>
+      withdraw_deadline_;  // named by peer_failed(): nothing more is posted for them
   // The eager message being announced, while it still points into its frame buffer.
   class EagerIncoming* lending_ = nullptr;
   // Frame buffers given to kept eager messages come back here for reuse (see announce()).

@@ -28,11 +28,12 @@ enum class FrameKind : std::uint8_t {
   kRendezvousRequest = 2,  // RendezvousRequest: the sender holds a large payload for us
   kClearToSend = 3,        // ClearToSend: receiver posted receives; send the data with this tag
   kFinish = 4,             // Finish: receiver has read the data by RMA; the sender may complete
+  kWithdraw = 5,           // Withdraw: the sender's process failed; do not begin to read it
 };
 
 struct FrameHeader {
   FrameKind kind;
-  std::uint8_t failed = 0;  // kFinish only: the receiver's read failed
+  std::uint8_t failed = 0;  // kFinish only: kFinishRead, kFinishFailed or kFinishWithdrawn
   std::uint16_t reserved = 0;
   std::int32_t sender = 0;     // world rank of the transport that sent the frame
   std::uint64_t sequence = 0;  // per sender->receiver pair; orders eager and request frames
@@ -66,11 +67,24 @@ struct Finish {
   FrameHeader header;
   std::uint64_t send_id = 0;
 };
+inline constexpr std::uint8_t kFinishRead = 0;
+inline constexpr std::uint8_t kFinishFailed = 1;     // the receiver's read failed
+inline constexpr std::uint8_t kFinishWithdrawn = 2;  // answer to Withdraw: never begun, never will
+
+// The sender's process failed while send `send_id` was announced. Ordered like the announcement
+// (it carries a sequence number), so it never overtakes it. The receiver answers with a Finish:
+// kFinishWithdrawn when it had not begun to read (it then never does), else the usual one when
+// its transfer ends. Only then may the failed send complete: its buffer is quiet.
+struct Withdraw {
+  FrameHeader header;
+  std::uint64_t send_id = 0;
+};
 
 static_assert(std::is_trivially_copyable_v<EagerFrame> && sizeof(EagerFrame) == 40);
 static_assert(std::is_trivially_copyable_v<RendezvousRequest> && sizeof(RendezvousRequest) == 72);
 static_assert(std::is_trivially_copyable_v<ClearToSend> && sizeof(ClearToSend) == 48);
 static_assert(std::is_trivially_copyable_v<Finish> && sizeof(Finish) == 24);
+static_assert(std::is_trivially_copyable_v<Withdraw> && sizeof(Withdraw) == 24);
 
 // Largest frame other than an eager one; frame buffers hold max(this, EagerFrame + limit).
 inline constexpr std::size_t kMaxControlFrame = sizeof(RendezvousRequest);

@@ -177,7 +177,18 @@ bool ShmTransport::handle_message(int peer_local, Peer& peer) {
       peer.in.read(first, sizeof(CellHeader), &fin, sizeof fin);
       peer.in.release_message(1);
       Status status;
-      if (fin.failed != 0) {
+      if (fin.failed == kPullWithdrawn) {
+        // A real PullDone may have come first (the read ended as the Withdraw went out).
+        if (outstanding_.count(fin.id)) {
+          finish_outstanding(fin.id, Status::failure(ErrorCode::kCancelled,
+                                                     "shm: send withdrawn after the process "
+                                                     "failed; rank " +
+                                                         std::to_string(peer.world_rank) +
+                                                         " had not begun to read it"));
+        }
+        return true;
+      }
+      if (fin.failed != kPullRead) {
         status = Status::failure(ErrorCode::kTransport,
                                  "shm: rank " + std::to_string(peer.world_rank) +
                                      " could not read the message with process_vm_readv: " +
@@ -193,6 +204,13 @@ bool ShmTransport::handle_message(int peer_local, Peer& peer) {
       peer.in.read(first, sizeof(CellHeader), &share, sizeof share);
       peer.in.release_message(1);
       accept_share(share, peer);
+      return true;
+    }
+    case CellKind::kWithdraw: {
+      Withdraw withdraw;
+      peer.in.read(first, sizeof(CellHeader), &withdraw, sizeof withdraw);
+      peer.in.release_message(1);
+      answer_withdraw(peer_local, withdraw.id);
       return true;
     }
     case CellKind::kClearToSend: {
@@ -218,6 +236,15 @@ bool ShmTransport::handle_message(int peer_local, Peer& peer) {
 
 void ShmTransport::start_pull(int peer_local, const Envelope& env, const RendezvousRequest& request,
                               std::byte* dst, std::size_t capacity, Completion done) {
+  if (peers_[static_cast<std::size_t>(peer_local)].withdrawn.erase(request.id) > 0) {
+    defer(
+        std::move(done),
+        Status::failure(
+            ErrorCode::kCancelled,
+            "shm: rank " + std::to_string(peers_[static_cast<std::size_t>(peer_local)].world_rank) +
+                " withdrew this message: its send failed"));
+    return;
+  }
   std::size_t size = static_cast<std::size_t>(env.size);
   std::size_t bytes = std::min(capacity, size);
   if (bytes > 0 && dst == nullptr) {
@@ -245,6 +272,7 @@ void ShmTransport::switch_to_staged(CmaPull& pull) {
   ClearToSend cts{pull.id, pull.bytes};
   send_control(pull.peer_local, CellKind::kClearToSend, &cts, sizeof cts);
   StagedTransfer t;
+  t.id = pull.id;
   t.dst = pull.dst;
   t.bytes = pull.bytes;
   t.size = pull.size;
@@ -293,7 +321,8 @@ int ShmTransport::advance_cma_pulls() {
 }
 
 void ShmTransport::finish_pull(CmaPull& pull, int error_number) {
-  PullDone fin{pull.id, error_number != 0 ? 1u : 0u, static_cast<std::uint32_t>(error_number)};
+  PullDone fin{pull.id, error_number != 0 ? kPullFailed : kPullRead,
+               static_cast<std::uint32_t>(error_number)};
   send_control(pull.peer_local, CellKind::kPullDone, &fin, sizeof fin);
   if (error_number != 0) {
     const Peer& p = peers_[static_cast<std::size_t>(pull.peer_local)];

@@ -371,6 +371,7 @@ int ShmTransport::progress() {
   if (!helps_.empty()) events += help_copies();
   if (queued_pulls_ > 0) events += pull_staged();
   if (queued_pushes_ > 0) events += push_staged();
+  if (withdrawing_) events += end_sends_to_ended_peers();
   if (ready_.empty()) return events;
   // Completions queued so far run now; ones they cause wait for the next pass, so a callback
   // that sends again cannot keep this call busy forever.
@@ -405,7 +406,8 @@ bool ShmTransport::has_local_work() {
 }
 
 bool ShmTransport::prepare_to_block() {
-  if (wake_.fd() < 0 || !layout_) return false;
+  // Withdrawn sends wait for an answer or for the receiver's end, which wakes nobody.
+  if (wake_.fd() < 0 || !layout_ || withdrawing_) return false;
   wake_room_waiters();
   sleeping_flag(my_block_).store(1, std::memory_order_relaxed);
   // Pairs with the fence in poke(): a peer that published before our flag was up is seen by

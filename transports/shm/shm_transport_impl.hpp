@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -59,6 +61,9 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   // staged transfers, the sends queued for it or waiting for it to read them, and the chunks
   // this rank pushes into it.
   void peer_failed(int peer) override;
+  // Drops queued eager sends and announcements, and asks each receiver of an announced transfer
+  // to withdraw it (shm_wire.hpp, Withdraw): those sends complete on the receiver's PullDone.
+  void withdraw_sends() override;
 
   const ShmStats& stats() const { return stats_; }
   // Scratch slots and CMA reads for intra-node collectives; null before connect().
@@ -87,7 +92,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   };
   // Fallback: one transfer streamed through a staging area, in ClearToSend order.
   struct StagedTransfer {
-    std::uint64_t id = 0;      // sender side: the rendezvous id
+    std::uint64_t id = 0;      // the rendezvous id
     std::byte* dst = nullptr;  // receiver side: the destination
     std::size_t bytes = 0;     // bytes that move (the receiver's capacity, at most the size)
     std::size_t size = 0;      // full message size (receiver side, for truncation)
@@ -104,6 +109,8 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
     std::deque<StagedTransfer> pulls;      // transfers this rank receives from the peer
     bool owes_room_poke = false;           // we freed cells of `in` this pass
     bool rings_populated = false;          // populate_rings() ran: the pair has exchanged a message
+    // Announcements of the peer it withdrew before they were read: delivering one fails.
+    std::unordered_set<std::uint64_t> withdrawn;
   };
   // Sender side of a rendezvous: the buffer stays here until the peer says it is done.
   struct Outstanding {
@@ -163,6 +170,12 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   int advance_cma_pulls();
   // Sends PullDone and completes `pull`: ok, or the CMA error `error_number`.
   void finish_pull(CmaPull& pull, int error_number);
+  // The peer's Withdraw of transfer `id`: answered now unless a read of it is under way.
+  void answer_withdraw(int peer_local, std::uint64_t id);
+  // After withdraw_sends(), every 10 ms: completes the sends whose receiver's process has
+  // ended without answering (it exited normally, so no failure notice names it). Returns
+  // how many it completed.
+  int end_sends_to_ended_peers();
   // shm_shared_copy.cpp
   // Opens a CopyShare for `pull` and asks its sender to help, when that is worth it.
   void offer_share(CmaPull& pull);
@@ -195,6 +208,8 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   std::unordered_map<std::uint64_t, Outstanding> outstanding_;
   std::list<CmaPull> cma_pulls_;
   std::uint64_t next_id_ = 1;
+  bool withdrawing_ = false;  // withdraw_sends() ran and sends still wait for an answer
+  std::chrono::steady_clock::time_point next_liveness_check_{};
   bool cma_enabled_ = true;
   EagerIncoming* announcing_ = nullptr;  // the eager arrival whose handler is running
   // Items queued over all peers, so that progress() skips the per-peer loops when idle.

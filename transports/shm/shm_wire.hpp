@@ -17,6 +17,7 @@ enum class CellKind : std::uint32_t {
   kPullDone = 3,           // PullDone: the receiver has finished reading (FIN)
   kClearToSend = 4,        // ClearToSend: fallback path, "stream it through the staging area"
   kShareCopy = 5,          // ShareCopy: "help me copy it: push chunks of my CopyShare slot"
+  kWithdraw = 6,           // Withdraw: "my process failed: do not begin to read transfer `id`"
 };
 
 struct CellHeader {
@@ -34,11 +35,21 @@ struct RendezvousRequest {
   std::uint64_t id;       // sender's handle of this transfer, echoed by PullDone/ClearToSend
 };
 
-// The receiver has read what it wanted: the sender's buffer is free again.
+// The receiver has read what it wanted, or will never read: the sender's buffer is free again.
 struct PullDone {
   std::uint64_t id;
-  std::uint32_t failed;  // non-zero when the receiver could not read (CMA forced and refused)
+  std::uint32_t failed;  // kPullRead, kPullFailed or kPullWithdrawn
   std::uint32_t error_number;
+};
+inline constexpr std::uint32_t kPullRead = 0;
+inline constexpr std::uint32_t kPullFailed = 1;     // CMA forced and refused (error_number)
+inline constexpr std::uint32_t kPullWithdrawn = 2;  // answer to Withdraw: never begun, never will
+
+// The sender's process failed while transfer `id` was announced: the receiver answers with a
+// PullDone, kPullWithdrawn if it had not begun to read (it then never does), or the usual one
+// once its read ends. Only then may the failed send complete: its buffer is quiet.
+struct Withdraw {
+  std::uint64_t id;
 };
 
 // Fallback path: the receiver asks the sender to stream `bytes` bytes of transfer `id` through
