@@ -300,8 +300,7 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
 #define MPI_LASTUSEDCODE (HALYARD_MPI_KIND_KEYVAL | 7)
 
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void* extra_state,
-                                        void* attribute_val_in, void* attribute_val_out,
-                                        int* flag);
+                                        void* attribute_val_in, void* attribute_val_out, int* flag);
 typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void* attribute_val,
                                           void* extra_state);
 /* The MPI-1 names (deprecated) of the same signatures. */
@@ -313,8 +312,7 @@ int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval, void* extra_state,
                           void* attribute_val_in, void* attribute_val_out, int* flag);
 int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void* extra_state, void* attribute_val_in,
                     void* attribute_val_out, int* flag);
-int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void* attribute_val,
-                            void* extra_state);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void* attribute_val, void* extra_state);
 #define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
 #define MPI_DUP_FN MPI_COMM_DUP_FN
 #define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
@@ -336,8 +334,7 @@ int MPI_Group_free(MPI_Group* group);
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
-                        MPI_Comm* newcomm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm);
