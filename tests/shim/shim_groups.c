@@ -174,16 +174,21 @@ static void check_comm_create(MPI_Group world) {
     CHECK_MPI(MPI_Comm_free(&even_comm));
   }
 
-  /* MPI_Comm_create_group: only the odds call, with a tag. */
-  if (me % 2 == 1) {
-    MPI_Comm odd_comm;
-    CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, odds, 7, &odd_comm));
-    CHECK_MPI(MPI_Comm_rank(odd_comm, &rank));
-    CHECK(rank == me / 2);
-    int odd_sum = 0;
-    for (int r = 1; r < n; r += 2) odd_sum += r;
-    CHECK(sum_of_world_ranks(odd_comm) == odd_sum);
-    CHECK_MPI(MPI_Comm_free(&odd_comm));
+  /* MPI_Comm_create_group: the evens and the odds make theirs at the same time, each group
+   * among itself (the other ranks take no part). */
+  MPI_Comm half;
+  MPI_Group mine = me % 2 == 0 ? evens : odds;
+  CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, mine, me % 2 == 0 ? 3 : 7, &half));
+  CHECK_MPI(MPI_Comm_rank(half, &rank));
+  CHECK(rank == me / 2);
+  int half_sum = 0;
+  for (int r = me % 2; r < n; r += 2) half_sum += r;
+  CHECK(sum_of_world_ranks(half) == half_sum);
+  CHECK_MPI(MPI_Comm_free(&half));
+  /* A rank outside the group gets MPI_COMM_NULL at once. */
+  if (me % 2 == 0) {
+    CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, odds, 7, &half));
+    CHECK(half == MPI_COMM_NULL);
   }
   MPI_Comm unused = MPI_COMM_NULL;
   CHECK(MPI_Comm_create_group(MPI_COMM_WORLD, odds, -1, &unused) == MPI_ERR_TAG);

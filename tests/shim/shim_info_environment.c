@@ -3,6 +3,7 @@
  * and by MPI_Comm_call_errhandler, also after MPI_Errhandler_free; the MPI-1 names), added
  * error classes and codes, thread level, library version and MPI_Alloc_mem. */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -185,12 +186,22 @@ static void check_error_handlers(void) {
   CHECK_MPI(MPI_Comm_free(&comm));
 }
 
+static void* ask_if_main(void* flag) {
+  MPI_Is_thread_main((int*)flag);
+  return NULL;
+}
+
 static void check_environment(void) {
   int provided = -1, flag = -1;
   CHECK_MPI(MPI_Query_thread(&provided));
   CHECK(provided == MPI_THREAD_FUNNELED);
   CHECK_MPI(MPI_Is_thread_main(&flag));
   CHECK(flag == 1);
+  pthread_t other;
+  int other_flag = -1;
+  CHECK(pthread_create(&other, NULL, ask_if_main, &other_flag) == 0);
+  CHECK(pthread_join(other, NULL) == 0);
+  CHECK(other_flag == 0);
 
   /* 1 MiB from MPI_Alloc_mem, aligned to a cache line, usable, freed. */
   double* memory = NULL;
