@@ -88,14 +88,6 @@ struct BlockingReceive : Pooled<BlockingReceive> {
   }
 };
 
-// What each rank contributes when a communicator is created.
-struct CreationItem {
-  std::int32_t color;
-  std::int32_t key;
-  std::uint32_t next_context;
-  std::uint32_t reserved;
-};
-
 // Distinct nodes among `world_ranks` and the most of them on one node.
 std::pair<int, int> count_nodes(const std::vector<int>& world_ranks, const TopologyTable* table) {
   const int size = static_cast<int>(world_ranks.size());
@@ -108,6 +100,14 @@ std::pair<int, int> count_nodes(const std::vector<int>& world_ranks, const Topol
 }
 
 }  // namespace
+
+// What each rank contributes when a communicator is created.
+struct Communicator::CreationItem {
+  std::int32_t color;
+  std::int32_t key;
+  std::uint32_t next_context;
+  std::uint32_t reserved;
+};
 
 Communicator Communicator::make_world(PointToPoint& p2p,
                                       std::shared_ptr<const TopologyTable> topology,
@@ -395,41 +395,36 @@ Request Communicator::irecv_internal(int peer, int tag, void* buffer, std::size_
   return post_recv("irecv_internal", peer, tag, buffer, bytes, std::move(callback));
 }
 
-Communicator Communicator::split(int color, int key) const {
-  const State& s = checked("split");
-  // The context counter is the loop's state; the wait below lets the lock go while it sleeps.
-  EventLoop::Access access(s.p2p->loop());
-  const int n = static_cast<int>(s.world_ranks.size());
-  // A linear allgather of (color, key, next context) over this communicator, on a library
-  // tag: creation is rare and small, and collectives are built on top of communicators.
-  std::vector<CreationItem> items(static_cast<std::size_t>(n));
-  CreationItem mine{color, key, s.p2p->next_context(), 0};
-  items[static_cast<std::size_t>(s.rank)] = mine;
+std::uint32_t Communicator::exchange_creation_items(std::span<const int> participants,
+                                                    std::vector<CreationItem>& items,
+                                                    CreationItem mine) const {
+  const State& s = checked("exchange_creation_items");
+  // A linear allgather over the participants, on a library tag: creation is rare and small,
+  // and collectives are built on top of communicators.
+  mine.next_context = s.p2p->next_context();
+  items.assign(participants.size(), mine);
   std::vector<Request> requests;
-  requests.reserve(2 * static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r) {
+  requests.reserve(2 * participants.size());
+  for (std::size_t i = 0; i < participants.size(); ++i) {
+    int r = participants[i];
     if (r == s.rank) continue;
-    requests.push_back(irecv_internal(r, kCommCreateTag, &items[static_cast<std::size_t>(r)],
-                                      sizeof(CreationItem)));
+    requests.push_back(irecv_internal(r, kCommCreateTag, &items[i], sizeof(CreationItem)));
     requests.push_back(isend_internal(r, kCommCreateTag, &mine, sizeof(CreationItem)));
   }
   Status st = wait_all(requests);
-  if (!st.ok()) throw Error(st.code, "split: exchanging colors failed: " + st.message);
+  if (!st.ok()) throw Error(st.code, "exchanging creation items failed: " + st.message);
 
-  // Every member's used contexts lie below its next_context, so the maximum is free on all of
-  // them. Communicators from one split share it: their groups are disjoint.
+  // Every participant's used contexts lie below its next_context, so the maximum is free on
+  // all of them. Communicators from one split share it: their groups are disjoint.
   std::uint32_t context = 0;
   for (const auto& item : items) context = std::max(context, item.next_context);
   s.p2p->reserve_contexts_below(context + 1);
-  if (color < 0) return Communicator();
+  return context;
+}
 
-  std::vector<int> members;  // ranks of this communicator, ordered by (key, rank)
-  for (int r = 0; r < n; ++r) {
-    if (items[static_cast<std::size_t>(r)].color == color) members.push_back(r);
-  }
-  std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
-    return items[static_cast<std::size_t>(a)].key < items[static_cast<std::size_t>(b)].key;
-  });
+Communicator Communicator::with_members(const std::vector<int>& members,
+                                        std::uint32_t context) const {
+  const State& s = checked("with_members");
   auto out = std::make_shared<State>();
   out->p2p = s.p2p;
   out->runtime_alive = s.runtime_alive;
@@ -446,6 +441,45 @@ Communicator Communicator::split(int color, int key) const {
   std::tie(out->node_count, out->max_ranks_per_node) =
       count_nodes(out->world_ranks, out->topology.get());
   return Communicator(std::move(out));
+}
+
+Communicator Communicator::split(int color, int key) const {
+  const State& s = checked("split");
+  // The context counter is the loop's state; the wait below lets the lock go while it sleeps.
+  EventLoop::Access access(s.p2p->loop());
+  const int n = static_cast<int>(s.world_ranks.size());
+  std::vector<int> everyone(static_cast<std::size_t>(n));
+  std::iota(everyone.begin(), everyone.end(), 0);
+  std::vector<CreationItem> items;
+  std::uint32_t context = exchange_creation_items(everyone, items, CreationItem{color, key, 0, 0});
+  if (color < 0) return Communicator();
+
+  std::vector<int> members;  // ranks of this communicator, ordered by (key, rank)
+  for (int r = 0; r < n; ++r) {
+    if (items[static_cast<std::size_t>(r)].color == color) members.push_back(r);
+  }
+  std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
+    return items[static_cast<std::size_t>(a)].key < items[static_cast<std::size_t>(b)].key;
+  });
+  return with_members(members, context);
+}
+
+Communicator Communicator::subset(const std::vector<int>& members) const {
+  const State& s = checked("subset");
+  std::vector<int> participants = members;
+  std::sort(participants.begin(), participants.end());
+  if (std::adjacent_find(participants.begin(), participants.end()) != participants.end() ||
+      participants.empty() || participants.front() < 0 ||
+      participants.back() >= static_cast<int>(s.world_ranks.size())) {
+    invalid("subset", "members must be distinct ranks of this communicator");
+  }
+  if (!std::binary_search(participants.begin(), participants.end(), s.rank)) {
+    invalid("subset", "this rank is not among the members");
+  }
+  EventLoop::Access access(s.p2p->loop());
+  std::vector<CreationItem> items;
+  std::uint32_t context = exchange_creation_items(participants, items, CreationItem{0, 0, 0, 0});
+  return with_members(members, context);
 }
 
 Communicator Communicator::dup() const {

@@ -143,6 +143,10 @@ class Communicator {
   // Collective over this communicator (blocking). Ranks with equal `color` form a new
   // communicator, ordered by (key, rank in this one); a negative color returns an empty one.
   Communicator split(int color, int key) const;
+  // Collective over `members` only (distinct ranks of this communicator, this one among them):
+  // a new communicator of them, ordered as listed. Ranks outside `members` take no part, so
+  // overlapping subsets made at once must be made in the same order on their common ranks.
+  Communicator subset(const std::vector<int>& members) const;
   // Same group, new context.
   Communicator dup() const;
   // Collective: the members sharing this rank's node (equal node_id), in rank order.
@@ -175,7 +179,14 @@ class Communicator {
   int prepare_recv(const char* operation, int peer, const void* buffer, std::size_t bytes) const;
   Request post_recv(const char* operation, int peer, int tag, void* buffer, std::size_t bytes,
                     Completion callback) const;
-  Communicator create(const std::vector<int>& world_ranks_if_member, bool member) const;
+  struct CreationItem;
+  // Gives every rank of `participants` (ranks of this communicator in ascending order, this one
+  // among them) the others' items, in that order, and returns a context free on all of them.
+  // Call with the loop held.
+  std::uint32_t exchange_creation_items(std::span<const int> participants,
+                                        std::vector<CreationItem>& items, CreationItem mine) const;
+  // The communicator of `members` (ranks of this one, in their new order) on `context`.
+  Communicator with_members(const std::vector<int>& members, std::uint32_t context) const;
 
   std::shared_ptr<State> state_;
 };

@@ -1,28 +1,16 @@
-// MPI calls on communicators and their error handlers.
+// MPI calls on communicators: rank, size, split, free and error handlers (the calls that make
+// communicators from groups, duplicates and names are in api_comm_creation.cpp).
 #include <mpi.h>
 
 #include <string>
 
 #include "shim/argument_checks.hpp"
+#include "shim/attributes.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/errhandler_table.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
-
-namespace {
-
-void check_errhandler(MPI_Errhandler errhandler) {
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN) {
-    fail(MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler) +
-                          " (MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are supported)");
-  }
-}
-
-void check_out(const void* pointer, const char* name) {
-  if (pointer == nullptr) fail(MPI_ERR_ARG, std::string(name) + " is NULL");
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -39,14 +27,6 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
     const CommEntry& entry = shim_state().comm(comm);
     check_out(size, "size");
     *size = entry.comm.size();
-  });
-}
-
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  return guarded("MPI_Comm_dup", comm, [&] {
-    const CommEntry& entry = shim_state().comm(comm);
-    check_out(newcomm, "newcomm");
-    *newcomm = shim_state().add_comm(entry.comm.dup(), entry.errhandler);
   });
 }
 
@@ -69,6 +49,9 @@ int MPI_Comm_free(MPI_Comm* comm) {
   MPI_Comm handle = comm != nullptr ? *comm : MPI_COMM_NULL;
   return guarded("MPI_Comm_free", handle, [&] {
     check_out(comm, "comm");
+    CommEntry& entry = shim_state().comm(handle);
+    // Freeing MPI_COMM_WORLD or MPI_COMM_SELF is an error: their attributes must stay.
+    if (handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF) delete_all_attributes(handle, entry);
     shim_state().remove_comm(handle);
     *comm = MPI_COMM_NULL;
   });

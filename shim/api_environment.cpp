@@ -1,16 +1,22 @@
 // MPI calls about the process and the library: init/finalize, abort, clocks, names, versions,
-// error strings, datatype sizes and receive counts.
+// error strings and added error codes, thread level, memory, datatype sizes and receive counts.
 #include <mpi.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "shim/argument_checks.hpp"
+#include "shim/attributes.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/info_objects.hpp"
 #include "shim/shim_state.hpp"
+#include "shim/text_output.hpp"
+#include "shim/thread_support.hpp"
+#include "shim/user_error_codes.hpp"
 
 using namespace halyard::mpi_shim;
 
@@ -38,17 +44,18 @@ int initialize(const char* call) {
 }
 
 void copy_text(const std::string& text, char* out, int* length, std::size_t capacity) {
-  std::size_t n = std::min(text.size(), capacity - 1);
-  std::memcpy(out, text.data(), n);
-  out[n] = '\0';
-  *length = static_cast<int>(n);
+  *length = halyard::mpi_shim::copy_text(text, out, capacity);
 }
+
+// Alloc_mem's alignment: a cache line, so that buffers never share one with other data.
+constexpr std::size_t kAllocAlignment = 64;
 
 }  // namespace
 
 extern "C" {
 
 int MPI_Init(int* /*argc*/, char*** /*argv*/) {
+  record_thread_level(MPI_THREAD_SINGLE);
   return initialize("MPI_Init");
 }
 
@@ -56,9 +63,11 @@ int MPI_Init_thread(int* /*argc*/, char*** /*argv*/, int required, int* provided
   if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE) {
     fatal_error("MPI_Init_thread", MPI_ERR_ARG, "invalid thread level " + std::to_string(required));
   }
-  int result = initialize("MPI_Init_thread");
   // Halyard's event loop belongs to one thread: the main one, which makes every MPI call.
-  if (provided != nullptr) *provided = std::min(required, MPI_THREAD_FUNNELED);
+  int level = std::min(required, MPI_THREAD_FUNNELED);
+  record_thread_level(level);
+  int result = initialize("MPI_Init_thread");
+  if (provided != nullptr) *provided = level;
   return result;
 }
 
@@ -73,7 +82,12 @@ int MPI_Finalized(int* flag) {
 }
 
 int MPI_Finalize(void) {
-  return guarded("MPI_Finalize", MPI_COMM_WORLD, [] { shim_state().finalize(); });
+  return guarded("MPI_Finalize", MPI_COMM_WORLD, [] {
+    // MPI deletes MPI_COMM_SELF's attributes first, so that their delete callbacks can serve
+    // as the program's own finalization hooks (while MPI still works).
+    delete_all_attributes(MPI_COMM_SELF, shim_state().comm(MPI_COMM_SELF));
+    shim_state().finalize();
+  });
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode) {
@@ -114,6 +128,8 @@ int MPI_Get_version(int* version, int* subversion) {
 
 int MPI_Error_string(int errorcode, char* string, int* resultlen) {
   const char* text = error_class_text(errorcode);
+  if (text == nullptr && added_code_class(errorcode) >= 0)
+    text = added_code_text(errorcode).c_str();
   if (text == nullptr) {
     copy_text("unknown error code " + std::to_string(errorcode), string, resultlen,
               MPI_MAX_ERROR_STRING);
@@ -125,12 +141,75 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
 }
 
 int MPI_Error_class(int errorcode, int* errorclass) {
-  if (error_class_text(errorcode) == nullptr) {
+  int added_class = added_code_class(errorcode);
+  if (error_class_text(errorcode) == nullptr && added_class < 0) {
     return report_error("MPI_Error_class", MPI_COMM_WORLD, MPI_ERR_ARG,
                         "invalid error code " + std::to_string(errorcode));
   }
-  *errorclass = errorcode;  // the shim's error codes are its classes
+  // The shim's own error codes are its classes.
+  *errorclass = added_class >= 0 ? added_class : errorcode;
   return MPI_SUCCESS;
+}
+
+int MPI_Add_error_class(int* errorclass) {
+  return guarded("MPI_Add_error_class", MPI_COMM_WORLD, [&] {
+    check_out(errorclass, "errorclass");
+    *errorclass = add_error_class();
+  });
+}
+
+int MPI_Add_error_code(int errorclass, int* errorcode) {
+  return guarded("MPI_Add_error_code", MPI_COMM_WORLD, [&] {
+    check_out(errorcode, "errorcode");
+    *errorcode = add_error_code(errorclass);
+  });
+}
+
+int MPI_Add_error_string(int errorcode, const char* string) {
+  return guarded("MPI_Add_error_string", MPI_COMM_WORLD, [&] {
+    check_out(string, "string");
+    set_error_string(errorcode, string);
+  });
+}
+
+int MPI_Query_thread(int* provided) {
+  return guarded("MPI_Query_thread", MPI_COMM_WORLD, [&] {
+    check_out(provided, "provided");
+    *provided = provided_thread_level();
+  });
+}
+
+int MPI_Is_thread_main(int* flag) {
+  return guarded("MPI_Is_thread_main", MPI_COMM_WORLD, [&] {
+    check_out(flag, "flag");
+    *flag = is_main_thread();
+  });
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+  // Allowed before MPI_Init and after MPI_Finalize, like MPI_Get_version.
+  std::string text = "Halyard MPI shim " HALYARD_VERSION_STRING " (a subset of MPI " +
+                     std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION) + ")";
+  copy_text(text, version, resultlen, MPI_MAX_LIBRARY_VERSION_STRING);
+  return MPI_SUCCESS;
+}
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
+  return guarded("MPI_Alloc_mem", MPI_COMM_WORLD, [&] {
+    if (size < 0) fail(MPI_ERR_ARG, "invalid size " + std::to_string(size));
+    hints_from(info);  // checks the handle; Halyard takes no hint for memory
+    check_out(baseptr, "baseptr");
+    void* memory = nullptr;
+    std::size_t bytes = std::max<std::size_t>(static_cast<std::size_t>(size), 1);
+    if (posix_memalign(&memory, kAllocAlignment, bytes) != 0) {
+      fail(MPI_ERR_NO_MEM, "cannot allocate " + std::to_string(size) + " bytes");
+    }
+    *static_cast<void**>(baseptr) = memory;
+  });
+}
+
+int MPI_Free_mem(void* base) {
+  return guarded("MPI_Free_mem", MPI_COMM_WORLD, [&] { std::free(base); });
 }
 
 int MPI_Type_size(MPI_Datatype datatype, int* size) {

@@ -73,6 +73,10 @@ void check_tag(int tag, bool any_allowed) {
   if (tag < 0) fail(MPI_ERR_TAG, "invalid tag " + std::to_string(tag));
 }
 
+void check_out(const void* pointer, const char* name) {
+  if (pointer == nullptr) fail(MPI_ERR_ARG, std::string(name) + " is NULL");
+}
+
 void fill_status(MPI_Status* status, const Status& completion, int error_class) {
   if (status == MPI_STATUS_IGNORE) return;
   status->MPI_SOURCE = completion.source;

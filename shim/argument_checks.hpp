@@ -30,6 +30,14 @@ void check_buffer(const void* buffer, std::size_t count, const char* name,
 void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed);
 // MPI_ERR_TAG for a negative tag (MPI_ANY_TAG where allowed).
 void check_tag(int tag, bool any_allowed);
+// MPI_ERR_ARG for a NULL output argument; `name` is the argument ("newcomm").
+void check_out(const void* pointer, const char* name);
+
+#ifdef MPI_PROC_NULL
+inline constexpr int kProcNull = MPI_PROC_NULL;
+#else
+inline constexpr int kProcNull = -2;  // MPI_PROC_NULL's value, for mpi.h without it
+#endif
 
 inline bool is_in_place(const void* buffer) {
   return buffer == MPI_IN_PLACE;

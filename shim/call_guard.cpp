@@ -4,18 +4,30 @@
 #include <cstdlib>
 #include <string>
 
+#include "shim/errhandler_table.hpp"
+
 namespace halyard::mpi_shim {
 
 int report_error(const char* call, MPI_Comm comm, int error_class, std::string_view message) {
   ShimState& state = shim_state();
   CommEntry* entry = state.phase() == Phase::kInitialized ? state.find_comm(comm) : nullptr;
-  return apply_handler(call, entry ? entry->errhandler : state.world_errhandler(), error_class,
-                       message);
+  if (entry == nullptr) {
+    return apply_handler(call, state.world_errhandler(), MPI_COMM_WORLD, error_class, message);
+  }
+  return apply_handler(call, entry->errhandler, comm, error_class, message);
 }
 
-int apply_handler(const char* call, MPI_Errhandler handler, int error_class,
+int apply_handler(const char* call, MPI_Errhandler handler, MPI_Comm comm, int error_class,
                   std::string_view message) {
   if (handler == MPI_ERRORS_RETURN) return error_class;
+  if (MPI_Comm_errhandler_function* function = user_errhandler_function(handler)) {
+    // The handler may call MPI (MPI_Error_string, MPI_Abort) and may change its arguments;
+    // MPI returns the class whatever it does.
+    MPI_Comm handler_comm = comm;
+    int code = error_class;
+    function(&handler_comm, &code);
+    return error_class;
+  }
   fatal_error(call, error_class, message);
 }
 

@@ -2,7 +2,8 @@
 // MPI_Init .. MPI_Finalize, turns exceptions into MPI error classes, and hands each failure to
 // the error handler of the communicator involved (MPI_COMM_WORLD's when there is none):
 // MPI_ERRORS_RETURN returns the class, MPI_ERRORS_ARE_FATAL ends the whole job with a message
-// that names the call, e.g. "MPI_Bcast: invalid root 7 (communicator size 4)".
+// that names the call, e.g. "MPI_Bcast: invalid root 7 (communicator size 4)", and a user
+// handler is called with the communicator and the class, after which the call returns it.
 #pragma once
 
 #include <mpi.h>
@@ -20,8 +21,8 @@ namespace halyard::mpi_shim {
 // of `call`: returns `error_class` or does not return at all.
 int report_error(const char* call, MPI_Comm comm, int error_class, std::string_view message);
 
-// Applies `handler` itself.
-int apply_handler(const char* call, MPI_Errhandler handler, int error_class,
+// Applies `handler` itself; a user handler gets `comm`.
+int apply_handler(const char* call, MPI_Errhandler handler, MPI_Comm comm, int error_class,
                   std::string_view message);
 
 // Ends the job with "<call>: <message>": through hlaunch while a Runtime exists, else by
@@ -39,7 +40,7 @@ int guarded(const char* call, MPI_Comm comm, Body&& body) {
     return MPI_SUCCESS;
   } catch (const MpiError& e) {
     if (e.errhandler != MPI_ERRHANDLER_NULL) {
-      return apply_handler(call, e.errhandler, e.error_class, e.message);
+      return apply_handler(call, e.errhandler, comm, e.error_class, e.message);
     }
     return report_error(call, comm, e.error_class, e.message);
   } catch (const Error& e) {

@@ -50,9 +50,10 @@ void ShimState::initialize() {
   const Communicator& world = runtime_->world();
   comms_.clear();
   comms_.emplace_back();  // MPI_COMM_NULL
-  comms_.emplace_back(CommEntry{world, world_errhandler_});
+  comms_.emplace_back(CommEntry{world, world_errhandler_, "MPI_COMM_WORLD", {}, {}});
   // Every rank its own group: split is collective over the world, which MPI_Init is too.
-  comms_.emplace_back(CommEntry{world.split(world.rank(), 0), MPI_ERRORS_ARE_FATAL});
+  comms_.emplace_back(
+      CommEntry{world.split(world.rank(), 0), MPI_ERRORS_ARE_FATAL, "MPI_COMM_SELF", {}, {}});
 }
 
 void ShimState::finalize() {
@@ -85,7 +86,8 @@ CommEntry* ShimState::find_comm(MPI_Comm handle) {
 }
 
 MPI_Comm ShimState::add_comm(Communicator comm, MPI_Errhandler errhandler) {
-  std::size_t index = insert(comms_, free_comms_, CommEntry{std::move(comm), errhandler});
+  std::size_t index =
+      insert(comms_, free_comms_, CommEntry{std::move(comm), errhandler, {}, {}, {}});
   return HALYARD_MPI_KIND_COMM | static_cast<int>(index);
 }
 

@@ -8,12 +8,15 @@
 #include <mpi.h>
 
 #include <deque>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "runtime/communicator.hpp"
 #include "runtime/request.hpp"
 #include "runtime/runtime.hpp"
+#include "shim/info_objects.hpp"
 
 namespace halyard::mpi_shim {
 
@@ -22,6 +25,9 @@ enum class Phase { kBeforeInit, kInitialized, kFinalized };
 struct CommEntry {
   Communicator comm;
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  std::string name;                 // MPI_Comm_set_name; "" until named
+  std::map<int, void*> attributes;  // keyval -> value (attributes.hpp)
+  InfoEntries hints;                // MPI_Comm_set_info
 };
 
 // A non-blocking operation the application has not completed yet.

@@ -269,10 +269,135 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
 /* Further point-to-point: probes, send modes, cancel (issue 25) */
 
 /* Groups, communicator creation, attributes, names, info (issue 25) */
+#define MPI_GROUP_NULL (HALYARD_MPI_KIND_GROUP | 0)
+#define MPI_GROUP_EMPTY (HALYARD_MPI_KIND_GROUP | 1)
+#define MPI_INFO_NULL (HALYARD_MPI_KIND_INFO | 0)
+#define MPI_INFO_ENV (HALYARD_MPI_KIND_INFO | 1)
+
+/* Results of MPI_Group_compare and MPI_Comm_compare. */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* MPI_Comm_split_type: the ranks of one node (under hlaunch --vnodes, one emulated node). */
+#define MPI_COMM_TYPE_SHARED 1
+
+#define MPI_MAX_OBJECT_NAME 64
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* Keyvals are ints of their own kind, so that a stray int is reported (MPI_ERR_KEYVAL). The
+ * predefined ones name the attributes of MPI_COMM_WORLD; their values are ints. */
+#define HALYARD_MPI_KIND_KEYVAL 0x1a000000
+#define MPI_KEYVAL_INVALID (HALYARD_MPI_KIND_KEYVAL | 0)
+#define MPI_TAG_UB (HALYARD_MPI_KIND_KEYVAL | 1)
+#define MPI_HOST (HALYARD_MPI_KIND_KEYVAL | 2)
+#define MPI_IO (HALYARD_MPI_KIND_KEYVAL | 3)
+#define MPI_WTIME_IS_GLOBAL (HALYARD_MPI_KIND_KEYVAL | 4)
+#define MPI_UNIVERSE_SIZE (HALYARD_MPI_KIND_KEYVAL | 5)
+#define MPI_APPNUM (HALYARD_MPI_KIND_KEYVAL | 6)
+#define MPI_LASTUSEDCODE (HALYARD_MPI_KIND_KEYVAL | 7)
+
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out, int* flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void* attribute_val,
+                                          void* extra_state);
+/* The MPI-1 names (deprecated) of the same signatures. */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+
+/* Predefined callbacks: copy nothing, copy the value, delete nothing. */
+int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval, void* extra_state,
+                          void* attribute_val_in, void* attribute_val_out, int* flag);
+int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void* extra_state, void* attribute_val_in,
+                    void* attribute_val_out, int* flag);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void* attribute_val, void* extra_state);
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
+int MPI_Group_size(MPI_Group group, int* size);
+int MPI_Group_rank(MPI_Group group, int* rank);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                              int ranks2[]);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result);
+int MPI_Group_free(MPI_Group* group);
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm);
+int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name);
+int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen);
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function* comm_delete_attr_fn, int* comm_keyval,
+                           void* extra_state);
+int MPI_Comm_free_keyval(int* comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val);
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+/* MPI-1 names (deprecated) that older programs still call. */
+int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval,
+                      void* extra_state);
+int MPI_Keyval_free(int* keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+int MPI_Info_create(MPI_Info* info);
+int MPI_Info_set(MPI_Info info, const char* key, const char* value);
+int MPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag);
+int MPI_Info_get_string(MPI_Info info, const char* key, int* buflen, char* value, int* flag);
+int MPI_Info_get_nkeys(MPI_Info info, int* nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char* key);
+int MPI_Info_delete(MPI_Info info, const char* key);
+int MPI_Info_dup(MPI_Info info, MPI_Info* newinfo);
+int MPI_Info_free(MPI_Info* info);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 
 /* Process topologies and neighborhood collectives (issue 25) */
 
 /* Further environment: error handlers, memory, library version (issue 25) */
+typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* errorcode, ...);
+/* The older names (deprecated) of the same signature. */
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* comm_errhandler_fn,
+                               MPI_Errhandler* errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Errhandler_free(MPI_Errhandler* errhandler);
+int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
+
+int MPI_Query_thread(int* provided);
+int MPI_Is_thread_main(int* flag);
+
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+int MPI_Get_library_version(char* version, int* resultlen);
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);
+int MPI_Free_mem(void* base);
+
+/* User error classes and codes take the values above MPI_ERR_LASTCODE. */
+int MPI_Add_error_class(int* errorclass);
+int MPI_Add_error_code(int errorclass, int* errorcode);
+int MPI_Add_error_string(int errorcode, const char* string);
 
 #ifdef __cplusplus
 }

@@ -120,6 +120,37 @@ TEST(Communicator, SplitOrdersByKeyAndTranslatesRanks) {
   });
 }
 
+// subset(): only the members take part (rank 1 calls nothing collective until the final split),
+// in the order listed, on a context of its own.
+TEST(Communicator, SubsetInvolvesOnlyItsMembers) {
+  ThreadJob job({0, 0, 0, 0});
+  run_thread_job(job, [](Runtime& rt) {
+    const Communicator& w = rt.world();
+    const std::vector<int> members{3, 0, 2};
+    if (w.rank() == 1) {
+      EXPECT_THROW(w.subset(members), Error);  // not a member: refused before any message
+    } else {
+      Communicator sub = w.subset(members);
+      ASSERT_TRUE(sub.valid());
+      EXPECT_EQ(sub.size(), 3);
+      EXPECT_EQ(sub.world_rank(sub.rank()), w.rank());
+      EXPECT_EQ(sub.world_rank(0), 3);
+      EXPECT_EQ(sub.world_rank(2), 2);
+      EXPECT_NE(sub.context(), w.context());
+      // A ring within the subset; its messages never meet the world's.
+      int mine = w.rank(), theirs = -1;
+      Request r = sub.irecv((sub.rank() + 2) % 3, 5, &theirs, sizeof(theirs));
+      sub.send((sub.rank() + 1) % 3, 5, &mine, sizeof(mine));
+      EXPECT_TRUE(r.wait().ok());
+      EXPECT_EQ(theirs, sub.world_rank((sub.rank() + 2) % 3));
+    }
+    EXPECT_THROW(w.subset({0, 0}), Error);  // duplicate member
+    // The world still works for everyone afterwards.
+    Communicator all = w.split(0, w.rank());
+    EXPECT_EQ(all.size(), 4);
+  });
+}
+
 TEST(Communicator, CollidingTagsOnDifferentCommunicatorsDoNotMix) {
   ThreadJob job({0, 0});
   run_thread_job(job, [](Runtime& rt) {

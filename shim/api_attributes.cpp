@@ -1,0 +1,87 @@
+// MPI calls on keyvals and communicator attributes, the predefined callbacks, and the MPI-1
+// names (MPI_Keyval_create, MPI_Attr_*) that older programs still call.
+#include <mpi.h>
+
+#include "shim/argument_checks.hpp"
+#include "shim/attributes.hpp"
+#include "shim/call_guard.hpp"
+
+using namespace halyard::mpi_shim;
+
+extern "C" {
+
+int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void*, void*, void*, int* flag) {
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_COMM_DUP_FN(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val_out,
+                    int* flag) {
+  *static_cast<void**>(attribute_val_out) = attribute_val_in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void*, void*) {
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function* comm_delete_attr_fn, int* comm_keyval,
+                           void* extra_state) {
+  return guarded("MPI_Comm_create_keyval", MPI_COMM_WORLD, [&] {
+    check_out(comm_keyval, "comm_keyval");
+    *comm_keyval = create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, extra_state);
+  });
+}
+
+int MPI_Comm_free_keyval(int* comm_keyval) {
+  return guarded("MPI_Comm_free_keyval", MPI_COMM_WORLD, [&] {
+    check_out(comm_keyval, "comm_keyval");
+    free_keyval(*comm_keyval);
+    *comm_keyval = MPI_KEYVAL_INVALID;
+  });
+}
+
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val) {
+  return guarded("MPI_Comm_set_attr", comm,
+                 [&] { set_attribute(comm, shim_state().comm(comm), comm_keyval, attribute_val); });
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag) {
+  return guarded("MPI_Comm_get_attr", comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
+    check_out(attribute_val, "attribute_val");
+    check_out(flag, "flag");
+    *flag = get_attribute(entry, comm_keyval, static_cast<void**>(attribute_val));
+  });
+}
+
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
+  return guarded("MPI_Comm_delete_attr", comm,
+                 [&] { delete_attribute(comm, shim_state().comm(comm), comm_keyval); });
+}
+
+// The MPI-1 names are the same calls (their errors name the MPI-2 call, as in Open MPI).
+int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval,
+                      void* extra_state) {
+  return MPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra_state);
+}
+
+int MPI_Keyval_free(int* keyval) {
+  return MPI_Comm_free_keyval(keyval);
+}
+
+int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val) {
+  return MPI_Comm_set_attr(comm, keyval, attribute_val);
+}
+
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+}
+
+int MPI_Attr_delete(MPI_Comm comm, int keyval) {
+  return MPI_Comm_delete_attr(comm, keyval);
+}
+
+}  // extern "C"
