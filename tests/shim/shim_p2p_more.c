@@ -336,10 +336,7 @@ static void check_sendrecv_replace(void) {
 
 int main(int argc, char** argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  right = (rank + 1) % size;
-  left = (rank + size - 1) % size;
+  ring_position(&rank, &size, &left, &right);
   MPI_Comm returning;
   CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &returning));
   CHECK_MPI(MPI_Comm_set_errhandler(returning, MPI_ERRORS_RETURN));

@@ -247,10 +247,7 @@ static void check_errors(void) {
 
 int main(int argc, char** argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  right = (rank + 1) % size;
-  left = (rank + size - 1) % size;
+  ring_position(&rank, &size, &left, &right);
   check_point_to_point();
   check_collectives();
   check_large();
