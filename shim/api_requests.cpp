@@ -188,7 +188,16 @@ void start_round(MPI_Request handle) {
   if (pending == nullptr || !pending->persistent())
     fail(MPI_ERR_REQUEST, "request " + hex(handle) + " is not a persistent request");
   if (!pending->inactive()) fail(MPI_ERR_REQUEST, "request " + hex(handle) + " is active already");
-  pending->start(*pending);
+  // A round that cannot start (a buffered send without room) reports to the handler its
+  // communicator had at init, as its completion would.
+  try {
+    pending->start(*pending);
+  } catch (MpiError& e) {
+    e.errhandler = pending->errhandler;
+    throw;
+  } catch (const halyard::Error& e) {
+    throw MpiError{error_class_of(e.code()), e.what(), pending->errhandler};
+  }
 }
 
 }  // namespace

@@ -242,6 +242,12 @@ static void check_errors(void) {
   CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
   CHECK(data[0] == 2);
   CHECK_MPI(MPI_Request_free(&request));
+  /* A round that cannot start (a buffered send with no buffer attached) fails MPI_Start, with
+   * the handler of the request's communicator, and leaves the request inactive. */
+  CHECK_MPI(MPI_Bsend_init(data, 1, MPI_INT, rank, 79, MPI_COMM_WORLD, &request));
+  CHECK(MPI_Start(&request) == MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Request_free(&request));
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
