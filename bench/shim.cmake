@@ -49,3 +49,8 @@ endfunction()
 halyard_mpi_benchmark(mpi_collectives MPICH)
 halyard_mpi_benchmark(mpi_overlap)
 halyard_mpi_benchmark(mpi_fft_pipeline)
+# MPI-4 persistent collectives against the blocking ones (issue 25); Halyard only, since the
+# peers installed here predate MPI-4's persistent collectives.
+halyard_wrapped_mpi_program(mpi_persistent_halyard ${CMAKE_BINARY_DIR}/bin/hmpicc
+  ${CMAKE_CURRENT_LIST_DIR}/mpi_persistent.c FLAGS -Werror
+  DEPENDS ${PROJECT_SOURCE_DIR}/shim/include/mpi.h ${CMAKE_BINARY_DIR}/bin/hmpicc halyard_mpi)

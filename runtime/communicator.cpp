@@ -243,17 +243,21 @@ Request Communicator::post_send(const char* operation, int peer, int tag, const 
 }
 
 Request Communicator::start_send(int world_peer, const Envelope& env, const void* buffer,
-                                 Completion callback) const {
+                                 Completion callback, bool synchronous) const {
   const State& s = *state_;
   // Drained: when the process fails, a live receiver may still be reading the buffer, so the
   // request completes when the transport says so (Transport::withdraw_sends), not wholesale.
   Request request = Request::make_pending_drained(s.p2p->loop());
   request.on_complete(std::move(callback));
-  s.p2p->send(world_peer, env, buffer, [request, bytes = env.size](const Status& st) {
+  Completion done = [request, bytes = env.size](const Status& st) {
     Status out = st;
     if (out.ok()) out.bytes = bytes;
     request.complete(std::move(out));
-  });
+  };
+  if (synchronous)
+    s.p2p->send_synchronous(world_peer, env, buffer, std::move(done));
+  else
+    s.p2p->send(world_peer, env, buffer, std::move(done));
   return request;
 }
 
@@ -277,19 +281,25 @@ void Communicator::State::to_comm_source(Status& status) const {
   }
 }
 
+Completion Communicator::completing(Request request) const {
+  return [request = std::move(request), state = state_](const Status& st) {
+    Status out = st;
+    state->to_comm_source(out);
+    request.complete(std::move(out));
+  };
+}
+
 Request Communicator::post_recv(const char* operation, int peer, int tag, void* buffer,
-                                std::size_t bytes, Completion callback) const {
+                                std::size_t bytes, Completion callback,
+                                std::uint64_t* receive_id) const {
   const int world_source = prepare_recv(operation, peer, buffer, bytes);
   const State& s = *state_;
   EventLoop::Access access(s.p2p->loop());
   Request request = Request::make_pending(s.p2p->loop());
   request.on_complete(std::move(callback));
-  s.p2p->receive(s.context, world_source, tag, buffer, bytes,
-                 [request, state = state_](const Status& st) {
-                   Status out = st;
-                   state->to_comm_source(out);
-                   request.complete(std::move(out));
-                 });
+  const MatchingEngine::ReceiveId id =
+      s.p2p->receive(s.context, world_source, tag, buffer, bytes, completing(request));
+  if (receive_id != nullptr) *receive_id = id;
   return request;
 }
 
@@ -303,6 +313,93 @@ Request Communicator::irecv(int peer, int tag, void* buffer, std::size_t bytes,
                             Completion callback) const {
   require_receive_tag("irecv", tag);
   return post_recv("irecv", peer, tag, buffer, bytes, std::move(callback));
+}
+
+Request Communicator::issend(int peer, int tag, const void* buffer, std::size_t bytes,
+                             Completion callback) const {
+  require_user_tag("issend", tag);
+  Envelope env;
+  const int world_peer = prepare_send("issend", peer, tag, buffer, bytes, env);
+  EventLoop::Access access(state_->p2p->loop());
+  return start_send(world_peer, env, buffer, std::move(callback), true);
+}
+
+CancellableReceive Communicator::irecv_cancellable(int peer, int tag, void* buffer,
+                                                   std::size_t bytes) const {
+  require_receive_tag("irecv_cancellable", tag);
+  CancellableReceive receive;
+  receive.request = post_recv("irecv_cancellable", peer, tag, buffer, bytes, {}, &receive.id);
+  return receive;
+}
+
+bool Communicator::cancel_receive(const CancellableReceive& receive) const {
+  const State& s = checked("cancel_receive");
+  EventLoop::Access access(s.p2p->loop());
+  if (receive.id == 0 || !s.p2p->matching().cancel(receive.id)) return false;
+  receive.request.complete(Status::failure(ErrorCode::kCancelled, "receive cancelled"));
+  return true;
+}
+
+std::optional<MatchedMessage> Communicator::find_message(const char* operation, int peer, int tag,
+                                                         bool take) const {
+  require_receive_tag(operation, tag);
+  const int world_source = prepare_recv(operation, peer, nullptr, 0);
+  const State& s = *state_;
+  EventLoop::Access access(s.p2p->loop());
+  MatchingEngine& matching = s.p2p->matching();
+  MatchedMessage found;
+  std::optional<Envelope> env;
+  if (take) {
+    found.message = matching.take(s.context, world_source, tag);
+    if (found.message) env = found.message->envelope();
+  } else {
+    env = matching.peek(s.context, world_source, tag);
+  }
+  if (!env) return std::nullopt;
+  found.status.source = env->source;
+  found.status.tag = env->tag;
+  found.status.bytes = env->size;
+  s.to_comm_source(found.status);
+  return found;
+}
+
+std::optional<Status> Communicator::iprobe(int peer, int tag) const {
+  checked("iprobe").p2p->loop().poll();
+  std::optional<MatchedMessage> found = find_message("iprobe", peer, tag, false);
+  if (!found) return std::nullopt;
+  return found->status;
+}
+
+Status Communicator::probe(int peer, int tag) const {
+  std::optional<MatchedMessage> found = find_message("probe", peer, tag, false);
+  if (!found)
+    loop().run_until([&] { return (found = find_message("probe", peer, tag, false)).has_value(); });
+  return found->status;
+}
+
+std::optional<MatchedMessage> Communicator::improbe(int peer, int tag) const {
+  checked("improbe").p2p->loop().poll();
+  return find_message("improbe", peer, tag, true);
+}
+
+MatchedMessage Communicator::mprobe(int peer, int tag) const {
+  std::optional<MatchedMessage> found = find_message("mprobe", peer, tag, true);
+  if (!found)
+    loop().run_until([&] { return (found = find_message("mprobe", peer, tag, true)).has_value(); });
+  return std::move(*found);
+}
+Request Communicator::mrecv(MatchedMessage message, void* buffer, std::size_t bytes,
+                            Completion callback) const {
+  const State& s = checked("mrecv");
+  if (!message.message) invalid("mrecv", "the message was received already or never matched");
+  if (buffer == nullptr && bytes > 0) {
+    invalid("mrecv", "buffer is null but bytes is " + std::to_string(bytes));
+  }
+  EventLoop::Access access(s.p2p->loop());
+  Request request = Request::make_pending(s.p2p->loop());
+  request.on_complete(std::move(callback));
+  s.p2p->matching().deliver_taken(std::move(message.message), buffer, bytes, completing(request));
+  return request;
 }
 
 void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes) const {

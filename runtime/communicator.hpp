@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -34,6 +35,20 @@ namespace halyard {
 class EventLoop;
 class PointToPoint;
 struct RuntimeServices;
+
+// A message that a matched probe (Communicator::mprobe) took out of matching: no receive can
+// match it any more, only Communicator::mrecv() receives it. Move-only; dropping it unreceived
+// drops the message.
+struct MatchedMessage {
+  Status status;  // source (communicator rank), tag, bytes: the message's full size
+  std::unique_ptr<IncomingMessage> message;
+};
+
+// A user receive that MPI_Cancel may withdraw (Communicator::irecv_cancellable).
+struct CancellableReceive {
+  Request request;
+  std::uint64_t id = 0;  // the matching engine's receive id; 0 when it failed at once
+};
 
 class Communicator {
  public:
@@ -111,6 +126,29 @@ class Communicator {
                 Completion callback = {}) const;
   Request irecv(int peer, int tag, void* buffer, std::size_t bytes, Completion callback = {}) const;
 
+  // A synchronous send (MPI_Ssend): completes only once a receive has matched the message
+  // (the receiver's matching engine acknowledges the match) and the send itself is done.
+  Request issend(int peer, int tag, const void* buffer, std::size_t bytes,
+                 Completion callback = {}) const;
+  // irecv() that cancel_receive() can withdraw: true when no message had matched it yet (its
+  // request then completes with kCancelled), false when one had (it completes as usual).
+  CancellableReceive irecv_cancellable(int peer, int tag, void* buffer, std::size_t bytes) const;
+  bool cancel_receive(const CancellableReceive& receive) const;
+
+  // Probing (MPI_Probe / MPI_Iprobe), with a receive's peer and tag rules. iprobe() makes one
+  // pass of the loop, then reports what a receive posted now would get from the first message
+  // it would match (source, tag, bytes: the whole size), leaving the message for a receive;
+  // nullopt when none has arrived. probe() runs the loop until one has.
+  std::optional<Status> iprobe(int peer, int tag) const;
+  Status probe(int peer, int tag) const;
+  // Matched probes (MPI_Improbe / MPI_Mprobe): the same, but the message is taken out of
+  // matching, so that no other receive or probe sees it; mrecv() then receives it (the
+  // request completes as irecv()'s would, truncation included).
+  std::optional<MatchedMessage> improbe(int peer, int tag) const;
+  MatchedMessage mprobe(int peer, int tag) const;
+  Request mrecv(MatchedMessage message, void* buffer, std::size_t bytes,
+                Completion callback = {}) const;
+
   // Blocking conveniences; throw Error when the operation fails.
   void send(int peer, int tag, const void* buffer, std::size_t bytes) const;
   Status recv(int peer, int tag, void* buffer, std::size_t bytes) const;
@@ -170,15 +208,22 @@ class Communicator {
   // Validates a send, fills `env` and returns the peer's world rank.
   int prepare_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
                    Envelope& env) const;
-  // The send path with a request that completes from the transport's progress.
-  Request start_send(int world_peer, const Envelope& env, const void* buffer,
-                     Completion callback) const;
+  // The send path with a request that completes from the transport's progress (for a
+  // synchronous one, once the receiver has acknowledged the match too).
+  Request start_send(int world_peer, const Envelope& env, const void* buffer, Completion callback,
+                     bool synchronous = false) const;
   Request post_send(const char* operation, int peer, int tag, const void* buffer, std::size_t bytes,
                     Completion callback) const;
   // Validates a receive and returns the source's world rank (or kAnySource).
   int prepare_recv(const char* operation, int peer, const void* buffer, std::size_t bytes) const;
   Request post_recv(const char* operation, int peer, int tag, void* buffer, std::size_t bytes,
-                    Completion callback) const;
+                    Completion callback, std::uint64_t* receive_id = nullptr) const;
+  // A receive's completion that reports the sender's rank in this communicator.
+  Completion completing(Request request) const;
+  // The first unexpected message a receive (peer, tag) would match, with a receive's status:
+  // left in the queue (message stays null) or, with `take`, taken out of it.
+  std::optional<MatchedMessage> find_message(const char* operation, int peer, int tag,
+                                             bool take) const;
   struct CreationItem;
   // Gives every rank of `participants` (ranks of this communicator in ascending order, this one
   // among them) the others' items, in that order, and returns a context free on all of them.

@@ -11,10 +11,14 @@
 
 namespace halyard {
 
+bool MatchingEngine::matches(int source, int tag, const Envelope& e) {
+  if (source != kAnySource && source != e.source) return false;
+  if (tag == kAnyTag) return is_user_tag(e.tag);
+  return tag == e.tag;
+}
+
 bool MatchingEngine::matches(const PostedReceive& r, const Envelope& e) {
-  if (r.source != kAnySource && r.source != e.source) return false;
-  if (r.tag == kAnyTag) return is_user_tag(e.tag);
-  return r.tag == e.tag;
+  return matches(r.source, r.tag, e);
 }
 
 // One matched message on its way into a receive buffer. A single allocation holds everything
@@ -106,12 +110,15 @@ MatchingEngine::ReceiveId MatchingEngine::post(std::uint32_t context, int source
   ReceiveId id = next_id_++;
   PostedReceive receive{id, source, tag, buffer, capacity, std::move(done)};
   ContextQueues& q = queues(context);
-  for (auto it = q.unexpected.begin(); it != q.unexpected.end(); ++it) {
-    if (!matches(receive, (*it)->envelope())) continue;
-    std::unique_ptr<IncomingMessage> message = std::move(*it);
-    q.unexpected.erase(it);
-    deliver(std::move(message), std::move(receive));
-    return id;
+  if (!q.unexpected.empty()) {
+    auto it = find_unexpected(q, source, tag);
+    if (it != q.unexpected.end()) {
+      std::unique_ptr<IncomingMessage> message = std::move(*it);
+      q.unexpected.erase(it);
+      matched(message->envelope());
+      deliver(std::move(message), std::move(receive));
+      return id;
+    }
   }
   q.posted.push_back(std::move(receive));
   ++posted_count_;
@@ -142,6 +149,7 @@ void MatchingEngine::arrive(std::unique_ptr<IncomingMessage> message) {
     else
       q.posted.erase(it);
     --posted_count_;
+    matched(env);
     if (message->deliverable_while_announced()) {
       // The transport allows it: copy straight into the posted buffer now instead of paying
       // a deferred pass (and, for shm, a copy of the payload out of the ring).
@@ -167,6 +175,7 @@ bool MatchingEngine::take_eager(const Envelope& env, const EagerPayload& payload
   ContextQueues& q = queues(env.context);
   for (auto it = q.posted.begin(); it != q.posted.end(); ++it) {
     if (!matches(*it, env)) continue;
+    matched(env);
     const std::size_t n = std::min<std::uint64_t>(env.size, it->capacity);
     if (n > 0) payload.copy_to(it->buffer, n);
     Status s;
@@ -209,6 +218,36 @@ bool MatchingEngine::cancel(ReceiveId id) {
     return true;
   }
   return false;
+}
+
+std::deque<std::unique_ptr<IncomingMessage>>::iterator MatchingEngine::find_unexpected(
+    ContextQueues& q, int source, int tag) {
+  return std::find_if(q.unexpected.begin(), q.unexpected.end(),
+                      [&](const auto& m) { return matches(source, tag, m->envelope()); });
+}
+
+std::optional<Envelope> MatchingEngine::peek(std::uint32_t context, int source, int tag) {
+  ContextQueues& q = queues(context);
+  auto it = find_unexpected(q, source, tag);
+  if (it == q.unexpected.end()) return std::nullopt;
+  return (*it)->envelope();
+}
+
+std::unique_ptr<IncomingMessage> MatchingEngine::take(std::uint32_t context, int source, int tag) {
+  ContextQueues& q = queues(context);
+  auto it = find_unexpected(q, source, tag);
+  if (it == q.unexpected.end()) return nullptr;
+  std::unique_ptr<IncomingMessage> message = std::move(*it);
+  q.unexpected.erase(it);
+  matched(message->envelope());
+  return message;
+}
+
+void MatchingEngine::deliver_taken(std::unique_ptr<IncomingMessage> message, void* buffer,
+                                   std::size_t capacity, Completion done) {
+  const Envelope& env = message->envelope();
+  deliver(std::move(message),
+          PostedReceive{0, env.source, env.tag, buffer, capacity, std::move(done)});
 }
 
 std::size_t MatchingEngine::cancel_unmatched(std::uint32_t context, int tag, const Status& status) {

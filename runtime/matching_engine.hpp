@@ -26,6 +26,12 @@ namespace halyard {
 
 class EventLoop;
 
+// Envelope.flags bit of a synchronous send (MPI_Ssend): the sender waits to hear that a receive
+// matched its message. The engine reports every such match (on_synchronous_match); the bits
+// above kSynchronousIdShift carry the sender's id of that send, echoed in the acknowledgement.
+inline constexpr std::uint32_t kEnvelopeSynchronous = 1u << 3;
+inline constexpr int kSynchronousIdShift = 8;
+
 class MatchingEngine {
  public:
   using ReceiveId = std::uint64_t;
@@ -55,6 +61,23 @@ class MatchingEngine {
 
   // Removes a posted, still unmatched receive; false when it was matched already.
   bool cancel(ReceiveId id);
+
+  // Probing (MPI_Probe, MPI_Mprobe). peek(): the envelope of the unexpected message on `context`
+  // that a receive (source, tag) posted now would take, left in place; nullopt when there is
+  // none. take(): the same message, taken out of the queue, so that no receive can match it any
+  // more; it counts as matched (a synchronous sender hears so). deliver_taken() moves a taken
+  // message into `buffer` as a matched receive would, with the same outcome in `done`.
+  std::optional<Envelope> peek(std::uint32_t context, int source, int tag);
+  std::unique_ptr<IncomingMessage> take(std::uint32_t context, int source, int tag);
+  void deliver_taken(std::unique_ptr<IncomingMessage> message, void* buffer, std::size_t capacity,
+                     Completion done);
+
+  // Runs with the envelope of every matched message that carries kEnvelopeSynchronous, at the
+  // match (possibly inside a transport's progress(): it must only defer work to the loop).
+  using SynchronousMatchHandler = std::function<void(const Envelope& env)>;
+  void on_synchronous_match(SynchronousMatchHandler handler) {
+    synchronous_match_ = std::move(handler);
+  }
 
   // Withdraws every receive posted on `context` with exactly `tag` that no message has matched
   // yet, and completes each with `status` once all are out of the queue (a completion may post).
@@ -112,6 +135,15 @@ class MatchingEngine {
   struct Delivery;
 
   static bool matches(const PostedReceive& r, const Envelope& e);
+  static bool matches(int source, int tag, const Envelope& e);
+  // Every match goes through here: tells a synchronous sender (one branch for the others).
+  void matched(const Envelope& env) {
+    if ((env.flags & kEnvelopeSynchronous) != 0) [[unlikely]]
+      synchronous_match_(env);
+  }
+  // The first unexpected message of `context` a receive (source, tag) would take.
+  std::deque<std::unique_ptr<IncomingMessage>>::iterator find_unexpected(ContextQueues& q,
+                                                                         int source, int tag);
   // A delivery in flight ended: after a failure, the last one runs `drained_`.
   void delivery_ended();
   // Delivers `message` into `receive`: at once when the payload is in hand, else through the
@@ -132,6 +164,7 @@ class MatchingEngine {
 
   EventLoop& loop_;
   DeliveryFailureHandler delivery_failure_;
+  SynchronousMatchHandler synchronous_match_ = [](const Envelope&) {};
   std::unordered_map<std::uint32_t, ContextQueues> contexts_;
   ContextQueues* last_queues_ = nullptr;
   std::uint32_t last_context_ = 0;

@@ -18,6 +18,21 @@ struct PointToPoint::SendInFlight : Pooled<SendInFlight> {
   Completion done;
 };
 
+// A synchronous send completes when both its transport send and the receiver's acknowledgement
+// are in, or at the first failure.
+struct PointToPoint::SynchronousSend {
+  Completion done;
+  int outstanding = 2;
+  void finish(const Status& s) {
+    if (!done) return;
+    if (!s.ok() || --outstanding == 0) {
+      Completion run = std::move(done);
+      done = nullptr;
+      run(s);
+    }
+  }
+};
+
 PointToPoint::PointToPoint(EventLoop& loop, Router& router)
     : loop_(loop),
       router_(router),
@@ -30,6 +45,7 @@ PointToPoint::PointToPoint(EventLoop& loop, Router& router)
           ActiveMessages::eager_limit_from_environment()) {
   matching_.on_delivery_failure(
       [this](int world_source, const Status& s) { peer_unreachable(world_source, s); });
+  matching_.on_synchronous_match([this](const Envelope& env) { acknowledge_match(env); });
 }
 
 IncomingHandler PointToPoint::incoming_handler() {
@@ -37,6 +53,7 @@ IncomingHandler PointToPoint::incoming_handler() {
 }
 
 void PointToPoint::on_incoming(std::unique_ptr<IncomingMessage> message) {
+  if (take_acknowledgement(message->envelope())) return;
   if ((message->envelope().flags & kEnvelopeAmAny) != 0) {
     active_messages_.arrive(std::move(message));
   } else {
@@ -46,7 +63,41 @@ void PointToPoint::on_incoming(std::unique_ptr<IncomingMessage> message) {
 
 bool PointToPoint::offer_eager(const Envelope& envelope, const EagerPayload& payload) {
   if ((envelope.flags & kEnvelopeAmAny) != 0) return false;
-  return matching_.take_eager(envelope, payload);
+  return take_acknowledgement(envelope) || matching_.take_eager(envelope, payload);
+}
+
+void PointToPoint::send_synchronous(int world_peer, Envelope env, const void* buffer,
+                                    Completion done) {
+  const std::uint32_t id = next_synchronous_id_;
+  next_synchronous_id_ = (next_synchronous_id_ + 1) & (~0u >> kSynchronousIdShift);
+  auto pending = std::make_shared<SynchronousSend>();
+  pending->done = std::move(done);
+  synchronous_sends_[id] = pending;
+  env.flags |= kEnvelopeSynchronous | (id << kSynchronousIdShift);
+  send(world_peer, env, buffer, [this, pending, id](const Status& s) {
+    if (!s.ok()) synchronous_sends_.erase(id);  // no acknowledgement will come
+    pending->finish(s);
+  });
+}
+
+void PointToPoint::acknowledge_match(const Envelope& env) {
+  Envelope ack;
+  ack.context = env.context;
+  ack.flags = kEnvelopeSynchronousAck | (env.flags & ~((1u << kSynchronousIdShift) - 1));
+  const int sender = env.source;
+  loop_.defer([this, ack, sender] { send(sender, ack, nullptr, {}); });
+}
+
+bool PointToPoint::take_acknowledgement(const Envelope& env) {
+  if ((env.flags & kEnvelopeSynchronousAck) == 0) [[likely]]
+    return false;
+  auto it = synchronous_sends_.find(env.flags >> kSynchronousIdShift);
+  if (it != synchronous_sends_.end()) {
+    std::shared_ptr<SynchronousSend> pending = std::move(it->second);
+    synchronous_sends_.erase(it);
+    pending->finish(Status{});
+  }
+  return true;
 }
 
 void PointToPoint::send(int world_peer, Envelope env, const void* buffer, Completion done) {

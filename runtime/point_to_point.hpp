@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 #include "runtime/active_messages.hpp"
 #include "runtime/matching_engine.hpp"
@@ -29,6 +30,9 @@ inline constexpr std::uint32_t kEnvelopeAmRendezvousHeader = 1u << 1;
 inline constexpr std::uint32_t kEnvelopeAmRendezvousPayload = 1u << 2;
 inline constexpr std::uint32_t kEnvelopeAmAny =
     kEnvelopeActiveMessage | kEnvelopeAmRendezvousHeader | kEnvelopeAmRendezvousPayload;
+// (1u << 3 is kEnvelopeSynchronous, matching_engine.hpp.) The zero-byte acknowledgement of a
+// synchronous send's match; its id bits are the send's. Never matched: PointToPoint takes it.
+inline constexpr std::uint32_t kEnvelopeSynchronousAck = 1u << 4;
 
 class PointToPoint final : public EagerMatcher {
  public:
@@ -46,6 +50,9 @@ class PointToPoint final : public EagerMatcher {
   // Sends `env.size` bytes to `world_peer` (env.source is filled in). `done` runs from the
   // transport's progress; on failure state it runs from the loop with that failure.
   void send(int world_peer, Envelope env, const void* buffer, Completion done);
+  // A synchronous send (MPI_Ssend): `done` runs once the transport has sent the message and
+  // the receiver has matched it (its matching engine acknowledges), or with the first failure.
+  void send_synchronous(int world_peer, Envelope env, const void* buffer, Completion done);
   // Transport::send_now through the route to `world_peer`: true when the message was handed
   // over whole (no completion will run); false when send() must be used (also on failure
   // state, so that send() reports it).
@@ -88,6 +95,13 @@ class PointToPoint final : public EagerMatcher {
 
  private:
   struct SendInFlight;
+  struct SynchronousSend;
+
+  // The matching engine matched a synchronous sender's message: tell the sender (from the
+  // loop, since the match may be inside a transport's progress()).
+  void acknowledge_match(const Envelope& env);
+  // True when `env` is a synchronous send's acknowledgement, which is then consumed.
+  bool take_acknowledgement(const Envelope& env);
 
   EventLoop& loop_;
   Router& router_;
@@ -96,6 +110,9 @@ class PointToPoint final : public EagerMatcher {
   std::optional<Status> failure_;
   std::size_t sends_in_flight_ = 0;
   std::uint32_t next_context_ = 1;  // 0 is the world communicator's
+  // Synchronous sends waiting for their acknowledgement, by id (24 bits, wrapping).
+  std::unordered_map<std::uint32_t, std::shared_ptr<SynchronousSend>> synchronous_sends_;
+  std::uint32_t next_synchronous_id_ = 0;
   std::shared_ptr<const void> lifetime_ = std::make_shared<int>(0);
 };
 

@@ -16,6 +16,7 @@
 #include "collectives/post_call.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/collective_starts.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
@@ -70,9 +71,15 @@ struct BlockingCollective {
   BlockingCollective& operator=(const BlockingCollective&) = delete;
 };
 
-// Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go.
+// Set while MPI_*_init checks a persistent collective's arguments (CheckingOnly).
+thread_local bool checking_only = false;
+
+// Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go; or,
+// while checking only, stop there with a request that is complete.
 halyard::Request start(CollArgs args) {
   halyard::core::settle(args);
+  if (checking_only) [[unlikely]]
+    return halyard::Request::make_completed(args.comm.loop(), {});
   args.blocking = in_blocking_collective;
   return halyard::post_call(args);
 }
@@ -95,6 +102,21 @@ ReductionArgs reduction_args(int count, MPI_Datatype datatype, MPI_Op op) {
   std::size_t n = checked_count(count);
   const DatatypeInfo& type = checked_datatype(datatype);
   return {n, type.halyard, checked_op(op, type).halyard};
+}
+
+}  // namespace
+
+namespace halyard::mpi_shim {
+
+CheckingOnly::CheckingOnly() {
+  checking_only = true;
+}
+CheckingOnly::~CheckingOnly() {
+  checking_only = false;
+}
+
+halyard::Request start_barrier(const halyard::Communicator& comm) {
+  return start({Collective::kBarrier, comm});
 }
 
 halyard::Request start_reduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
@@ -177,14 +199,61 @@ halyard::Request start_alltoall(const halyard::Communicator& comm, const void* s
   return request;
 }
 
-}  // namespace
+halyard::Request start_gather(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root) {
+  check_root(root, comm);
+  bool is_root = comm.rank() == root;
+  std::size_t block = 0;
+  if (!is_root) {
+    block = block_of(sendcount, sendtype, "send").bytes;  // the receive side is not significant
+  } else {
+    Block recv = block_of(recvcount, recvtype, "recv");
+    block = is_in_place(sendbuf) ? recv.bytes
+                                 : matching_block(block_of(sendcount, sendtype, "send"), recv);
+    check_buffer(recvbuf, blocks(block, comm), "recvbuf");
+  }
+  check_buffer(sendbuf, block, "sendbuf", is_root);
+  return start(
+      {Collective::kGather, comm, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes, {}, root});
+}
+
+halyard::Request start_scatter(const halyard::Communicator& comm, const void* sendbuf,
+                               int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root) {
+  check_root(root, comm);
+  bool is_root = comm.rank() == root;
+  std::size_t block = 0;
+  std::shared_ptr<std::vector<std::byte>> own_block;
+  if (!is_root) {
+    block = block_of(recvcount, recvtype, "recv").bytes;  // the send side is not significant
+  } else {
+    Block send = block_of(sendcount, sendtype, "send");
+    block = is_in_place(recvbuf) ? send.bytes
+                                 : matching_block(send, block_of(recvcount, recvtype, "recv"));
+    check_buffer(sendbuf, blocks(block, comm), "sendbuf");
+    if (is_in_place(recvbuf)) {
+      // Halyard's scatter has no in-place form: the root's own block lands in a scratch
+      // buffer, kept until the request completes, and is dropped (MPI leaves it in sendbuf).
+      own_block = std::make_shared<std::vector<std::byte>>(block);
+      recvbuf = own_block->data();
+    }
+  }
+  check_buffer(recvbuf, block, "recvbuf");
+  halyard::Request request =
+      start({Collective::kScatter, comm, sendbuf, recvbuf, block, {}, {}, kBytes, {}, root});
+  if (own_block) request.on_complete([own_block](const halyard::Status&) {});
+  return request;
+}
+
+}  // namespace halyard::mpi_shim
 
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
   return guarded("MPI_Barrier", comm, [&] {
     BlockingCollective blocking;
-    start({Collective::kBarrier, shim_state().comm(comm).comm}).wait_ok();
+    start_barrier(shim_state().comm(comm).comm).wait_ok();
   });
 }
 
@@ -192,7 +261,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   return guarded("MPI_Ibarrier", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     check_request_out(request);
-    post(comm, request, start({Collective::kBarrier, c}));
+    post(comm, request, start_barrier(c));
   });
 }
 
@@ -272,20 +341,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   return guarded("MPI_Gather", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_root(root, c);
-    bool is_root = c.rank() == root;
-    std::size_t block = 0;
-    if (!is_root) {
-      block = block_of(sendcount, sendtype, "send").bytes;  // the receive side is not significant
-    } else {
-      Block recv = block_of(recvcount, recvtype, "recv");
-      block = is_in_place(sendbuf) ? recv.bytes
-                                   : matching_block(block_of(sendcount, sendtype, "send"), recv);
-      check_buffer(recvbuf, blocks(block, c), "recvbuf");
-    }
-    check_buffer(sendbuf, block, "sendbuf", is_root);
-    start({Collective::kGather, c, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes, {}, root})
-        .wait_ok();
+    start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
   });
 }
 
@@ -294,26 +350,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return guarded("MPI_Scatter", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_root(root, c);
-    bool is_root = c.rank() == root;
-    std::size_t block = 0;
-    std::vector<std::byte> own_block;
-    if (!is_root) {
-      block = block_of(recvcount, recvtype, "recv").bytes;  // the send side is not significant
-    } else {
-      Block send = block_of(sendcount, sendtype, "send");
-      block = is_in_place(recvbuf) ? send.bytes
-                                   : matching_block(send, block_of(recvcount, recvtype, "recv"));
-      check_buffer(sendbuf, blocks(block, c), "sendbuf");
-      if (is_in_place(recvbuf)) {
-        // Halyard's scatter has no in-place form: the root's own block lands in a scratch
-        // buffer and is dropped (MPI leaves it where it is in sendbuf).
-        own_block.resize(block);
-        recvbuf = own_block.data();
-      }
-    }
-    check_buffer(recvbuf, block, "recvbuf");
-    start({Collective::kScatter, c, sendbuf, recvbuf, block, {}, {}, kBytes, {}, root}).wait_ok();
+    start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
   });
 }
 

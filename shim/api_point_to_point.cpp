@@ -1,11 +1,16 @@
-// MPI point-to-point calls on Halyard's tagged p2p (Communicator::isend / irecv). MPI ranks,
-// tags, MPI_ANY_SOURCE and MPI_ANY_TAG mean the same thing in Halyard, so they pass unchanged.
+// MPI point-to-point calls on Halyard's tagged p2p (Communicator::isend / irecv / issend and
+// its probes). MPI ranks, tags, MPI_ANY_SOURCE and MPI_ANY_TAG mean the same thing in Halyard,
+// so they pass unchanged; MPI_PROC_NULL never reaches Halyard (point_to_point_posting.hpp).
 #include <mpi.h>
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "shim/argument_checks.hpp"
+#include "shim/bsend_buffer.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/point_to_point_posting.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
@@ -13,30 +18,12 @@ using namespace halyard::mpi_shim;
 namespace {
 
 static_assert(MPI_ANY_SOURCE == halyard::kAnySource && MPI_ANY_TAG == halyard::kAnyTag);
+static_assert(MPI_PROC_NULL != MPI_ANY_SOURCE && MPI_PROC_NULL < 0);
 
-// Checks one side of a message and returns its size in bytes. `prefix` is "send" or "recv"
-// in MPI_Sendrecv, whose arguments carry it ("sendcount"), and empty elsewhere.
-std::size_t checked_message(const halyard::Communicator& comm, const void* buf, int count,
-                            MPI_Datatype datatype, int peer, int tag, bool is_receive,
-                            const std::string& prefix = "") {
-  std::size_t n = checked_count(count, (prefix + "count").c_str());
-  const DatatypeInfo& type =
-      checked_datatype(datatype, prefix.empty() ? "datatype" : (prefix + "type").c_str());
-  check_peer(peer, comm, is_receive ? "source" : "destination", is_receive);
-  check_tag(tag, is_receive);
-  check_buffer(buf, n, (prefix + "buf").c_str());
-  return bytes_of(n, type);
-}
-
-halyard::Request start_send(const halyard::Communicator& comm, const void* buf, int count,
-                            MPI_Datatype datatype, int dest, int tag) {
-  return comm.isend(dest, tag, buf, checked_message(comm, buf, count, datatype, dest, tag, false));
-}
-
-halyard::Request start_recv(const halyard::Communicator& comm, void* buf, int count,
-                            MPI_Datatype datatype, int source, int tag) {
-  return comm.irecv(source, tag, buf,
-                    checked_message(comm, buf, count, datatype, source, tag, true));
+halyard::Request start_send(SendMode mode, const halyard::Communicator& comm, const void* buf,
+                            int count, MPI_Datatype datatype, int dest, int tag) {
+  std::size_t bytes = checked_message(comm, buf, count, datatype, dest, tag, false);
+  return post_send(mode, comm, buf, bytes, dest, tag);
 }
 
 // Waits for a receive and reports it; a truncated message still fills the status.
@@ -47,8 +34,55 @@ void finish_recv(const halyard::Request& request, MPI_Status* status) {
   if (!completion.ok()) fail(error_class, completion.message);
 }
 
-void check_request_out(MPI_Request* request) {
-  if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
+// A blocking send of any mode.
+int blocking_send(const char* call, SendMode mode, const void* buf, int count,
+                  MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return guarded(call, comm, [&] {
+    start_send(mode, shim_state().comm(comm).comm, buf, count, datatype, dest, tag).wait_ok();
+  });
+}
+
+// A non-blocking send of any mode.
+int nonblocking_send(const char* call, SendMode mode, const void* buf, int count,
+                     MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request* request) {
+  return guarded(call, comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
+    check_out(request, "request");
+    halyard::Request posted = start_send(mode, entry.comm, buf, count, datatype, dest, tag);
+    *request = shim_state().add_request({posted, entry.errhandler});
+  });
+}
+
+// The checks of a probe: source (MPI_ANY_SOURCE allowed) and tag (MPI_ANY_TAG allowed).
+void check_probe(const halyard::Communicator& comm, int source, int tag) {
+  if (source != MPI_PROC_NULL) check_peer(source, comm, "source", true);
+  check_tag(tag, true);
+}
+
+// Reports a matched probe's message: a handle for MPI_Mrecv, and its status.
+void report_matched(halyard::MatchedMessage matched, const CommEntry& entry, MPI_Message* message,
+                    MPI_Status* status) {
+  fill_status(status, matched.status, MPI_SUCCESS);
+  *message = shim_state().add_message({std::move(matched), entry.comm, entry.errhandler});
+}
+
+// Starts the receive of a matched message and releases its handle.
+halyard::Request start_mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message) {
+  check_out(message, "message");
+  if (*message == MPI_MESSAGE_NO_PROC) {
+    *message = MPI_MESSAGE_NULL;
+    return halyard::Request::make_completed(shim_state().runtime().loop(), proc_null_status());
+  }
+  MessageEntry* entry = shim_state().find_message(*message);
+  if (entry == nullptr) fail(MPI_ERR_REQUEST, "invalid message (not from MPI_Mprobe/Improbe)");
+  std::size_t n = checked_count(count);
+  std::size_t bytes = bytes_of(n, checked_datatype(datatype));
+  check_buffer(buf, n, "buf");
+  halyard::Request request = entry->comm.mrecv(std::move(entry->message), buf, bytes);
+  shim_state().remove_message(*message);
+  *message = MPI_MESSAGE_NULL;
+  return request;
 }
 
 }  // namespace
@@ -56,26 +90,52 @@ void check_request_out(MPI_Request* request) {
 extern "C" {
 
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return guarded("MPI_Send", comm, [&] {
-    start_send(shim_state().comm(comm).comm, buf, count, datatype, dest, tag).wait_ok();
-  });
+  return blocking_send("MPI_Send", SendMode::kStandard, buf, count, datatype, dest, tag, comm);
+}
+
+int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Ssend", SendMode::kSynchronous, buf, count, datatype, dest, tag, comm);
+}
+
+int MPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Bsend", SendMode::kBuffered, buf, count, datatype, dest, tag, comm);
+}
+
+int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Rsend", SendMode::kReady, buf, count, datatype, dest, tag, comm);
+}
+
+int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  return nonblocking_send("MPI_Isend", SendMode::kStandard, buf, count, datatype, dest, tag, comm,
+                          request);
+}
+
+int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return nonblocking_send("MPI_Issend", SendMode::kSynchronous, buf, count, datatype, dest, tag,
+                          comm, request);
+}
+
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return nonblocking_send("MPI_Ibsend", SendMode::kBuffered, buf, count, datatype, dest, tag, comm,
+                          request);
+}
+
+int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return nonblocking_send("MPI_Irsend", SendMode::kReady, buf, count, datatype, dest, tag, comm,
+                          request);
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
              MPI_Status* status) {
   return guarded("MPI_Recv", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    finish_recv(start_recv(c, buf, count, datatype, source, tag), status);
-  });
-}
-
-int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-              MPI_Request* request) {
-  return guarded("MPI_Isend", comm, [&] {
-    const CommEntry& entry = shim_state().comm(comm);
-    check_request_out(request);
-    halyard::Request posted = start_send(entry.comm, buf, count, datatype, dest, tag);
-    *request = shim_state().add_request({posted, entry.errhandler});
+    std::size_t bytes = checked_message(c, buf, count, datatype, source, tag, true);
+    if (source == MPI_PROC_NULL) return fill_status(status, proc_null_status(), MPI_SUCCESS);
+    finish_recv(c.irecv(source, tag, buf, bytes), status);
   });
 }
 
@@ -83,9 +143,11 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
               MPI_Request* request) {
   return guarded("MPI_Irecv", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
-    check_request_out(request);
-    halyard::Request posted = start_recv(entry.comm, buf, count, datatype, source, tag);
-    *request = shim_state().add_request({posted, entry.errhandler});
+    check_out(request, "request");
+    std::size_t bytes = checked_message(entry.comm, buf, count, datatype, source, tag, true);
+    PendingRequest pending{{}, entry.errhandler};
+    post_recv(pending, entry.comm, buf, bytes, source, tag);
+    *request = shim_state().add_request(std::move(pending));
   });
 }
 
@@ -99,11 +161,124 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
         checked_message(c, sendbuf, sendcount, sendtype, dest, sendtag, false, "send");
     std::size_t recv_bytes =
         checked_message(c, recvbuf, recvcount, recvtype, source, recvtag, true, "recv");
-    halyard::Request recv = c.irecv(source, recvtag, recvbuf, recv_bytes);
-    halyard::Request send = c.isend(dest, sendtag, sendbuf, send_bytes);
-    halyard::Status sent = send.wait();
-    finish_recv(recv, status);
+    PendingRequest recv;
+    post_recv(recv, c, recvbuf, recv_bytes, source, recvtag);
+    halyard::Status sent =
+        post_send(SendMode::kStandard, c, sendbuf, send_bytes, dest, sendtag).wait();
+    finish_recv(recv.request, status);
     sent.raise_if_failed();
+  });
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  return guarded("MPI_Sendrecv_replace", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    std::size_t bytes = checked_message(c, buf, count, datatype, dest, sendtag, false);
+    checked_message(c, buf, count, datatype, source, recvtag, true);
+    // The message received lands in a scratch buffer until the one sent has left `buf`.
+    std::vector<std::byte> incoming(bytes);
+    PendingRequest recv;
+    post_recv(recv, c, incoming.data(), bytes, source, recvtag);
+    halyard::Status sent = post_send(SendMode::kStandard, c, buf, bytes, dest, sendtag).wait();
+    finish_recv(recv.request, status);
+    sent.raise_if_failed();
+    std::size_t received = recv.request.status().bytes;
+    if (received > 0) std::memcpy(buf, incoming.data(), received);
+  });
+}
+
+int MPI_Buffer_attach(void* buffer, int size) {
+  return guarded("MPI_Buffer_attach", MPI_COMM_WORLD, [&] {
+    if (size < 0) fail(MPI_ERR_ARG, "invalid size " + std::to_string(size));
+    check_buffer(buffer, static_cast<std::size_t>(size), "buffer");
+    if (bsend_buffer().attached()) fail(MPI_ERR_BUFFER, "a buffer is attached already");
+    bsend_buffer().attach(static_cast<std::byte*>(buffer), static_cast<std::size_t>(size));
+  });
+}
+
+int MPI_Buffer_detach(void* buffer_addr, int* size) {
+  return guarded("MPI_Buffer_detach", MPI_COMM_WORLD, [&] {
+    check_out(buffer_addr, "buffer_addr");
+    check_out(size, "size");
+    BsendBuffer& buffer = bsend_buffer();
+    // MPI: detaching waits until every message in the buffer has been sent.
+    shim_state().runtime().loop().run_until([&] { return buffer.regions_in_use() == 0; });
+    auto [base, bytes] = buffer.detach();
+    void* address = base;
+    std::memcpy(buffer_addr, &address, sizeof address);
+    *size = static_cast<int>(bytes);
+  });
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return guarded("MPI_Probe", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_probe(c, source, tag);
+    halyard::Status found = source == MPI_PROC_NULL ? proc_null_status() : c.probe(source, tag);
+    fill_status(status, found, MPI_SUCCESS);
+  });
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  return guarded("MPI_Iprobe", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_out(flag, "flag");
+    check_probe(c, source, tag);
+    std::optional<halyard::Status> found =
+        source == MPI_PROC_NULL ? proc_null_status() : c.iprobe(source, tag);
+    *flag = found.has_value();
+    if (found) fill_status(status, *found, MPI_SUCCESS);
+  });
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+  return guarded("MPI_Mprobe", comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
+    check_out(message, "message");
+    check_probe(entry.comm, source, tag);
+    if (source == MPI_PROC_NULL) {
+      *message = MPI_MESSAGE_NO_PROC;
+      return fill_status(status, proc_null_status(), MPI_SUCCESS);
+    }
+    report_matched(entry.comm.mprobe(source, tag), entry, message, status);
+  });
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                MPI_Status* status) {
+  return guarded("MPI_Improbe", comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
+    check_out(flag, "flag");
+    check_out(message, "message");
+    check_probe(entry.comm, source, tag);
+    *flag = 1;
+    if (source == MPI_PROC_NULL) {
+      *message = MPI_MESSAGE_NO_PROC;
+      return fill_status(status, proc_null_status(), MPI_SUCCESS);
+    }
+    std::optional<halyard::MatchedMessage> matched = entry.comm.improbe(source, tag);
+    *flag = matched.has_value();
+    if (matched) report_matched(std::move(*matched), entry, message, status);
+  });
+}
+
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+              MPI_Status* status) {
+  return guarded("MPI_Mrecv", MPI_COMM_WORLD,
+                 [&] { finish_recv(start_mrecv(buf, count, datatype, message), status); });
+}
+
+int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+               MPI_Request* request) {
+  return guarded("MPI_Imrecv", MPI_COMM_WORLD, [&] {
+    check_out(request, "request");
+    MPI_Errhandler handler = MPI_ERRORS_ARE_FATAL;
+    if (message != nullptr) {
+      if (MessageEntry* entry = shim_state().find_message(*message)) handler = entry->errhandler;
+    }
+    halyard::Request posted = start_mrecv(buf, count, datatype, message);
+    *request = shim_state().add_request({posted, handler});
   });
 }
 

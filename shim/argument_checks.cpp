@@ -83,6 +83,7 @@ void fill_status(MPI_Status* status, const Status& completion, int error_class) 
   status->MPI_TAG = completion.tag;
   status->MPI_ERROR = error_class;
   status->halyard_received_bytes = static_cast<long long>(completion.bytes);
+  status->halyard_cancelled = 0;
 }
 
 void fill_empty_status(MPI_Status* status) {
@@ -91,6 +92,7 @@ void fill_empty_status(MPI_Status* status) {
   status->MPI_TAG = MPI_ANY_TAG;
   status->MPI_ERROR = MPI_SUCCESS;
   status->halyard_received_bytes = 0;
+  status->halyard_cancelled = 0;
 }
 
 }  // namespace halyard::mpi_shim

@@ -33,11 +33,7 @@ void check_tag(int tag, bool any_allowed);
 // MPI_ERR_ARG for a NULL output argument; `name` is the argument ("newcomm").
 void check_out(const void* pointer, const char* name);
 
-#ifdef MPI_PROC_NULL
 inline constexpr int kProcNull = MPI_PROC_NULL;
-#else
-inline constexpr int kProcNull = -2;  // MPI_PROC_NULL's value, for mpi.h without it
-#endif
 
 inline bool is_in_place(const void* buffer) {
   return buffer == MPI_IN_PLACE;

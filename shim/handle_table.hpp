@@ -1,14 +1,16 @@
-// A table of shim objects named by MPI handles of one kind (groups, info objects, keyvals, user
-// error handlers): the handle's top byte is the kind, the rest the index. Index 0 is the null
-// handle; the first `predefined` indices after it hold the predefined objects (MPI_GROUP_EMPTY,
-// MPI_INFO_ENV), which find() returns but remove() refuses. Slots of removed objects are
-// reused. A deque keeps every entry in place while the table grows.
+// A table of shim objects named by MPI handles of one kind (requests, messages, groups, info
+// objects, keyvals, user error handlers): the handle's top byte is the kind, the rest the index.
+// Index 0 is the null handle. The first `reserved` indices name no entry (a kind may have more
+// predefined handles than its null one: MPI_MESSAGE_NO_PROC); the predefined objects added next
+// (MPI_GROUP_EMPTY, MPI_INFO_ENV) are found but never removed. Slots of removed objects are
+// reused; a deque keeps every entry in place while the table grows.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace halyard::mpi_shim {
@@ -16,7 +18,10 @@ namespace halyard::mpi_shim {
 template <typename Entry>
 class HandleTable {
  public:
-  explicit HandleTable(int kind) : kind_(kind) { entries_.emplace_back(); }
+  explicit HandleTable(int kind, std::size_t reserved = 1) : kind_(kind) {
+    entries_.resize(reserved);
+    predefined_ = reserved - 1;
+  }
 
   // Adds a predefined object; call before any add().
   int add_predefined(Entry entry) {
@@ -56,6 +61,12 @@ class HandleTable {
     return true;
   }
 
+  // Drops every object that is not predefined.
+  void clear() {
+    entries_.resize(predefined_ + 1);
+    free_.clear();
+  }
+
  private:
   static constexpr std::uint32_t kKindMask = 0xff000000u;
 
@@ -71,7 +82,7 @@ class HandleTable {
   int kind_;
   std::deque<std::optional<Entry>> entries_;
   std::vector<std::size_t> free_;
-  std::size_t predefined_ = 0;  // the last predefined index
+  std::size_t predefined_ = 0;  // the last index that is reserved or predefined
 };
 
 }  // namespace halyard::mpi_shim

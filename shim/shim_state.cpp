@@ -61,7 +61,7 @@ void ShimState::finalize() {
   comms_.clear();
   free_comms_.clear();
   requests_.clear();
-  free_requests_.clear();
+  messages_.clear();
   phase_ = Phase::kFinalized;
   Runtime* runtime = runtime_;
   runtime_ = nullptr;
@@ -100,23 +100,6 @@ void ShimState::remove_comm(MPI_Comm handle) {
   if (index == 0) comm(handle);  // reports why the handle is invalid
   comms_[index].reset();
   free_comms_.push_back(index);
-}
-
-MPI_Request ShimState::add_request(PendingRequest request) {
-  std::size_t index = insert(requests_, free_requests_, std::move(request));
-  return HALYARD_MPI_KIND_REQUEST | static_cast<int>(index);
-}
-
-PendingRequest* ShimState::find_request(MPI_Request handle) {
-  std::size_t index = slot_of(handle, HALYARD_MPI_KIND_REQUEST, requests_);
-  return index == 0 ? nullptr : &*requests_[index];
-}
-
-void ShimState::remove_request(MPI_Request handle) {
-  std::size_t index = slot_of(handle, HALYARD_MPI_KIND_REQUEST, requests_);
-  if (index == 0) return;
-  requests_[index].reset();
-  free_requests_.push_back(index);
 }
 
 ShimState& shim_state() {

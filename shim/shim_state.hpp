@@ -7,7 +7,9 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -16,6 +18,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/request.hpp"
 #include "runtime/runtime.hpp"
+#include "shim/handle_table.hpp"
 #include "shim/info_objects.hpp"
 
 namespace halyard::mpi_shim {
@@ -30,11 +33,35 @@ struct CommEntry {
   InfoEntries hints;                // MPI_Comm_set_info
 };
 
-// A non-blocking operation the application has not completed yet.
+// A non-blocking operation the application has not completed yet, or a persistent request.
 struct PendingRequest {
+  // `{request, errhandler}` makes a one-shot request.
+  PendingRequest(Request posted = {}, MPI_Errhandler handler = MPI_ERRORS_ARE_FATAL)
+      : request(std::move(posted)), errhandler(handler) {}
+
+  // The operation in flight; null for a persistent request that is inactive (before MPI_Start
+  // and after its completion was reported).
   Request request;
   // The handler of its communicator when it was posted: a failure reported at completion goes
   // there even if the communicator was freed meanwhile.
+  MPI_Errhandler errhandler;
+  // A receive MPI_Cancel may withdraw: its communicator and the matching engine's id.
+  Communicator receive_comm;
+  std::uint64_t receive_id = 0;
+  bool cancelled = false;  // MPI_Cancel withdrew it
+  // Persistent requests (MPI_*_init): starts one round, filling `request` (and the receive's
+  // fields); empty for one-shot requests.
+  std::function<void(PendingRequest&)> start;
+
+  bool persistent() const { return static_cast<bool>(start); }
+  // Nothing to wait for: a persistent request not started (MPI's inactive request).
+  bool inactive() const { return persistent() && !request.valid(); }
+};
+
+// A message a matched probe took (MPI_Mprobe), until MPI_Mrecv receives it.
+struct MessageEntry {
+  MatchedMessage message;
+  Communicator comm;
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
 };
 
@@ -58,10 +85,15 @@ class ShimState {
   // MPI_COMM_WORLD's handler; it outlives MPI_Finalize (calls made after it report there).
   MPI_Errhandler world_errhandler() const;
 
-  MPI_Request add_request(PendingRequest request);
+  MPI_Request add_request(PendingRequest request) { return requests_.add(std::move(request)); }
   // Null when `handle` names no pending request (MPI_REQUEST_NULL included).
-  PendingRequest* find_request(MPI_Request handle);
-  void remove_request(MPI_Request handle);
+  PendingRequest* find_request(MPI_Request handle) { return requests_.find(handle); }
+  void remove_request(MPI_Request handle) { requests_.remove(handle); }
+
+  MPI_Message add_message(MessageEntry message) { return messages_.add(std::move(message)); }
+  // Null when `handle` names no matched message (MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC).
+  MessageEntry* find_message(MPI_Message handle) { return messages_.find(handle); }
+  void remove_message(MPI_Message handle) { messages_.remove(handle); }
 
  private:
   Phase phase_ = Phase::kBeforeInit;
@@ -70,8 +102,9 @@ class ShimState {
   Runtime* runtime_ = nullptr;
   std::deque<std::optional<CommEntry>> comms_;  // index = handle's low bits; 0 = MPI_COMM_NULL
   std::vector<std::size_t> free_comms_;
-  std::deque<std::optional<PendingRequest>> requests_;  // 0 = MPI_REQUEST_NULL
-  std::vector<std::size_t> free_requests_;
+  HandleTable<PendingRequest> requests_{HALYARD_MPI_KIND_REQUEST};  // 0 = MPI_REQUEST_NULL
+  // 0 = MPI_MESSAGE_NULL, 1 = MPI_MESSAGE_NO_PROC
+  HandleTable<MessageEntry> messages_{HALYARD_MPI_KIND_MESSAGE, 2};
   MPI_Errhandler world_errhandler_ = MPI_ERRORS_ARE_FATAL;  // kept over MPI_Finalize
 };
 

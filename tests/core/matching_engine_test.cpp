@@ -337,5 +337,63 @@ TEST_F(MatchingTest, FailAllWithNothingInFlightDrainsAtOnce) {
   EXPECT_TRUE(drained);
 }
 
+// Probes: peek() reports the message a receive would take and leaves it; take() removes it so
+// that a later receive gets the next one; deliver_taken() fills a buffer as a receive would.
+TEST_F(MatchingTest, PeekLeavesTheMessageAndTakeRemovesIt) {
+  EXPECT_FALSE(engine.peek(7, kAnySource, kAnyTag).has_value());
+  engine.arrive(fake_message(7, 2, 4, "first"));
+  engine.arrive(fake_message(7, 2, 5, "second!"));
+  engine.arrive(fake_message(7, 3, kFirstCollectiveTag, "library"));
+  std::optional<Envelope> seen = engine.peek(7, kAnySource, 5);
+  ASSERT_TRUE(seen.has_value());
+  EXPECT_EQ(seen->tag, 5);
+  EXPECT_EQ(seen->size, 7u);
+  seen = engine.peek(7, 2, kAnyTag);
+  ASSERT_TRUE(seen.has_value());
+  EXPECT_EQ(seen->tag, 4) << "wildcards see the first message in arrival order";
+  EXPECT_FALSE(engine.peek(7, 3, kAnyTag).has_value()) << "kAnyTag never sees library tags";
+  EXPECT_EQ(engine.unexpected_count(7), 3u);
+
+  std::unique_ptr<IncomingMessage> taken = engine.take(7, kAnySource, kAnyTag);
+  ASSERT_NE(taken, nullptr);
+  EXPECT_EQ(taken->envelope().tag, 4);
+  Slot competing, matched;
+  post(competing, 2, kAnyTag);
+  settle();
+  ASSERT_TRUE(competing.done);
+  EXPECT_EQ(competing.text(), "second!") << "a taken message is out of every receive's reach";
+  engine.deliver_taken(std::move(taken), matched.buffer.data(), 3, matched.completion());
+  settle();
+  ASSERT_TRUE(matched.done);
+  EXPECT_EQ(matched.status.code, ErrorCode::kTruncated);
+  EXPECT_EQ(matched.text(), "fir");
+  EXPECT_EQ(matched.status.source, 2);
+}
+
+// Every match of a synchronous sender's message is reported: a posted receive taking an
+// arrival, a receive taking an unexpected message, an eager offer, a matched probe.
+TEST_F(MatchingTest, SynchronousMatchesAreReportedOnEveryPath) {
+  std::vector<int> reported;
+  engine.on_synchronous_match([&](const Envelope& env) { reported.push_back(env.tag); });
+  Slot posted, late;
+  post(posted, 1, 10);
+  engine.arrive(fake_message(7, 1, 10, "a", kEnvelopeSynchronous));
+  engine.arrive(fake_message(7, 1, 11, "b", kEnvelopeSynchronous));
+  engine.arrive(fake_message(7, 1, 12, "c", kEnvelopeSynchronous));
+  engine.arrive(fake_message(7, 1, 14, "plain"));
+  post(late, 1, 11);
+  const std::string text = "d";
+  Envelope offered{7, 1, 13, kEnvelopeSynchronous, 1};
+  Slot eager;
+  post(eager, 1, 13);
+  ASSERT_TRUE(
+      engine.take_eager(offered, EagerPayload{reinterpret_cast<const std::byte*>(text.data()), 1}));
+  ASSERT_NE(engine.take(7, 1, 12), nullptr);
+  Slot plain;
+  post(plain, 1, 14);
+  settle();
+  EXPECT_EQ(reported, (std::vector<int>{10, 11, 13, 12}));
+}
+
 }  // namespace
 }  // namespace halyard

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <string>
 
 #include "halyard/halyard.hpp"
@@ -64,5 +66,30 @@ struct BytePattern {
     }
   }
 };
+
+// The main() of a program of named scenarios: runs argv[1] on a Runtime of this job, finalizes,
+// and prints "<program> <scenario>: passed" on rank 0; usage (exit 2) for an unknown name.
+inline int run_scenario_program(const char* program, int argc, char** argv,
+                                const std::map<std::string, std::function<void(Runtime&)>>& all) {
+  ScenarioContext& run = scenario_context();
+  run.program = program;
+  if (argc != 2 || all.count(argv[1]) == 0) {
+    std::string names;
+    for (const auto& [name, body] : all) names += (names.empty() ? "" : "|") + name;
+    std::fprintf(stderr, "usage: %s %s\n", program, names.c_str());
+    return 2;
+  }
+  run.scenario = argv[1];
+  try {
+    Runtime rt;
+    run.rank = rt.rank();
+    all.at(run.scenario)(rt);
+    rt.finalize();
+  } catch (const std::exception& e) {
+    fail(std::string("exception: ") + e.what());
+  }
+  if (run.rank == 0) std::printf("%s %s: passed\n", program, run.scenario.c_str());
+  return 0;
+}
 
 }  // namespace halyard::testing

@@ -347,27 +347,13 @@ void peer_failure(Runtime& rt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  halyard::testing::ScenarioContext& run = halyard::testing::scenario_context();
-  run.program = "p2p_scenarios";
-  const std::map<std::string, std::function<void(Runtime&)>> scenarios{
-      {"pingpong", pingpong},   {"inflight", inflight},     {"ordering", ordering},
-      {"anysource", anysource}, {"truncation", truncation}, {"am", active_messages},
-      {"split", split},         {"peerfail", peer_failure}};
-  if (argc != 2 || scenarios.count(argv[1]) == 0) {
-    std::fprintf(
-        stderr,
-        "usage: p2p_scenarios pingpong|inflight|ordering|anysource|truncation|am|split|peerfail\n");
-    return 2;
-  }
-  run.scenario = argv[1];
-  try {
-    Runtime rt;
-    run.rank = rt.rank();
-    scenarios.at(run.scenario)(rt);
-    rt.finalize();
-  } catch (const std::exception& e) {
-    fail(std::string("exception: ") + e.what());
-  }
-  if (run.rank == 0) std::printf("p2p_scenarios %s: passed\n", run.scenario.c_str());
-  return 0;
+  return halyard::testing::run_scenario_program("p2p_scenarios", argc, argv,
+                                                {{"pingpong", pingpong},
+                                                 {"inflight", inflight},
+                                                 {"ordering", ordering},
+                                                 {"anysource", anysource},
+                                                 {"truncation", truncation},
+                                                 {"am", active_messages},
+                                                 {"split", split},
+                                                 {"peerfail", peer_failure}});
 }

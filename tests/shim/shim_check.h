@@ -42,6 +42,14 @@ static int check_rank(void) {
     }                                                                                          \
   } while (0)
 
+/* This rank, the job's size and the neighbours of a ring (the rank itself when alone). */
+static inline void ring_position(int* rank, int* size, int* left, int* right) {
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  *right = (*rank + 1) % *size;
+  *left = (*rank + *size - 1) % *size;
+}
+
 /* The exit status: 0 when every check passed. Call after MPI_Finalize. */
 static int finish_checks(const char* program) {
   if (check_failures != 0) {

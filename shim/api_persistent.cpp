@@ -1,0 +1,162 @@
+// Persistent requests: point-to-point (MPI_Send_init, ...) and MPI-4 persistent collectives
+// (MPI_Bcast_init, ...). MPI_*_init checks the arguments once, with the call's name in any
+// error, and keeps a closure that posts one round; MPI_Start runs it (api_requests.cpp). A
+// collective's closure is its non-blocking start (collective_starts.hpp), so a collective gets
+// its persistent form with one persistent_collective() line.
+#include <mpi.h>
+
+#include <string>
+
+#include "shim/argument_checks.hpp"
+#include "shim/call_guard.hpp"
+#include "shim/collective_starts.hpp"
+#include "shim/point_to_point_posting.hpp"
+#include "shim/shim_state.hpp"
+
+using namespace halyard::mpi_shim;
+
+namespace {
+
+void check_request_out(MPI_Request* request) {
+  if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
+}
+
+// A persistent request of `comm` whose rounds `start` posts; inactive until MPI_Start.
+void add_persistent(const CommEntry& entry, MPI_Request* request,
+                    std::function<void(PendingRequest&)> start) {
+  PendingRequest pending{{}, entry.errhandler};
+  pending.start = std::move(start);
+  *request = shim_state().add_request(std::move(pending));
+}
+
+int send_init(const char* call, SendMode mode, const void* buf, int count, MPI_Datatype datatype,
+              int dest, int tag, MPI_Comm comm, MPI_Request* request) {
+  return guarded(call, comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
+    check_request_out(request);
+    std::size_t bytes = checked_message(entry.comm, buf, count, datatype, dest, tag, false);
+    add_persistent(entry, request,
+                   [mode, c = entry.comm, buf, bytes, dest, tag](PendingRequest& round) {
+                     round.request = post_send(mode, c, buf, bytes, dest, tag);
+                   });
+  });
+}
+
+// MPI_<Coll>_init: `post(comm)` is the collective's non-blocking start with the caller's
+// arguments. It runs once now under CheckingOnly (every argument error is reported here, by
+// this call), then at every MPI_Start.
+template <typename Post>
+int persistent_collective(const char* call, MPI_Comm comm, MPI_Request* request, Post post) {
+  return guarded(call, comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
+    check_request_out(request);
+    {
+      CheckingOnly checking;
+      post(entry.comm);
+    }
+    add_persistent(entry, request,
+                   [post, c = entry.comm](PendingRequest& round) { round.request = post(c); });
+  });
+}
+
+using Comm = halyard::Communicator;
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Send_init", SendMode::kStandard, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Ssend_init", SendMode::kSynchronous, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Bsend_init", SendMode::kBuffered, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return send_init("MPI_Rsend_init", SendMode::kReady, buf, count, datatype, dest, tag, comm,
+                   request);
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  return guarded("MPI_Recv_init", comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
+    check_request_out(request);
+    std::size_t bytes = checked_message(entry.comm, buf, count, datatype, source, tag, true);
+    add_persistent(entry, request, [c = entry.comm, buf, bytes, source, tag](PendingRequest& r) {
+      post_recv(r, c, buf, bytes, source, tag);
+    });
+  });
+}
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Barrier_init", comm, request,
+                               [](const Comm& c) { return start_barrier(c); });
+}
+
+int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Bcast_init", comm, request, [=](const Comm& c) {
+    return start_bcast(c, buffer, count, datatype, root);
+  });
+}
+
+int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Reduce_init", comm, request, [=](const Comm& c) {
+    return start_reduce(c, sendbuf, recvbuf, count, datatype, op, root);
+  });
+}
+
+int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Allreduce_init", comm, request, [=](const Comm& c) {
+    return start_allreduce(c, sendbuf, recvbuf, count, datatype, op);
+  });
+}
+
+int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                       MPI_Request* request) {
+  return persistent_collective("MPI_Allgather_init", comm, request, [=](const Comm& c) {
+    return start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  });
+}
+
+int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                    MPI_Request* request) {
+  return persistent_collective("MPI_Gather_init", comm, request, [=](const Comm& c) {
+    return start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                     MPI_Request* request) {
+  return persistent_collective("MPI_Scatter_init", comm, request, [=](const Comm& c) {
+    return start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                      MPI_Request* request) {
+  return persistent_collective("MPI_Alltoall_init", comm, request, [=](const Comm& c) {
+    return start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,263 @@
+/* Persistent requests (issue 25): MPI_Send_init / Recv_init (and the Ssend, Bsend, Rsend forms)
+ * around a ring, the MPI-4 persistent collectives restarted 1000 times with data that changes
+ * every round, checked element by element against a serial reference, MPI_Startall, the
+ * inactive-request rules of MPI_Wait / MPI_Test, MPI_Request_free, and argument errors
+ * reported once, by MPI_*_init.
+ */
+#include <mpi.h>
+#include <string.h>
+
+#include "shim_check.h"
+
+#ifndef MPI_INFO_NULL
+#define MPI_INFO_NULL (HALYARD_MPI_KIND_INFO | 0)
+#endif
+
+enum { kRounds = 1000, kCount = 5 };
+
+static int rank, size, left, right;
+
+static int value(int who, int round, int i) {
+  return who * 100003 + round * 31 + i;
+}
+
+static void check_empty_status(const MPI_Status* status) {
+  CHECK(status->MPI_SOURCE == MPI_ANY_SOURCE && status->MPI_TAG == MPI_ANY_TAG &&
+        status->MPI_ERROR == MPI_SUCCESS);
+}
+
+/* One persistent receive and one persistent send of each mode, started together every round. */
+static void check_point_to_point(void) {
+  enum { kModes = 4, kP2pRounds = 200 };
+  int out[kModes][kCount], in[kModes][kCount];
+  MPI_Request requests[2 * kModes];
+  int attached_size = kModes * (kCount * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
+  char* attached = malloc((size_t)attached_size);
+  CHECK_MPI(MPI_Buffer_attach(attached, attached_size));
+  for (int m = 0; m < kModes; ++m)
+    CHECK_MPI(
+        MPI_Recv_init(in[m], kCount, MPI_INT, left, 10 + m, MPI_COMM_WORLD, &requests[kModes + m]));
+  CHECK_MPI(MPI_Send_init(out[0], kCount, MPI_INT, right, 10, MPI_COMM_WORLD, &requests[0]));
+  CHECK_MPI(MPI_Ssend_init(out[1], kCount, MPI_INT, right, 11, MPI_COMM_WORLD, &requests[1]));
+  CHECK_MPI(MPI_Bsend_init(out[2], kCount, MPI_INT, right, 12, MPI_COMM_WORLD, &requests[2]));
+  CHECK_MPI(MPI_Rsend_init(out[3], kCount, MPI_INT, right, 13, MPI_COMM_WORLD, &requests[3]));
+
+  /* Inactive requests complete at once with an empty status and stay allocated. */
+  MPI_Status status;
+  int flag = 0;
+  CHECK_MPI(MPI_Wait(&requests[kModes], &status));
+  check_empty_status(&status);
+  CHECK(requests[kModes] != MPI_REQUEST_NULL);
+  CHECK_MPI(MPI_Test(&requests[0], &flag, &status));
+  CHECK(flag == 1 && requests[0] != MPI_REQUEST_NULL);
+  check_empty_status(&status);
+
+  for (int round = 0; round < kP2pRounds; ++round) {
+    for (int m = 0; m < kModes; ++m) {
+      for (int i = 0; i < kCount; ++i) {
+        out[m][i] = value(rank, round, i + m);
+        in[m][i] = -1;
+      }
+    }
+    /* Receives first: the ready sends need them posted everywhere (hence the barrier). */
+    CHECK_MPI(MPI_Startall(kModes, &requests[kModes]));
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Startall(kModes, requests));
+    MPI_Status statuses[2 * kModes];
+    CHECK_MPI(MPI_Waitall(2 * kModes, requests, statuses));
+    for (int m = 0; m < kModes; ++m) {
+      int want[kCount];
+      for (int i = 0; i < kCount; ++i) want[i] = value(left, round, i + m);
+      CHECK_ARRAY("persistent p2p", in[m], want, kCount);
+      CHECK(statuses[kModes + m].MPI_SOURCE == left && statuses[kModes + m].MPI_TAG == 10 + m);
+      CHECK(requests[m] != MPI_REQUEST_NULL && requests[kModes + m] != MPI_REQUEST_NULL);
+    }
+  }
+  for (int r = 0; r < 2 * kModes; ++r) {
+    CHECK_MPI(MPI_Request_free(&requests[r]));
+    CHECK(requests[r] == MPI_REQUEST_NULL);
+  }
+  void* detached;
+  CHECK_MPI(MPI_Buffer_detach(&detached, &attached_size));
+  free(attached);
+
+  /* A persistent receive from MPI_PROC_NULL completes at once, every time. */
+  MPI_Request nothing;
+  CHECK_MPI(MPI_Recv_init(in[0], kCount, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &nothing));
+  for (int round = 0; round < 3; ++round) {
+    CHECK_MPI(MPI_Start(&nothing));
+    CHECK_MPI(MPI_Wait(&nothing, &status));
+    CHECK(status.MPI_SOURCE == MPI_PROC_NULL && status.MPI_TAG == MPI_ANY_TAG);
+  }
+  CHECK_MPI(MPI_Request_free(&nothing));
+}
+
+/* Every persistent collective, restarted kRounds times; data changes each round. */
+static void check_collectives(void) {
+  const int root = size - 1;
+  enum { kColls = 9 };
+  int bcast[kCount], reduce_in[kCount], reduce_out[kCount], allreduce_in[kCount],
+      allreduce_out[kCount], in_place[kCount];
+  int* allgather_out = malloc(sizeof(int) * kCount * (size_t)size);
+  int* gather_out = malloc(sizeof(int) * kCount * (size_t)size);
+  int* scatter_in = malloc(sizeof(int) * kCount * (size_t)size);
+  int* alltoall_in = malloc(sizeof(int) * kCount * (size_t)size);
+  int* alltoall_out = malloc(sizeof(int) * kCount * (size_t)size);
+  int mine[kCount], scatter_out[kCount];
+  MPI_Request requests[kColls];
+  MPI_Info info = MPI_INFO_NULL;
+  CHECK_MPI(MPI_Barrier_init(MPI_COMM_WORLD, info, &requests[0]));
+  CHECK_MPI(MPI_Bcast_init(bcast, kCount, MPI_INT, root, MPI_COMM_WORLD, info, &requests[1]));
+  CHECK_MPI(MPI_Reduce_init(reduce_in, reduce_out, kCount, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
+                            info, &requests[2]));
+  CHECK_MPI(MPI_Allreduce_init(allreduce_in, allreduce_out, kCount, MPI_INT, MPI_MAX,
+                               MPI_COMM_WORLD, info, &requests[3]));
+  CHECK_MPI(MPI_Allreduce_init(MPI_IN_PLACE, in_place, kCount, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                               info, &requests[4]));
+  CHECK_MPI(MPI_Allgather_init(mine, kCount, MPI_INT, allgather_out, kCount, MPI_INT,
+                               MPI_COMM_WORLD, info, &requests[5]));
+  CHECK_MPI(MPI_Gather_init(mine, kCount, MPI_INT, gather_out, kCount, MPI_INT, root,
+                            MPI_COMM_WORLD, info, &requests[6]));
+  CHECK_MPI(MPI_Scatter_init(scatter_in, kCount, MPI_INT, scatter_out, kCount, MPI_INT, root,
+                             MPI_COMM_WORLD, info, &requests[7]));
+  CHECK_MPI(MPI_Alltoall_init(alltoall_in, kCount, MPI_INT, alltoall_out, kCount, MPI_INT,
+                              MPI_COMM_WORLD, info, &requests[8]));
+
+  int* want = malloc(sizeof(int) * kCount * (size_t)size);
+  for (int round = 0; round < kRounds; ++round) {
+    for (int i = 0; i < kCount; ++i) {
+      bcast[i] = rank == root ? value(root, round, i) : -1;
+      reduce_in[i] = value(rank, round, i);
+      allreduce_in[i] = value(rank, round, i);
+      in_place[i] = value(rank, round, i);
+      mine[i] = value(rank, round, i);
+      scatter_out[i] = -1;
+    }
+    for (int r = 0; r < size; ++r) {
+      for (int i = 0; i < kCount; ++i) {
+        scatter_in[r * kCount + i] = value(r, round, i) + 7;
+        alltoall_in[r * kCount + i] = value(rank, round, i) * 3 + r;
+      }
+    }
+    /* Odd rounds start them one by one (each waited for), even rounds all at once. */
+    if (round % 2 == 1) {
+      for (int c = 0; c < kColls; ++c) {
+        CHECK_MPI(MPI_Start(&requests[c]));
+        CHECK_MPI(MPI_Wait(&requests[c], MPI_STATUS_IGNORE));
+      }
+    } else {
+      CHECK_MPI(MPI_Startall(kColls, requests));
+      CHECK_MPI(MPI_Waitall(kColls, requests, MPI_STATUSES_IGNORE));
+    }
+    for (int i = 0; i < kCount; ++i) want[i] = value(root, round, i);
+    CHECK_ARRAY("MPI_Bcast_init", bcast, want, kCount);
+    for (int i = 0; i < kCount; ++i) {
+      want[i] = 0;
+      for (int r = 0; r < size; ++r) want[i] += value(r, round, i);
+    }
+    if (rank == root) CHECK_ARRAY("MPI_Reduce_init", reduce_out, want, kCount);
+    CHECK_ARRAY("MPI_Allreduce_init in place", in_place, want, kCount);
+    for (int i = 0; i < kCount; ++i) want[i] = value(size - 1, round, i);
+    CHECK_ARRAY("MPI_Allreduce_init (max)", allreduce_out, want, kCount);
+    for (int r = 0; r < size; ++r)
+      for (int i = 0; i < kCount; ++i) want[r * kCount + i] = value(r, round, i);
+    CHECK_ARRAY("MPI_Allgather_init", allgather_out, want, kCount * size);
+    if (rank == root) CHECK_ARRAY("MPI_Gather_init", gather_out, want, kCount * size);
+    for (int i = 0; i < kCount; ++i) want[i] = value(rank, round, i) + 7;
+    CHECK_ARRAY("MPI_Scatter_init", scatter_out, want, kCount);
+    for (int r = 0; r < size; ++r)
+      for (int i = 0; i < kCount; ++i) want[r * kCount + i] = value(r, round, i) * 3 + rank;
+    CHECK_ARRAY("MPI_Alltoall_init", alltoall_out, want, kCount * size);
+    if (check_failures > 0) break; /* one round's report is enough */
+  }
+  for (int c = 0; c < kColls; ++c) CHECK_MPI(MPI_Request_free(&requests[c]));
+  free(want);
+  free(allgather_out);
+  free(gather_out);
+  free(scatter_in);
+  free(alltoall_in);
+  free(alltoall_out);
+}
+
+/* Larger buffers take other algorithms: 50 rounds of a 64 Ki-element allreduce and bcast. */
+static void check_large(void) {
+  enum { kLarge = 1 << 16, kLargeRounds = 50 };
+  double* in = malloc(sizeof(double) * kLarge);
+  double* out = malloc(sizeof(double) * kLarge);
+  double* data = malloc(sizeof(double) * kLarge);
+  double* want = malloc(sizeof(double) * kLarge);
+  MPI_Request requests[2];
+  CHECK_MPI(MPI_Allreduce_init(in, out, kLarge, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                               &requests[0]));
+  CHECK_MPI(
+      MPI_Bcast_init(data, kLarge, MPI_DOUBLE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &requests[1]));
+  for (int round = 0; round < kLargeRounds; ++round) {
+    for (int i = 0; i < kLarge; ++i) {
+      in[i] = (double)value(rank, round, i % 1000);
+      data[i] = rank == 0 ? (double)(round * 2 + i) : -1.0;
+    }
+    CHECK_MPI(MPI_Startall(2, requests));
+    CHECK_MPI(MPI_Waitall(2, requests, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < kLarge; ++i) {
+      want[i] = 0;
+      for (int r = 0; r < size; ++r) want[i] += (double)value(r, round, i % 1000);
+    }
+    CHECK_ARRAY("64 Ki-element MPI_Allreduce_init", out, want, kLarge);
+    for (int i = 0; i < kLarge; ++i) want[i] = (double)(round * 2 + i);
+    CHECK_ARRAY("64 Ki-element MPI_Bcast_init", data, want, kLarge);
+  }
+  CHECK_MPI(MPI_Request_free(&requests[0]));
+  CHECK_MPI(MPI_Request_free(&requests[1]));
+  free(in);
+  free(out);
+  free(data);
+  free(want);
+}
+
+/* Errors come from MPI_*_init, which leaves the request alone; MPI_Start refuses what it must. */
+static void check_errors(void) {
+  int data[4] = {0};
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  CHECK(MPI_Bcast_init(data, 4, MPI_INT, size + 3, MPI_COMM_WORLD, MPI_INFO_NULL, &request) ==
+        MPI_ERR_ROOT);
+  CHECK(MPI_Allreduce_init(data, data + 1, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                           &request) == MPI_ERR_COUNT);
+  CHECK(MPI_Reduce_init(data, data, 1, MPI_FLOAT, MPI_BAND, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+                        &request) == MPI_ERR_OP);
+  CHECK(MPI_Send_init(data, 1, MPI_INT, size, 0, MPI_COMM_WORLD, &request) == MPI_ERR_RANK);
+  CHECK(MPI_Recv_init(data, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, &request) == MPI_ERR_TAG);
+  CHECK(request == MPI_REQUEST_NULL);
+  /* Starting a request that is not persistent, or one already active, is refused. */
+  MPI_Request once;
+  CHECK_MPI(MPI_Irecv(data, 1, MPI_INT, rank, 77, MPI_COMM_WORLD, &once));
+  CHECK(MPI_Start(&once) == MPI_ERR_REQUEST);
+  CHECK_MPI(MPI_Recv_init(data, 1, MPI_INT, rank, 78, MPI_COMM_WORLD, &request));
+  CHECK_MPI(MPI_Start(&request));
+  CHECK(MPI_Start(&request) == MPI_ERR_REQUEST);
+  int one = 1, two = 2;
+  CHECK_MPI(MPI_Send(&one, 1, MPI_INT, rank, 77, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Send(&two, 1, MPI_INT, rank, 78, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Wait(&once, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK(data[0] == 2);
+  CHECK_MPI(MPI_Request_free(&request));
+  /* A round that cannot start (a buffered send with no buffer attached) fails MPI_Start, with
+   * the handler of the request's communicator, and leaves the request inactive. */
+  CHECK_MPI(MPI_Bsend_init(data, 1, MPI_INT, rank, 79, MPI_COMM_WORLD, &request));
+  CHECK(MPI_Start(&request) == MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Request_free(&request));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+int main(int argc, char** argv) {
+  CHECK_MPI(MPI_Init(&argc, &argv));
+  ring_position(&rank, &size, &left, &right);
+  check_point_to_point();
+  check_collectives();
+  check_large();
+  check_errors();
+  CHECK_MPI(MPI_Finalize());
+  return finish_checks("shim_persistent");
+}
