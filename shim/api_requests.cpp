@@ -38,6 +38,7 @@ MpiError finish(MPI_Request& handle, MPI_Status* status) {
     return {MPI_SUCCESS, {}};
   }
   const halyard::Status& completion = pending->request.status();
+  if (pending->complete && completion.ok()) pending->complete(completion);
   int error_class = error_class_of(completion.code);
   fill_status(status, completion, error_class);
   MpiError outcome{error_class, completion.message, pending->errhandler};

@@ -14,6 +14,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/request.hpp"
 #include "runtime/runtime.hpp"
+#include "shim/typed_buffer.hpp"
 
 namespace halyard::mpi_shim {
 
@@ -30,6 +31,9 @@ struct PendingRequest {
   // The handler of its communicator when it was posted: a failure reported at completion goes
   // there even if the communicator was freed meanwhile.
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  // Run by MPI_Wait / MPI_Test when the operation succeeded: unpacks data staged for a derived
+  // datatype into the user's buffer (typed_buffer.hpp). Empty when nothing was staged.
+  CompletionStep complete;
 };
 
 class ShimState {
