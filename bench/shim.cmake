@@ -4,7 +4,8 @@
 # peers are comparison points only; nothing in Halyard links them. mpi_collectives (bcast /
 # reduce / allreduce latency per size, barrier latency) is run by bench/compare.sh; mpi_overlap
 # (OSU-style overlap of ialltoall and iallgather) and mpi_fft_pipeline (the paper's pipelined FFT
-# transposes) by bench/overlap.sh.
+# transposes) by bench/overlap.sh. mpi_vector_allreduce (allreduce of a vector datatype against
+# contiguous data) runs on its own.
 find_package(MPI COMPONENTS C QUIET)
 # Debian installs MPICH's wrapper under this name so that mpicc stays Open MPI's.
 find_program(HALYARD_MPICC_MPICH mpicc.mpich)
@@ -49,3 +50,4 @@ endfunction()
 halyard_mpi_benchmark(mpi_collectives MPICH)
 halyard_mpi_benchmark(mpi_overlap)
 halyard_mpi_benchmark(mpi_fft_pipeline)
+halyard_mpi_benchmark(mpi_vector_allreduce)

@@ -109,7 +109,8 @@ void check_request_out(MPI_Request* request) {
 // The buffers and element type of a reduction. A derived type reduces in its one element type;
 // the Halyard count is the packed bytes over that type's size (a complex: two parts each).
 struct Reduction {
-  TypedBuffer send;  // empty when MPI_IN_PLACE
+  const void* send;  // what Halyard reads: the user's memory, a staging buffer or kInPlace
+  TypedBuffer sent;  // holds a staged contribution
   TypedBuffer recv;  // empty where the receive buffer is not significant
   std::size_t elements;
   Datatype type;
@@ -125,11 +126,23 @@ Reduction reduction(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
   check_buffer(sendbuf, n, "sendbuf", receives);
   if (receives) check_buffer(recvbuf, n, "recvbuf");
   bool in_place = is_in_place(sendbuf);
-  return {in_place ? TypedBuffer() : TypedBuffer(sendbuf, n, type, Use::kSend),
-          receives ? TypedBuffer(recvbuf, n, type, in_place ? Use::kSendAndReceive : Use::kReceive)
-                   : TypedBuffer(),
-          bytes_of(n, type) / halyard::datatype_size(element->halyard), element->halyard,
-          info.halyard};
+  Reduction r{halyard::kInPlace,
+              {},
+              receives
+                  ? TypedBuffer(recvbuf, n, type, in_place ? Use::kSendAndReceive : Use::kReceive)
+                  : TypedBuffer(),
+              bytes_of(n, type) / halyard::datatype_size(element->halyard),
+              element->halyard,
+              info.halyard};
+  if (in_place) return r;
+  if (r.recv.staged()) {
+    // Pack the contribution where the result goes and reduce in place: one copy fewer.
+    r.recv.pack_from(sendbuf);
+    return r;
+  }
+  r.sent = TypedBuffer(sendbuf, n, type, Use::kSend);
+  r.send = r.sent.data();
+  return r;
 }
 
 const void* send_or_in_place(const void* sendbuf, const TypedBuffer& send) {
@@ -144,7 +157,7 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
   void* halyard_recv = is_root ? r.recv.data() : recvbuf;  // not significant elsewhere
   return {start({Collective::kReduce,
                  comm,
-                 send_or_in_place(sendbuf, r.send),
+                 r.send,
                  halyard_recv,
                  r.elements,
                  {},
@@ -152,22 +165,16 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
                  r.type,
                  r.op,
                  root}),
-          unpack_all({r.send, r.recv})};
+          unpack_all({r.sent, r.recv})};
 }
 
 Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
                         int count, MPI_Datatype datatype, MPI_Op op) {
   Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, true);
-  return {start({Collective::kAllreduce,
-                 comm,
-                 send_or_in_place(sendbuf, r.send),
-                 r.recv.data(),
-                 r.elements,
-                 {},
-                 {},
-                 r.type,
-                 r.op}),
-          unpack_all({r.send, r.recv})};
+  return {
+      start(
+          {Collective::kAllreduce, comm, r.send, r.recv.data(), r.elements, {}, {}, r.type, r.op}),
+      unpack_all({r.sent, r.recv})};
 }
 
 Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,

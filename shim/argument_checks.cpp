@@ -52,7 +52,7 @@ const OpInfo& checked_op(MPI_Op op, const TypeObject& type, const DatatypeInfo**
     if (op == MPI_OP_NULL) fail(MPI_ERR_OP, "op is MPI_OP_NULL");
     fail(MPI_ERR_OP, "invalid op " + hex(op));
   }
-  const DatatypeInfo* single = type.single_element();
+  const DatatypeInfo* single = type.single_element;
   if (single == nullptr && type.size > 0) {
     fail(MPI_ERR_OP, std::string(info->name) + " on " + display_name(type) +
                          ": its elements are of several types, a reduction needs one");

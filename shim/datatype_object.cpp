@@ -7,21 +7,37 @@ namespace halyard::mpi_shim {
 
 namespace {
 
-// memcpy with the common element sizes spelled out, so that maps of many small runs (a vector of
-// single doubles) copy without a call per run.
-inline void copy_run(std::byte* to, const std::byte* from, std::size_t bytes) {
-  switch (bytes) {
+// Copies `blocks` blocks of `Size` bytes, `stride` bytes apart on the strided side, back to back
+// on the packed side. A compile-time size turns each copy into a load and a store.
+template <std::size_t Size, bool kPack>
+void copy_blocks(std::byte* strided, std::byte* packed, std::size_t blocks, MPI_Aint stride) {
+  for (std::size_t b = 0; b < blocks; ++b, strided += stride, packed += Size) {
+    if constexpr (kPack) {
+      std::memcpy(packed, strided, Size);
+    } else {
+      std::memcpy(strided, packed, Size);
+    }
+  }
+}
+
+template <bool kPack>
+void copy_blocks(std::byte* strided, std::byte* packed, std::size_t blocks, MPI_Aint stride,
+                 std::size_t size) {
+  switch (size) {
     case 4:
-      std::memcpy(to, from, 4);
-      break;
+      return copy_blocks<4, kPack>(strided, packed, blocks, stride);
     case 8:
-      std::memcpy(to, from, 8);
-      break;
+      return copy_blocks<8, kPack>(strided, packed, blocks, stride);
     case 16:
-      std::memcpy(to, from, 16);
-      break;
+      return copy_blocks<16, kPack>(strided, packed, blocks, stride);
+    case 32:
+      return copy_blocks<32, kPack>(strided, packed, blocks, stride);
+    case 64:
+      return copy_blocks<64, kPack>(strided, packed, blocks, stride);
     default:
-      std::memcpy(to, from, bytes);
+      for (std::size_t b = 0; b < blocks; ++b, strided += stride, packed += size) {
+        kPack ? std::memcpy(packed, strided, size) : std::memcpy(strided, packed, size);
+      }
   }
 }
 
@@ -29,9 +45,7 @@ bool same_element(const DatatypeInfo& a, const DatatypeInfo& b) {
   return a.halyard == b.halyard && a.category == b.category;
 }
 
-}  // namespace
-
-const DatatypeInfo* TypeObject::single_element() const {
+const DatatypeInfo* single_element_of(const std::vector<TypeRun>& map) {
   if (map.empty()) return nullptr;
   const DatatypeInfo* first = map.front().element;
   for (const TypeRun& run : map) {
@@ -40,15 +54,36 @@ const DatatypeInfo* TypeObject::single_element() const {
   return first;
 }
 
+// Copies one run between the user's layout (at `user`, the item's address) and packed bytes.
+// `bytes` may end inside the run (a short message being unpacked); returns the bytes copied.
+template <bool kPack>
+std::size_t transfer(const TypeRun& run, std::byte* user, std::byte* packed, std::size_t bytes) {
+  std::size_t block = run.block_bytes();
+  std::byte* at = user + run.offset;
+  if (bytes >= run.bytes()) {
+    copy_blocks<kPack>(at, packed, run.blocks, run.stride, block);
+    return run.bytes();
+  }
+  std::size_t done = 0;
+  for (std::size_t b = 0; b < run.blocks && done < bytes; ++b, at += run.stride) {
+    std::size_t n = std::min(block, bytes - done);
+    kPack ? std::memcpy(packed + done, at, n) : std::memcpy(at, packed + done, n);
+    done += n;
+  }
+  return done;
+}
+
+}  // namespace
+
 std::size_t TypeObject::elements_per_item() const {
   std::size_t elements = 0;
-  for (const TypeRun& run : map) elements += run.count;
+  for (const TypeRun& run : map) elements += run.count * run.blocks;
   return elements;
 }
 
 bool TypeObject::contiguous_for(std::size_t count) const {
   if (map.empty()) return true;
-  if (map.size() != 1) return false;
+  if (map.size() != 1 || map.front().blocks != 1) return false;
   return count <= 1 || static_cast<MPI_Aint>(map.front().bytes()) == extent;
 }
 
@@ -61,6 +96,7 @@ std::shared_ptr<TypeObject> predefined_type(const DatatypeInfo& info) {
   type->predefined = true;
   type->committed = true;
   type->alignment = alignment_of(info);
+  type->single_element = &info;
   return type;
 }
 
@@ -83,7 +119,7 @@ void TypeBuilder::add(const TypeObject& type, MPI_Aint offset, std::size_t copie
   alignment_ = std::max(alignment_, type.alignment);
   size_ += copies * type.size;
 
-  if (type.map.size() == 1 && static_cast<MPI_Aint>(type.map.front().bytes()) == type.extent) {
+  if (type.contiguous_for(copies) && type.map.size() == 1) {
     // The copies touch: one run for all of them.
     const TypeRun& run = type.map.front();
     add_run({offset + run.offset, run.element, run.count * copies});
@@ -91,17 +127,33 @@ void TypeBuilder::add(const TypeObject& type, MPI_Aint offset, std::size_t copie
   }
   for (std::size_t copy = 0; copy < copies; ++copy) {
     MPI_Aint base = offset + static_cast<MPI_Aint>(copy) * type.extent;
-    for (const TypeRun& run : type.map) add_run({base + run.offset, run.element, run.count});
+    for (TypeRun run : type.map) {
+      run.offset += base;
+      add_run(run);
+    }
   }
 }
 
 void TypeBuilder::add_run(TypeRun run) {
-  if (run.count == 0) return;
-  if (!map_.empty()) {
+  if (run.count == 0 || run.blocks == 0) return;
+  if (run.blocks > 1 && run.stride == static_cast<MPI_Aint>(run.block_bytes())) {
+    run.count *= run.blocks;  // blocks that touch are one block
+    run.blocks = 1;
+  }
+  if (!map_.empty() && map_.back().element == run.element) {
     TypeRun& last = map_.back();
-    if (last.element == run.element &&
-        last.offset + static_cast<MPI_Aint>(last.bytes()) == run.offset) {
-      last.count += run.count;
+    MPI_Aint gap = run.offset - last.last_block_offset();
+    if (last.blocks == 1 && run.blocks == 1 && gap == static_cast<MPI_Aint>(last.block_bytes())) {
+      last.count += run.count;  // continues the last block
+      return;
+    }
+    // Continues the last run's blocks at the same distance.
+    bool same_blocks = last.count == run.count && gap != 0 &&
+                       (last.blocks == 1 || gap == last.stride) &&
+                       (run.blocks == 1 || gap == run.stride);
+    if (same_blocks) {
+      last.blocks += run.blocks;
+      last.stride = gap;
       return;
     }
   }
@@ -121,6 +173,7 @@ std::shared_ptr<TypeObject> TypeBuilder::finish(TypeRecipe recipe, bool pad_to_a
   type->map = std::move(map_);
   type->explicit_bounds = explicit_bounds_;
   type->alignment = alignment_;
+  type->single_element = single_element_of(type->map);
   type->recipe = std::move(recipe);
   return type;
 }
@@ -136,6 +189,7 @@ std::shared_ptr<TypeObject> resized(const TypeObject& type, MPI_Aint lb, MPI_Ain
   result->map = type.map;
   result->explicit_bounds = true;
   result->alignment = type.alignment;
+  result->single_element = type.single_element;
   result->recipe = std::move(recipe);
   return result;
 }
@@ -145,12 +199,9 @@ void pack(const TypeObject& type, const std::byte* user, std::size_t count, std:
     std::memcpy(packed, user + type.map.front().offset, count * type.size);
     return;
   }
-  for (std::size_t item = 0; item < count; ++item) {
-    const std::byte* base = user + static_cast<MPI_Aint>(item) * type.extent;
-    for (const TypeRun& run : type.map) {
-      copy_run(packed, base + run.offset, run.bytes());
-      packed += run.bytes();
-    }
+  auto* base = const_cast<std::byte*>(user);  // only read: transfer<true> copies out of it
+  for (std::size_t item = 0; item < count; ++item, base += type.extent) {
+    for (const TypeRun& run : type.map) packed += transfer<true>(run, base, packed, run.bytes());
   }
 }
 
@@ -160,12 +211,11 @@ void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, 
     std::memcpy(user + type.map.front().offset, packed, std::min(bytes, count * type.size));
     return;
   }
-  for (std::size_t item = 0; item < count && bytes > 0; ++item) {
-    std::byte* base = user + static_cast<MPI_Aint>(item) * type.extent;
+  auto* from = const_cast<std::byte*>(packed);  // only read: transfer<false> copies out of it
+  for (std::size_t item = 0; item < count && bytes > 0; ++item, user += type.extent) {
     for (const TypeRun& run : type.map) {
-      std::size_t n = std::min(run.bytes(), bytes);
-      copy_run(base + run.offset, packed, n);
-      packed += n;
+      std::size_t n = transfer<false>(run, user, from, bytes);
+      from += n;
       bytes -= n;
       if (bytes == 0) return;
     }

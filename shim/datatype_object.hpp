@@ -17,14 +17,19 @@ namespace halyard::mpi_shim {
 
 struct TypeObject;
 
-// `count` elements of one predefined type back to back, starting `offset` bytes from the
-// buffer's address.
+// `blocks` blocks of `count` elements of one predefined type back to back, the first block
+// `offset` bytes from the buffer's address, each next one `stride` bytes after it. A vector of
+// a million single doubles is one run, so packing it reads no map to speak of.
 struct TypeRun {
   MPI_Aint offset;
   const DatatypeInfo* element;
   std::size_t count;
+  std::size_t blocks = 1;
+  MPI_Aint stride = 0;
 
-  std::size_t bytes() const { return count * static_cast<std::size_t>(element->size); }
+  std::size_t block_bytes() const { return count * static_cast<std::size_t>(element->size); }
+  std::size_t bytes() const { return block_bytes() * blocks; }
+  MPI_Aint last_block_offset() const { return offset + static_cast<MPI_Aint>(blocks - 1) * stride; }
 };
 
 // One datatype argument of a constructor call: the handle the caller passed and the object it
@@ -56,11 +61,11 @@ struct TypeObject : std::enable_shared_from_this<TypeObject> {
   // MPI_Type_create_struct pads nothing.
   bool explicit_bounds = false;
   int alignment = 1;  // the largest alignment of its elements
-  TypeRecipe recipe;
-
   // The predefined element type, when every run has the same Halyard element type and category
   // (what a reduction computes in); null otherwise or for an empty map.
-  const DatatypeInfo* single_element() const;
+  const DatatypeInfo* single_element = nullptr;
+  TypeRecipe recipe;
+
   // Elements (predefined ones) in one item of this type.
   std::size_t elements_per_item() const;
   // Whether `count` items are one block of count * size bytes at `true_lb`: one run whose

@@ -27,6 +27,10 @@ class TypedBuffer {
   std::size_t bytes() const { return bytes_; }
   bool staged() const { return staging_ != nullptr; }
 
+  // Packs `count` items of the same type from `buf` into a staging buffer made for receiving:
+  // a reduction's contribution goes straight where its result will be.
+  void pack_from(const void* buf) const;
+
   // Unpacks the first `received` bytes into the user's buffer; nothing unless staged for
   // receiving.
   void complete(std::size_t received) const;
@@ -38,8 +42,13 @@ class TypedBuffer {
   std::byte* user_ = nullptr;
   std::size_t count_ = 0;
   std::shared_ptr<const TypeObject> unpack_type_;  // set when staged for receiving
-  std::shared_ptr<std::vector<std::byte>> staging_;
+  std::shared_ptr<std::byte> staging_;             // from staging_memory()
 };
+
+// `bytes` of staging memory, uninitialised, handed back for reuse when the last owner drops it:
+// a fresh allocation per call would cost page faults (and new addresses for the transports)
+// that outweigh the packing itself.
+std::shared_ptr<std::byte> staging_memory(std::size_t bytes);
 
 // What MPI_Wait / MPI_Test run when a non-blocking call completes successfully.
 using CompletionStep = std::function<void(const Status&)>;
