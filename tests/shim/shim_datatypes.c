@@ -585,6 +585,113 @@ static void check_collectives(MPI_Datatype vector, int rank, int size) {
   CHECK_ARRAY("complex Allreduce", total, total_want, 4);
 }
 
+/* One item per rank: item k of a buffer of `items` holds owner(k)'s data. */
+static double* items_of(int items, int (*owner)(int k, int rank, int size), int rank, int size) {
+  double* buffer = malloc(sizeof(double) * (size_t)(items * kItemDoubles));
+  for (int k = 0; k < items; ++k) {
+    int who = owner(k, rank, size);
+    if (who < 0) {
+      for (int i = 0; i < kItemDoubles; ++i) buffer[k * kItemDoubles + i] = -1.0;
+    } else {
+      fill_items(buffer + k * kItemDoubles, who, 1);
+    }
+  }
+  return buffer;
+}
+
+static void check_items_of(const char* what, const double* buffer, int items,
+                           int (*owner)(int k, int rank, int size), int rank, int size) {
+  double* want = items_of(items, owner, rank, size);
+  CHECK_ARRAY(what, buffer, want, items * kItemDoubles);
+  free(want);
+}
+
+static int gathered_owner(int k, int rank, int size) {
+  (void)rank, (void)size;
+  return k;
+}
+static int own_block_only(int k, int rank, int size) {
+  (void)size;
+  return k == rank ? k : -1;
+}
+static int nobody(int k, int rank, int size) {
+  (void)k, (void)rank, (void)size;
+  return -1;
+}
+static int alltoall_sent(int k, int rank, int size) {
+  return rank * size + k; /* block for rank k */
+}
+static int alltoall_received(int k, int rank, int size) {
+  return k * size + rank; /* block from rank k */
+}
+static int scattered_by_root(int k, int rank, int size) {
+  (void)rank, (void)size;
+  return 100 + k;
+}
+static int scattered_to_me(int k, int rank, int size) {
+  (void)k, (void)size;
+  return 100 + rank;
+}
+
+/* The other data-moving collectives with one vector item per block, in place where MPI allows,
+ * blocking and not. */
+static void check_more_collectives(MPI_Datatype vector, int rank, int size) {
+  double send_item[kItemDoubles];
+  fill_items(send_item, rank, 1);
+  double* send = send_item;
+  double* recv = items_of(size, nobody, rank, size);
+  CHECK_MPI(MPI_Allgather(send, 1, vector, recv, 1, vector, MPI_COMM_WORLD));
+  check_items_of("Allgather of vectors", recv, size, gathered_owner, rank, size);
+  free(recv);
+  recv = items_of(size, own_block_only, rank, size);
+  MPI_Request request;
+  CHECK_MPI(MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recv, 1, vector, MPI_COMM_WORLD,
+                           &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  check_items_of("in-place Iallgather of vectors", recv, size, gathered_owner, rank, size);
+  free(recv);
+
+  send = items_of(size, alltoall_sent, rank, size);
+  recv = items_of(size, nobody, rank, size);
+  CHECK_MPI(MPI_Alltoall(send, 1, vector, recv, 1, vector, MPI_COMM_WORLD));
+  check_items_of("Alltoall of vectors", recv, size, alltoall_received, rank, size);
+  free(recv);
+  recv = items_of(size, nobody, rank, size);
+  CHECK_MPI(MPI_Ialltoall(send, 1, vector, recv, 1, vector, MPI_COMM_WORLD, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  check_items_of("Ialltoall of vectors", recv, size, alltoall_received, rank, size);
+  CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, send, 1, vector, MPI_COMM_WORLD));
+  check_items_of("in-place Alltoall of vectors", send, size, alltoall_received, rank, size);
+  free(recv);
+  free(send);
+
+  send = items_of(size, scattered_by_root, rank, size);
+  recv = items_of(1, nobody, rank, size);
+  CHECK_MPI(MPI_Scatter(send, 1, vector, recv, 1, vector, 0, MPI_COMM_WORLD));
+  check_items_of("Scatter of vectors", recv, 1, scattered_to_me, rank, size);
+  free(recv);
+  free(send);
+
+  /* Reduce (sum) to the last rank, non-blocking, and Ibcast from rank 0. */
+  double item[kItemDoubles], sum[kItemDoubles], want[kItemDoubles];
+  fill_items(item, rank, 1);
+  for (int i = 0; i < kItemDoubles; ++i) {
+    double total = 0;
+    for (int r = 0; r < size; ++r) total += value(r, i);
+    want[i] = is_data(i) ? total : -1.0;
+    sum[i] = -1.0;
+  }
+  CHECK_MPI(MPI_Ireduce(item, sum, 1, vector, MPI_SUM, size - 1, MPI_COMM_WORLD, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  if (rank == size - 1) CHECK_ARRAY("Ireduce of a vector", sum, want, kItemDoubles);
+  if (rank != 0) {
+    for (int i = 0; i < kItemDoubles; ++i) item[i] = -1.0;
+  }
+  CHECK_MPI(MPI_Ibcast(item, 1, vector, 0, MPI_COMM_WORLD, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  check_items("Ibcast of a vector", item, 0, 1);
+}
+
 int main(int argc, char** argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   int rank = 0, size = 0;
@@ -603,6 +710,7 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Type_commit(&vector));
   check_point_to_point(vector, rank, size);
   check_collectives(vector, rank, size);
+  check_more_collectives(vector, rank, size);
   CHECK_MPI(MPI_Type_free(&vector));
 
   CHECK_MPI(MPI_Finalize());
