@@ -195,7 +195,8 @@ std::shared_ptr<TypeObject> resized(const TypeObject& type, MPI_Aint lb, MPI_Ain
 }
 
 void pack(const TypeObject& type, const std::byte* user, std::size_t count, std::byte* packed) {
-  if (type.contiguous_for(count) && !type.map.empty()) {
+  if (count == 0 || type.size == 0) return;
+  if (type.contiguous_for(count)) {
     std::memcpy(packed, user + type.map.front().offset, count * type.size);
     return;
   }
@@ -207,7 +208,8 @@ void pack(const TypeObject& type, const std::byte* user, std::size_t count, std:
 
 void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, std::byte* user,
             std::size_t count) {
-  if (type.contiguous_for(count) && !type.map.empty()) {
+  if (count == 0 || type.size == 0 || bytes == 0) return;
+  if (type.contiguous_for(count)) {
     std::memcpy(user + type.map.front().offset, packed, std::min(bytes, count * type.size));
     return;
   }

@@ -66,9 +66,12 @@ TypedBuffer::TypedBuffer(const void* buf, std::size_t count, const TypeObject& t
     : bytes_(count * type.size),
       user_(static_cast<std::byte*>(const_cast<void*>(buf))),
       count_(count) {
+  if (bytes_ == 0) {
+    data_ = user_;  // nothing moves; a null buffer stays null
+    return;
+  }
   if (type.contiguous_for(count)) {
-    MPI_Aint start = type.map.empty() ? 0 : type.map.front().offset;
-    data_ = user_ == nullptr && start == 0 ? nullptr : user_ + start;
+    data_ = user_ + type.map.front().offset;
     return;
   }
   staging_ = staging_memory(bytes_);
