@@ -100,22 +100,20 @@ std::shared_ptr<TypeObject> predefined_type(const DatatypeInfo& info) {
   return type;
 }
 
+void TypeBuilder::Span::include(MPI_Aint from, MPI_Aint to) {
+  low = any ? std::min(low, from) : from;
+  high = any ? std::max(high, to) : to;
+  any = true;
+}
+
 void TypeBuilder::add(const TypeObject& type, MPI_Aint offset, std::size_t copies) {
   if (copies == 0) return;
   MPI_Aint last = offset + static_cast<MPI_Aint>(copies - 1) * type.extent;
   MPI_Aint low = std::min(offset, last);
   MPI_Aint high = std::max(offset, last);
-  lb_ = has_bounds_ ? std::min(lb_, low + type.lb) : low + type.lb;
-  ub_ = has_bounds_ ? std::max(ub_, high + type.lb + type.extent) : high + type.lb + type.extent;
-  has_bounds_ = true;
-  if (type.size > 0) {
-    MPI_Aint true_low = low + type.true_lb;
-    MPI_Aint true_high = high + type.true_lb + type.true_extent;
-    true_lb_ = has_data_ ? std::min(true_lb_, true_low) : true_low;
-    true_ub_ = has_data_ ? std::max(true_ub_, true_high) : true_high;
-    has_data_ = true;
-  }
-  explicit_bounds_ = explicit_bounds_ || type.explicit_bounds;
+  bounds_.include(low + type.lb, high + type.lb + type.extent);
+  if (type.explicit_bounds) explicit_bounds_.include(low + type.lb, high + type.lb + type.extent);
+  if (type.size > 0) data_.include(low + type.true_lb, high + type.true_lb + type.true_extent);
   alignment_ = std::max(alignment_, type.alignment);
   size_ += copies * type.size;
 
@@ -163,15 +161,16 @@ void TypeBuilder::add_run(TypeRun run) {
 std::shared_ptr<TypeObject> TypeBuilder::finish(TypeRecipe recipe, bool pad_to_alignment) {
   auto type = std::make_shared<TypeObject>();
   type->size = size_;
-  type->lb = lb_;
-  type->extent = ub_ - lb_;
-  if (pad_to_alignment && !explicit_bounds_ && type->extent % alignment_ != 0) {
+  const Span& bounds = explicit_bounds_.any ? explicit_bounds_ : bounds_;
+  type->lb = bounds.low;
+  type->extent = bounds.high - bounds.low;
+  if (pad_to_alignment && !explicit_bounds_.any && type->extent % alignment_ != 0) {
     type->extent += alignment_ - type->extent % alignment_;
   }
-  type->true_lb = true_lb_;
-  type->true_extent = true_ub_ - true_lb_;
+  type->true_lb = data_.low;
+  type->true_extent = data_.high - data_.low;
   type->map = std::move(map_);
-  type->explicit_bounds = explicit_bounds_;
+  type->explicit_bounds = explicit_bounds_.any;
   type->alignment = alignment_;
   type->single_element = single_element_of(type->map);
   type->recipe = std::move(recipe);

@@ -57,8 +57,8 @@ struct TypeObject : std::enable_shared_from_this<TypeObject> {
   std::vector<TypeRun> map;  // in type-map order; adjacent runs merged
   bool predefined = false;
   bool committed = false;
-  // Set by MPI_Type_create_resized and inherited: the bounds were chosen by the caller, so
-  // MPI_Type_create_struct pads nothing.
+  // Set by MPI_Type_create_resized and inherited (MPI's lb / ub markers): a type made of parts
+  // with explicit bounds takes its bounds from those parts only, and is not padded.
   bool explicit_bounds = false;
   int alignment = 1;  // the largest alignment of its elements
   // The predefined element type, when every run has the same Halyard element type and category
@@ -88,13 +88,18 @@ class TypeBuilder {
  private:
   void add_run(TypeRun run);
 
+  // The smallest interval holding every [low, high) included; empty until the first.
+  struct Span {
+    bool any = false;
+    MPI_Aint low = 0, high = 0;
+    void include(MPI_Aint from, MPI_Aint to);
+  };
+
   std::vector<TypeRun> map_;
   std::size_t size_ = 0;
-  bool has_bounds_ = false;
-  MPI_Aint lb_ = 0, ub_ = 0;
-  bool has_data_ = false;
-  MPI_Aint true_lb_ = 0, true_ub_ = 0;
-  bool explicit_bounds_ = false;
+  Span bounds_;           // of every part
+  Span explicit_bounds_;  // of the parts with bounds set by resizing (MPI's lb / ub markers)
+  Span data_;             // of the bytes that hold data
   int alignment_ = 1;
 };
 

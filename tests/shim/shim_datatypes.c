@@ -193,6 +193,17 @@ static void check_constructors(void) {
   struct layout spaced = {2, {0, 12}, {4, 4}};
   check_round_trip("contiguous of resized", committed(t), 2, &spaced, 24);
   CHECK_MPI(MPI_Type_free(&t));
+
+  /* A struct of that resized int and a char at byte 12: the resized part's bounds are the
+   * struct's (MPI's lb / ub markers), so the char lies beyond the extent and nothing is padded. */
+  int one[2] = {1, 1};
+  MPI_Aint at[2] = {0, 12};
+  MPI_Datatype parts[2] = {r, MPI_CHAR};
+  CHECK_MPI(MPI_Type_create_struct(2, one, at, parts, &t));
+  check_bounds("struct with a resized part", t, 5, 0, 12, 0, 13);
+  struct layout marked = {2, {0, 12}, {4, 1}};
+  check_round_trip("struct with a resized part", committed(t), 1, &marked, 12);
+  CHECK_MPI(MPI_Type_free(&t));
   CHECK_MPI(MPI_Type_free(&r));
 
   /* A 2 x 3 block at (1, 2) of a 4 x 5 array of ints. */
