@@ -1,7 +1,7 @@
 // An MPI datatype as the shim holds it: predefined or derived, with its bounds and a compact type
-// map (runs of predefined elements back to back), plus the constructor call that made it, for
-// MPI_Type_get_envelope / get_contents. Packing walks the map; a map of one run that count copies
-// extend without a gap needs no packing at all (TypeObject::contiguous_for).
+// map (runs of blocks of predefined elements, repeated at a stride), plus the constructor call that
+// made it, for MPI_Type_get_envelope / get_contents. Packing walks the map; a map of one block
+// that count copies extend without a gap needs no packing at all (TypeObject::contiguous_for).
 #pragma once
 
 #include <mpi.h>

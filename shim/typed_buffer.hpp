@@ -2,8 +2,9 @@
 // When the type's map is one run that `count` items extend without a gap, the bytes are the
 // user's memory itself (no copy). Otherwise they are a staging buffer: packed at once for data
 // that is sent, unpacked into the user's memory by complete() for data that is received. Every
-// call site (p2p, collectives) goes through it; non-blocking calls hand completion_step() to
-// their PendingRequest so that MPI_Wait / MPI_Test unpack and the staging buffer lives until then.
+// call site (p2p, collectives) goes through it; non-blocking calls give their PendingRequest a
+// completion step (unpack_all, unpack_received) so that MPI_Wait / MPI_Test unpack, and the
+// staging buffer lives until then.
 #pragma once
 
 #include <cstddef>
