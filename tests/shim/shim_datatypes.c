@@ -12,16 +12,6 @@
 
 #include "shim_check.h"
 
-#define CHECK_CLASS(call, error_class)                                                         \
-  do {                                                                                         \
-    int check_code_ = (call);                                                                  \
-    if (check_code_ != (error_class)) {                                                        \
-      fprintf(stderr, "rank %d: FAIL %s:%d: %s returned %d, expected %s (%d)\n", check_rank(), \
-              __FILE__, __LINE__, #call, check_code_, #error_class, error_class);              \
-      ++check_failures;                                                                        \
-    }                                                                                          \
-  } while (0)
-
 static void check_bounds(const char* what, MPI_Datatype type, int size, MPI_Aint lb,
                          MPI_Aint extent, MPI_Aint true_lb, MPI_Aint true_extent) {
   int got_size = -1;
