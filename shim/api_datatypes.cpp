@@ -194,6 +194,40 @@ PackedSpan checked_span(MPI_Comm comm, int count, const char* count_name, MPI_Da
   return {&type, n, at, bytes};
 }
 
+// MPI_Type_get_extent / get_true_extent and their MPI_Count forms: two fields of the type.
+template <typename Value>
+int get_bounds(const char* call, MPI_Datatype datatype, Value* low, Value* extent,
+               const char* low_name, const char* extent_name, MPI_Aint TypeObject::*low_field,
+               MPI_Aint TypeObject::*extent_field) {
+  return guarded(call, MPI_COMM_WORLD, [&] {
+    const TypeObject& type = checked_any_datatype(datatype);
+    check_out(low, low_name);
+    check_out(extent, extent_name);
+    *low = type.*low_field;
+    *extent = type.*extent_field;
+  });
+}
+
+template <typename Value>
+int extent_of(const char* call, MPI_Datatype datatype, Value* lb, Value* extent) {
+  return get_bounds(call, datatype, lb, extent, "lb", "extent", &TypeObject::lb,
+                    &TypeObject::extent);
+}
+
+template <typename Value>
+int true_extent_of(const char* call, MPI_Datatype datatype, Value* true_lb, Value* true_extent) {
+  return get_bounds(call, datatype, true_lb, true_extent, "true_lb", "true_extent",
+                    &TypeObject::true_lb, &TypeObject::true_extent);
+}
+
+// The predefined elements a status's received bytes make up (-1: they end inside one).
+long long checked_elements(const MPI_Status* status, MPI_Datatype datatype, const void* count) {
+  const TypeObject& type = checked_any_datatype(datatype);
+  if (status == MPI_STATUS_IGNORE) fail(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE");
+  check_out(count, "count");
+  return elements_in(type, static_cast<std::size_t>(status->halyard_received_bytes));
+}
+
 }  // namespace
 
 extern "C" {
@@ -369,22 +403,26 @@ int MPI_Type_free(MPI_Datatype* datatype) {
 }
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
-  return guarded("MPI_Type_get_extent", MPI_COMM_WORLD, [&] {
-    const TypeObject& type = checked_any_datatype(datatype);
-    check_out(lb, "lb");
-    check_out(extent, "extent");
-    *lb = type.lb;
-    *extent = type.extent;
-  });
+  return extent_of("MPI_Type_get_extent", datatype, lb, extent);
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  return extent_of("MPI_Type_get_extent_x", datatype, lb, extent);
 }
 
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
-  return guarded("MPI_Type_get_true_extent", MPI_COMM_WORLD, [&] {
+  return true_extent_of("MPI_Type_get_true_extent", datatype, true_lb, true_extent);
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return true_extent_of("MPI_Type_get_true_extent_x", datatype, true_lb, true_extent);
+}
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  return guarded("MPI_Type_size_x", MPI_COMM_WORLD, [&] {
     const TypeObject& type = checked_any_datatype(datatype);
-    check_out(true_lb, "true_lb");
-    check_out(true_extent, "true_extent");
-    *true_lb = type.true_lb;
-    *true_extent = type.true_extent;
+    check_out(size, "size");
+    *size = static_cast<MPI_Count>(type.size);
   });
 }
 
@@ -452,12 +490,15 @@ int MPI_Get_address(const void* location, MPI_Aint* address) {
 
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   return guarded("MPI_Get_elements", MPI_COMM_WORLD, [&] {
-    const TypeObject& type = checked_any_datatype(datatype);
-    if (status == MPI_STATUS_IGNORE) fail(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE");
-    check_out(count, "count");
-    long long elements =
-        elements_in(type, static_cast<std::size_t>(status->halyard_received_bytes));
+    long long elements = checked_elements(status, datatype, count);
     *count = elements < 0 || elements > INT_MAX ? MPI_UNDEFINED : static_cast<int>(elements);
+  });
+}
+
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return guarded("MPI_Get_elements_x", MPI_COMM_WORLD, [&] {
+    long long elements = checked_elements(status, datatype, count);
+    *count = elements < 0 ? MPI_UNDEFINED : elements;
   });
 }
 

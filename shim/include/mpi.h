@@ -340,6 +340,11 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf
 int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
                MPI_Datatype datatype, MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size);
+/* The MPI_Count forms of MPI 3.0 */
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent);
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count);
 
 /* User-defined reductions (issue 25) */
 

@@ -19,6 +19,12 @@ static void check_bounds(const char* what, MPI_Datatype type, int size, MPI_Aint
   CHECK_MPI(MPI_Type_size(type, &got_size));
   CHECK_MPI(MPI_Type_get_extent(type, &got_lb, &got_extent));
   CHECK_MPI(MPI_Type_get_true_extent(type, &got_true_lb, &got_true_extent));
+  MPI_Count size_x = -1, lb_x = -1, extent_x = -1, true_lb_x = -1, true_extent_x = -1;
+  CHECK_MPI(MPI_Type_size_x(type, &size_x));
+  CHECK_MPI(MPI_Type_get_extent_x(type, &lb_x, &extent_x));
+  CHECK_MPI(MPI_Type_get_true_extent_x(type, &true_lb_x, &true_extent_x));
+  CHECK(size_x == got_size && lb_x == got_lb && extent_x == got_extent &&
+        true_lb_x == got_true_lb && true_extent_x == got_true_extent);
   if (got_size != size || got_lb != lb || got_extent != extent || got_true_lb != true_lb ||
       got_true_extent != true_extent) {
     fprintf(stderr,
@@ -507,6 +513,9 @@ static void check_point_to_point(MPI_Datatype vector, int rank, int size) {
   CHECK_MPI(MPI_Get_count(&status, vector, &count));
   CHECK_MPI(MPI_Get_elements(&status, vector, &elements));
   CHECK(count == MPI_UNDEFINED && elements == 5);
+  MPI_Count elements_x = -1;
+  CHECK_MPI(MPI_Get_elements_x(&status, vector, &elements_x));
+  CHECK(elements_x == 5);
   CHECK(received[0] == value(second_previous, 0) && received[3] == -1.0 &&
         received[5] == value(second_previous, 5) && received[6] == value(second_previous, 6) &&
         received[7] == -1.0 && received[10] == -1.0);
