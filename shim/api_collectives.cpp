@@ -123,8 +123,8 @@ Reduction reduction(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
   const TypeObject& type = checked_datatype(datatype);
   const DatatypeInfo* element = nullptr;
   const OpInfo& info = checked_op(op, type, &element);
-  check_buffer(sendbuf, n, "sendbuf", receives);
-  if (receives) check_buffer(recvbuf, n, "recvbuf");
+  check_buffer(sendbuf, n, type, "sendbuf", receives);
+  if (receives) check_buffer(recvbuf, n, type, "recvbuf");
   bool in_place = is_in_place(sendbuf);
   Reduction r{halyard::kInPlace,
               {},
@@ -182,7 +182,7 @@ Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,
   std::size_t n = checked_count(count);
   const TypeObject& type = checked_datatype(datatype);
   check_root(root, comm);
-  check_buffer(buffer, n, "buffer");
+  check_buffer(buffer, n, type, "buffer");
   TypedBuffer data(buffer, n, type, comm.rank() == root ? Use::kSend : Use::kReceive);
   return {start({Collective::kBcast,
                  comm,
@@ -204,8 +204,8 @@ Started start_allgather(const halyard::Communicator& comm, const void* sendbuf, 
   bool in_place = is_in_place(sendbuf);
   Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
   std::size_t block = in_place ? recv.bytes : matching_block(send, recv);
-  check_buffer(sendbuf, block, "sendbuf", true);
-  check_buffer(recvbuf, blocks(block, comm), "recvbuf");
+  check_buffer(sendbuf, block, *send.type, "sendbuf", true);
+  check_buffer(recvbuf, blocks(block, comm), *recv.type, "recvbuf");
   TypedBuffer sent =
       in_place ? TypedBuffer() : TypedBuffer(sendbuf, send.count, *send.type, Use::kSend);
   TypedBuffer received =
@@ -227,8 +227,8 @@ Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, i
   bool in_place = is_in_place(sendbuf);
   Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
   std::size_t block = in_place ? recv.bytes : matching_block(send, recv);
-  check_buffer(recvbuf, blocks(block, comm), "recvbuf");
-  check_buffer(sendbuf, blocks(block, comm), "sendbuf", true);
+  check_buffer(recvbuf, blocks(block, comm), *recv.type, "recvbuf");
+  check_buffer(sendbuf, blocks(block, comm), *send.type, "sendbuf", true);
   TypedBuffer received = all_blocks(recvbuf, recv, comm, Use::kReceive);
   if (!in_place) {
     TypedBuffer sent = all_blocks(sendbuf, send, comm, Use::kSend);
@@ -239,7 +239,7 @@ Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, i
   // Halyard's alltoall has no in-place form: send from a packed copy of recvbuf, kept alive
   // until the request completes (the non-blocking form returns before that).
   auto copy = std::make_shared<std::vector<std::byte>>(blocks(block, comm));
-  pack(*recv.type, static_cast<const std::byte*>(recvbuf), blocks(recv.count, comm), copy->data());
+  pack(*recv.type, recvbuf, blocks(recv.count, comm), copy->data());
   halyard::Request request =
       start({Collective::kAlltoall, comm, copy->data(), received.data(), block, {}, {}, kBytes});
   request.on_complete([copy](const halyard::Status&) {});
@@ -350,14 +350,14 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
     if (!is_root) {
       Block send = block_of(sendcount, sendtype, "send");  // the receive side is not significant
       block = send.bytes;
-      check_buffer(sendbuf, block, "sendbuf");
+      check_buffer(sendbuf, block, *send.type, "sendbuf");
       sent = TypedBuffer(sendbuf, send.count, *send.type, Use::kSend);
     } else {
       Block recv = block_of(recvcount, recvtype, "recv");
       Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
       block = in_place ? recv.bytes : matching_block(send, recv);
-      check_buffer(sendbuf, block, "sendbuf", true);
-      check_buffer(recvbuf, blocks(block, c), "recvbuf");
+      check_buffer(sendbuf, block, *send.type, "sendbuf", true);
+      check_buffer(recvbuf, blocks(block, c), *recv.type, "recvbuf");
       if (!in_place) sent = TypedBuffer(sendbuf, send.count, *send.type, Use::kSend);
       received = all_blocks(recvbuf, recv, c, in_place ? Use::kSendAndReceive : Use::kReceive);
     }
@@ -391,20 +391,20 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
     if (!is_root) {
       Block recv = block_of(recvcount, recvtype, "recv");  // the send side is not significant
       block = recv.bytes;
-      check_buffer(recvbuf, block, "recvbuf");
+      check_buffer(recvbuf, block, *recv.type, "recvbuf");
       received = TypedBuffer(recvbuf, recv.count, *recv.type, Use::kReceive);
     } else {
       Block send = block_of(sendcount, sendtype, "send");
       Block recv = in_place ? send : block_of(recvcount, recvtype, "recv");
       block = in_place ? send.bytes : matching_block(send, recv);
-      check_buffer(sendbuf, blocks(block, c), "sendbuf");
+      check_buffer(sendbuf, blocks(block, c), *send.type, "sendbuf");
       sent = all_blocks(sendbuf, send, c, Use::kSend);
       if (in_place) {
         // Halyard's scatter has no in-place form: the root's own block lands in a scratch
         // buffer and is dropped (MPI leaves it where it is in sendbuf).
         own_block.resize(block);
       } else {
-        check_buffer(recvbuf, block, "recvbuf");
+        check_buffer(recvbuf, block, *recv.type, "recvbuf");
         received = TypedBuffer(recvbuf, recv.count, *recv.type, Use::kReceive);
       }
     }

@@ -507,10 +507,9 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf
   return guarded("MPI_Pack", comm, [&] {
     PackedSpan span =
         checked_span(comm, incount, "incount", datatype, position, outsize, "outsize");
-    check_buffer(inbuf, span.count, "inbuf");
+    check_buffer(inbuf, span.count, *span.type, "inbuf");
     check_buffer(outbuf, span.bytes, "outbuf");
-    pack(*span.type, static_cast<const std::byte*>(inbuf), span.count,
-         static_cast<std::byte*>(outbuf) + span.at);
+    pack(*span.type, inbuf, span.count, static_cast<std::byte*>(outbuf) + span.at);
     *position = static_cast<int>(span.at + span.bytes);
   });
 }
@@ -521,9 +520,9 @@ int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int o
     PackedSpan span =
         checked_span(comm, outcount, "outcount", datatype, position, insize, "insize");
     check_buffer(inbuf, span.bytes, "inbuf");
-    check_buffer(outbuf, span.count, "outbuf");
-    unpack(*span.type, static_cast<const std::byte*>(inbuf) + span.at, span.bytes,
-           static_cast<std::byte*>(outbuf), span.count);
+    check_buffer(outbuf, span.count, *span.type, "outbuf");
+    unpack(*span.type, static_cast<const std::byte*>(inbuf) + span.at, span.bytes, outbuf,
+           span.count);
     *position = static_cast<int>(span.at + span.bytes);
   });
 }

@@ -25,7 +25,7 @@ TypedBuffer checked_message(const halyard::Communicator& comm, const void* buf, 
       checked_datatype(datatype, prefix.empty() ? "datatype" : (prefix + "type").c_str());
   check_peer(peer, comm, is_receive ? "source" : "destination", is_receive);
   check_tag(tag, is_receive);
-  check_buffer(buf, n, (prefix + "buf").c_str());
+  check_buffer(buf, n, type, (prefix + "buf").c_str());
   return {buf, n, type, is_receive ? TypedBuffer::Use::kReceive : TypedBuffer::Use::kSend};
 }
 

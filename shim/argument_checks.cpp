@@ -85,6 +85,12 @@ void check_buffer(const void* buffer, std::size_t count, const char* name, bool 
   }
 }
 
+void check_buffer(const void* buffer, std::size_t count, const TypeObject& type, const char* name,
+                  bool in_place_allowed) {
+  if (buffer == MPI_BOTTOM && !type.predefined && type.true_lb != 0) return;
+  check_buffer(buffer, count, name, in_place_allowed);
+}
+
 void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed) {
   if (any_allowed && rank == MPI_ANY_SOURCE) return;
   if (rank < 0 || rank >= comm.size()) {

@@ -34,6 +34,10 @@ void check_root(int root, const Communicator& comm);
 // does not allow it.
 void check_buffer(const void* buffer, std::size_t count, const char* name,
                   bool in_place_allowed = false);
+// The same for a buffer of `type`: a null buffer passes as MPI_BOTTOM when the type is derived
+// and its data does not start at displacement 0 (its displacements are addresses).
+void check_buffer(const void* buffer, std::size_t count, const TypeObject& type, const char* name,
+                  bool in_place_allowed = false);
 // MPI_ERR_RANK unless 0 <= rank < size (or MPI_ANY_SOURCE where allowed); `role` is
 // "destination" or "source".
 void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed);

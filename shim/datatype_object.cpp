@@ -57,9 +57,9 @@ const DatatypeInfo* single_element_of(const std::vector<TypeRun>& map) {
 // Copies one run between the user's layout (at `user`, the item's address) and packed bytes.
 // `bytes` may end inside the run (a short message being unpacked); returns the bytes copied.
 template <bool kPack>
-std::size_t transfer(const TypeRun& run, std::byte* user, std::byte* packed, std::size_t bytes) {
+std::size_t transfer(const TypeRun& run, const void* user, std::byte* packed, std::size_t bytes) {
   std::size_t block = run.block_bytes();
-  std::byte* at = user + run.offset;
+  std::byte* at = address_at(user, run.offset);
   if (bytes >= run.bytes()) {
     copy_blocks<kPack>(at, packed, run.blocks, run.stride, block);
     return run.bytes();
@@ -193,29 +193,31 @@ std::shared_ptr<TypeObject> resized(const TypeObject& type, MPI_Aint lb, MPI_Ain
   return result;
 }
 
-void pack(const TypeObject& type, const std::byte* user, std::size_t count, std::byte* packed) {
+void pack(const TypeObject& type, const void* user, std::size_t count, std::byte* packed) {
   if (count == 0 || type.size == 0) return;
   if (type.contiguous_for(count)) {
-    std::memcpy(packed, user + type.map.front().offset, count * type.size);
+    std::memcpy(packed, address_at(user, type.map.front().offset), count * type.size);
     return;
   }
-  auto* base = const_cast<std::byte*>(user);  // only read: transfer<true> copies out of it
-  for (std::size_t item = 0; item < count; ++item, base += type.extent) {
+  for (std::size_t item = 0; item < count; ++item) {
+    std::byte* base = address_at(user, static_cast<MPI_Aint>(item) * type.extent);
     for (const TypeRun& run : type.map) packed += transfer<true>(run, base, packed, run.bytes());
   }
 }
 
-void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, std::byte* user,
+void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, void* user,
             std::size_t count) {
   if (count == 0 || type.size == 0 || bytes == 0) return;
   if (type.contiguous_for(count)) {
-    std::memcpy(user + type.map.front().offset, packed, std::min(bytes, count * type.size));
+    std::memcpy(address_at(user, type.map.front().offset), packed,
+                std::min(bytes, count * type.size));
     return;
   }
   auto* from = const_cast<std::byte*>(packed);  // only read: transfer<false> copies out of it
-  for (std::size_t item = 0; item < count && bytes > 0; ++item, user += type.extent) {
+  for (std::size_t item = 0; item < count && bytes > 0; ++item) {
+    std::byte* base = address_at(user, static_cast<MPI_Aint>(item) * type.extent);
     for (const TypeRun& run : type.map) {
-      std::size_t n = transfer<false>(run, user, from, bytes);
+      std::size_t n = transfer<false>(run, base, from, bytes);
       from += n;
       bytes -= n;
       if (bytes == 0) return;

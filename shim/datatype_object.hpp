@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,6 +74,13 @@ struct TypeObject : std::enable_shared_from_this<TypeObject> {
   bool contiguous_for(std::size_t count) const;
 };
 
+// `buffer` + `offset` bytes, computed on addresses: with MPI_BOTTOM the buffer is null and the
+// offsets are absolute addresses, which pointer arithmetic from null may not express.
+inline std::byte* address_at(const void* buffer, MPI_Aint offset) {
+  return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(buffer) +
+                                      static_cast<std::uintptr_t>(offset));
+}
+
 // The object of a predefined datatype.
 std::shared_ptr<TypeObject> predefined_type(const DatatypeInfo& info);
 
@@ -107,11 +115,12 @@ class TypeBuilder {
 std::shared_ptr<TypeObject> resized(const TypeObject& type, MPI_Aint lb, MPI_Aint extent,
                                     TypeRecipe recipe);
 
-// Copies `count` items of `type` from `user` into `packed` (count * type.size bytes).
-void pack(const TypeObject& type, const std::byte* user, std::size_t count, std::byte* packed);
+// Copies `count` items of `type` from `user` into `packed` (count * type.size bytes). `user` is
+// null for MPI_BOTTOM.
+void pack(const TypeObject& type, const void* user, std::size_t count, std::byte* packed);
 // Copies the first `bytes` packed bytes into `count` items of `type` at `user`; stops where the
 // bytes end (a short message fills a prefix of the type map).
-void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, std::byte* user,
+void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, void* user,
             std::size_t count);
 
 // The predefined elements that `bytes` packed bytes of `type` make up; -1 when they end inside

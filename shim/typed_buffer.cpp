@@ -71,7 +71,7 @@ TypedBuffer::TypedBuffer(const void* buf, std::size_t count, const TypeObject& t
     return;
   }
   if (type.contiguous_for(count)) {
-    data_ = user_ + type.map.front().offset;
+    data_ = address_at(user_, type.map.front().offset);
     return;
   }
   staging_ = staging_memory(bytes_);
@@ -81,7 +81,7 @@ TypedBuffer::TypedBuffer(const void* buf, std::size_t count, const TypeObject& t
 }
 
 void TypedBuffer::pack_from(const void* buf) const {
-  pack(*unpack_type_, static_cast<const std::byte*>(buf), count_, staging_.get());
+  pack(*unpack_type_, buf, count_, staging_.get());
 }
 
 void TypedBuffer::complete(std::size_t received) const {

@@ -269,6 +269,14 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status);
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]);
 
 /* Datatypes: derived types, decoding, packing, the pair types (issue 25) */
+/* Address 0: with a derived type whose displacements are addresses (MPI_Get_address), the
+ * buffer argument of every call. */
+#ifdef __cplusplus
+#define MPI_BOTTOM (static_cast<void*>(0))
+#else
+#define MPI_BOTTOM ((void*)0)
+#endif
+
 /* Handles of derived types start at this index; lower ones are predefined types. */
 #define HALYARD_MPI_FIRST_DERIVED_DATATYPE 256
 

@@ -702,6 +702,59 @@ static void check_more_collectives(MPI_Datatype vector, int rank, int size) {
   check_items("Ibcast of a vector", item, 0, 1);
 }
 
+/* MPI_BOTTOM: a struct type of absolute addresses (from MPI_Get_address) of three separate
+ * variables, sent around the ring, broadcast and packed. */
+static void check_bottom(int rank, int size) {
+  int a = 0, c = 0;
+  double b[2] = {0, 0};
+  int lengths[3] = {1, 2, 1};
+  MPI_Aint addresses[3];
+  CHECK_MPI(MPI_Get_address(&a, &addresses[0]));
+  CHECK_MPI(MPI_Get_address(b, &addresses[1]));
+  CHECK_MPI(MPI_Get_address(&c, &addresses[2]));
+  MPI_Datatype types[3] = {MPI_INT, MPI_DOUBLE, MPI_INT};
+  MPI_Datatype absolute;
+  CHECK_MPI(MPI_Type_create_struct(3, lengths, addresses, types, &absolute));
+  CHECK_MPI(MPI_Type_commit(&absolute));
+
+  int next = (rank + 1) % size, previous = (rank + size - 1) % size;
+  int sent[4] = {rank, 10 * rank, 20 * rank, 30 * rank};
+  MPI_Request request;
+  CHECK_MPI(MPI_Irecv(MPI_BOTTOM, 1, absolute, previous, 7, MPI_COMM_WORLD, &request));
+  int out_a = sent[0], out_c = sent[3];
+  double out_b[2] = {sent[1] + 0.5, sent[2] + 0.5};
+  MPI_Aint out_addresses[3];
+  CHECK_MPI(MPI_Get_address(&out_a, &out_addresses[0]));
+  CHECK_MPI(MPI_Get_address(out_b, &out_addresses[1]));
+  CHECK_MPI(MPI_Get_address(&out_c, &out_addresses[2]));
+  MPI_Datatype outgoing;
+  CHECK_MPI(MPI_Type_create_struct(3, lengths, out_addresses, types, &outgoing));
+  CHECK_MPI(MPI_Type_commit(&outgoing));
+  CHECK_MPI(MPI_Send(MPI_BOTTOM, 1, outgoing, next, 7, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK(a == previous && b[0] == 10 * previous + 0.5 && b[1] == 20 * previous + 0.5 &&
+        c == 30 * previous);
+
+  /* Broadcast from rank 0 into every rank's own variables. */
+  if (rank == 0) a = -5, b[0] = -6.5, b[1] = -7.5, c = -8;
+  CHECK_MPI(MPI_Bcast(MPI_BOTTOM, 1, absolute, 0, MPI_COMM_WORLD));
+  CHECK(a == -5 && b[0] == -6.5 && b[1] == -7.5 && c == -8);
+
+  unsigned char packed[32];
+  int position = 0;
+  CHECK_MPI(MPI_Pack(MPI_BOTTOM, 1, absolute, packed, sizeof packed, &position, MPI_COMM_WORLD));
+  CHECK(position == 24);
+  a = c = 0;
+  b[0] = b[1] = 0;
+  position = 0;
+  CHECK_MPI(MPI_Unpack(packed, 24, &position, MPI_BOTTOM, 1, absolute, MPI_COMM_WORLD));
+  CHECK(a == -5 && b[0] == -6.5 && b[1] == -7.5 && c == -8);
+  /* A predefined type at address 0 stays an error. */
+  CHECK_CLASS(MPI_Send(MPI_BOTTOM, 1, MPI_INT, next, 8, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Type_free(&outgoing));
+  CHECK_MPI(MPI_Type_free(&absolute));
+}
+
 int main(int argc, char** argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   int rank = 0, size = 0;
@@ -721,6 +774,7 @@ int main(int argc, char** argv) {
   check_point_to_point(vector, rank, size);
   check_collectives(vector, rank, size);
   check_more_collectives(vector, rank, size);
+  check_bottom(rank, size);
   CHECK_MPI(MPI_Type_free(&vector));
 
   CHECK_MPI(MPI_Finalize());
