@@ -5,14 +5,16 @@
 # limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
-#     PART: build compare noise hbench p2p overlap tune, and cuda (= cuda-tests cuda-bench);
+#     PART: build compare noise hbench p2p overlap tune datatypes, and cuda (= cuda-tests
+#     cuda-bench);
 #     the default is build compare noise hbench p2p. The device tool allows 10 minutes a
 #     command; the parts' limits add up to about 11 plus the build, so to be safe run
 #     `bench/device_run.sh build compare noise`, then `bench/device_run.sh hbench p2p` on the same
 #     warm machine (the build folder stays), `bench/device_run.sh overlap` (about 9 minutes at
 #     most), `bench/device_run.sh tune` (docs/tuning.md's 16-rank figures: htune --validate on 2
-#     and 4 emulated nodes, about 8 minutes) and `bench/device_run.sh cuda` as commands of their
-#     own.
+#     and 4 emulated nodes, about 8 minutes), `bench/device_run.sh datatypes` (issue 25's vector
+#     vs contiguous allreduce on 2 ranks, under a minute) and `bench/device_run.sh cuda` as
+#     commands of their own.
 #
 # Before sending the tree there, copy the headers from this machine's libfabric-dev into the
 # ignored folder the device tool carries:
@@ -91,6 +93,14 @@ if wanted p2p; then
   timeout 45 bench/compare_shm.sh "$build" >"$out/p2p_shm.txt" 2>&1; log "rc=$?"
   log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
   timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
+fi
+if wanted datatypes; then
+  # Issue 25: MPI_Allreduce of 1 MiB as vector datatypes against contiguous, 2 ranks; goal: the
+  # ratio within 1.5x (docs/mpi-shim.md, Derived datatypes).
+  log "vector vs contiguous MPI_Allreduce, 1 MiB, 2 ranks"
+  timeout 60 "$build/bin/hlaunch" -n 2 -- "$build/bin/mpi_vector_allreduce_halyard" --rounds 10 \
+    >"$out/vector_allreduce.txt" 2>&1
+  log "rc=$? $(tail -n 4 "$out/vector_allreduce.txt" | awk '{print $NF}' | tr '\n' ' ')"
 fi
 if wanted tune; then
   # docs/tuning.md's figures (dissertation Figures 6.1 and 6.2): htune --validate, the three

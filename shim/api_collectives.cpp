@@ -4,6 +4,8 @@
 // element type; collectives that only move data travel as bytes, which lets the send and receive
 // sides use different datatypes of equal size, as MPI allows. MPI_IN_PLACE becomes
 // halyard::kInPlace wherever Halyard has an in-place form, so the shim adds no copies there.
+// Every buffer goes through TypedBuffer: contiguous data moves from the user's memory, data of a
+// derived type with holes is packed before and unpacked after the call.
 #include <mpi.h>
 
 #include <cstring>
@@ -18,6 +20,7 @@
 #include "shim/call_guard.hpp"
 #include "shim/collective_starts.hpp"
 #include "shim/shim_state.hpp"
+#include "shim/typed_buffer.hpp"
 
 using namespace halyard::mpi_shim;
 using halyard::Datatype;
@@ -27,14 +30,13 @@ using halyard::core::Collective;
 namespace {
 
 constexpr Datatype kBytes = Datatype::kUint8;
+using Use = TypedBuffer::Use;
 
-const void* halyard_send(const void* sendbuf) {
-  return is_in_place(sendbuf) ? halyard::kInPlace : sendbuf;
-}
-
-// The bytes of one block, described by one side's (count, type).
+// One side's block, described by its (count, type).
 struct Block {
-  std::size_t bytes;
+  std::size_t count;
+  const TypeObject* type;
+  std::size_t bytes;        // packed
   std::string description;  // "sendcount 4 x MPI_INT (16 bytes)"
 };
 
@@ -42,10 +44,11 @@ Block block_of(int count, MPI_Datatype datatype, const char* side) {
   std::string count_name = std::string(side) + "count";
   std::string type_name = std::string(side) + "type";
   std::size_t n = checked_count(count, count_name.c_str());
-  const DatatypeInfo& type = checked_datatype(datatype, type_name.c_str());
+  const TypeObject& type = checked_datatype(datatype, type_name.c_str());
   std::size_t bytes = bytes_of(n, type);
-  return {bytes, count_name + " " + std::to_string(count) + " x " + type.name + " (" +
-                     std::to_string(bytes) + " bytes)"};
+  return {n, &type, bytes,
+          count_name + " " + std::to_string(count) + " x " + display_name(type) + " (" +
+              std::to_string(bytes) + " bytes)"};
 }
 
 // Halyard moves equal blocks on both sides; MPI requires matching type signatures anyway.
@@ -58,6 +61,12 @@ std::size_t matching_block(const Block& send, const Block& recv) {
 
 std::size_t blocks(std::size_t block, const halyard::Communicator& comm) {
   return block * static_cast<std::size_t>(comm.size());
+}
+
+// The buffer of one block per rank, `block` items each.
+TypedBuffer all_blocks(const void* buf, const Block& block, const halyard::Communicator& comm,
+                       Use use) {
+  return {buf, blocks(block.count, comm), *block.type, use};
 }
 
 // Set while a blocking MPI collective is on the stack: its call is marked blocking
@@ -84,24 +93,61 @@ halyard::Request start(CollArgs args) {
   return halyard::post_call(args);
 }
 
-void post(MPI_Comm comm, MPI_Request* request, const halyard::Request& posted) {
-  *request = shim_state().add_request({posted, shim_state().comm(comm).errhandler});
+void wait_for(const Started& started) {
+  halyard::Status status = started.request.wait_ok();
+  if (started.complete) started.complete(status);
+}
+
+void post(MPI_Comm comm, MPI_Request* request, Started started) {
+  *request = shim_state().add_request(
+      {started.request, shim_state().comm(comm).errhandler, std::move(started.complete)});
 }
 
 void check_request_out(MPI_Request* request) {
   if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
 }
 
-struct ReductionArgs {
-  std::size_t count;
+// The buffers and element type of a reduction. A derived type reduces in its one element type;
+// the Halyard count is the packed bytes over that type's size (a complex: two parts each).
+struct Reduction {
+  const void* send;  // what Halyard reads: the user's memory, a staging buffer or kInPlace
+  TypedBuffer sent;  // holds a staged contribution
+  TypedBuffer recv;  // empty where the receive buffer is not significant
+  std::size_t elements;
   Datatype type;
   halyard::Op op;
 };
 
-ReductionArgs reduction_args(int count, MPI_Datatype datatype, MPI_Op op) {
+Reduction reduction(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    bool receives) {
   std::size_t n = checked_count(count);
-  const DatatypeInfo& type = checked_datatype(datatype);
-  return {n, type.halyard, checked_op(op, type).halyard};
+  const TypeObject& type = checked_datatype(datatype);
+  const DatatypeInfo* element = nullptr;
+  const OpInfo& info = checked_op(op, type, &element);
+  check_buffer(sendbuf, n, type, "sendbuf", receives);
+  if (receives) check_buffer(recvbuf, n, type, "recvbuf");
+  bool in_place = is_in_place(sendbuf);
+  Reduction r{halyard::kInPlace,
+              {},
+              receives
+                  ? TypedBuffer(recvbuf, n, type, in_place ? Use::kSendAndReceive : Use::kReceive)
+                  : TypedBuffer(),
+              bytes_of(n, type) / halyard::datatype_size(element->halyard),
+              element->halyard,
+              info.halyard};
+  if (in_place) return r;
+  if (r.recv.staged()) {
+    // Pack the contribution where the result goes and reduce in place: one copy fewer.
+    r.recv.pack_from(sendbuf);
+    return r;
+  }
+  r.sent = TypedBuffer(sendbuf, n, type, Use::kSend);
+  r.send = r.sent.data();
+  return r;
+}
+
+const void* send_or_in_place(const void* sendbuf, const TypedBuffer& send) {
+  return is_in_place(sendbuf) ? halyard::kInPlace : send.data();
 }
 
 }  // namespace
@@ -115,135 +161,180 @@ CheckingOnly::~CheckingOnly() {
   checking_only = false;
 }
 
-halyard::Request start_barrier(const halyard::Communicator& comm) {
-  return start({Collective::kBarrier, comm});
+Started start_barrier(const halyard::Communicator& comm) {
+  return {start({Collective::kBarrier, comm}), {}};
 }
 
-halyard::Request start_reduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
-                              int count, MPI_Datatype datatype, MPI_Op op, int root) {
-  ReductionArgs args = reduction_args(count, datatype, op);
+Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
+                     int count, MPI_Datatype datatype, MPI_Op op, int root) {
   check_root(root, comm);
   bool is_root = comm.rank() == root;
-  check_buffer(sendbuf, args.count, "sendbuf", is_root);
-  if (is_root) check_buffer(recvbuf, args.count, "recvbuf");
-  return start({Collective::kReduce,
-                comm,
-                halyard_send(sendbuf),
-                recvbuf,
-                args.count,
-                {},
-                {},
-                args.type,
-                args.op,
-                root});
+  Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, is_root);
+  void* halyard_recv = is_root ? r.recv.data() : recvbuf;  // not significant elsewhere
+  return {start({Collective::kReduce,
+                 comm,
+                 r.send,
+                 halyard_recv,
+                 r.elements,
+                 {},
+                 {},
+                 r.type,
+                 r.op,
+                 root}),
+          unpack_all({r.sent, r.recv})};
 }
 
-halyard::Request start_allreduce(const halyard::Communicator& comm, const void* sendbuf,
-                                 void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
-  ReductionArgs args = reduction_args(count, datatype, op);
-  check_buffer(sendbuf, args.count, "sendbuf", true);
-  check_buffer(recvbuf, args.count, "recvbuf");
-  return start({Collective::kAllreduce,
-                comm,
-                halyard_send(sendbuf),
-                recvbuf,
-                args.count,
-                {},
-                {},
-                args.type,
-                args.op});
+Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
+                        int count, MPI_Datatype datatype, MPI_Op op) {
+  Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, true);
+  return {
+      start(
+          {Collective::kAllreduce, comm, r.send, r.recv.data(), r.elements, {}, {}, r.type, r.op}),
+      unpack_all({r.sent, r.recv})};
 }
 
-halyard::Request start_bcast(const halyard::Communicator& comm, void* buffer, int count,
-                             MPI_Datatype datatype, int root) {
+Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,
+                    MPI_Datatype datatype, int root) {
   std::size_t n = checked_count(count);
-  const DatatypeInfo& type = checked_datatype(datatype);
+  const TypeObject& type = checked_datatype(datatype);
   check_root(root, comm);
-  check_buffer(buffer, n, "buffer");
-  return start(
-      {Collective::kBcast, comm, buffer, buffer, bytes_of(n, type), {}, {}, kBytes, {}, root});
+  check_buffer(buffer, n, type, "buffer");
+  TypedBuffer data(buffer, n, type, comm.rank() == root ? Use::kSend : Use::kReceive);
+  return {start({Collective::kBcast,
+                 comm,
+                 data.data(),
+                 data.data(),
+                 data.bytes(),
+                 {},
+                 {},
+                 kBytes,
+                 {},
+                 root}),
+          unpack_all({data})};
 }
 
-halyard::Request start_allgather(const halyard::Communicator& comm, const void* sendbuf,
-                                 int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                 MPI_Datatype recvtype) {
+Started start_allgather(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype) {
   Block recv = block_of(recvcount, recvtype, "recv");
-  std::size_t block = is_in_place(sendbuf)
-                          ? recv.bytes
-                          : matching_block(block_of(sendcount, sendtype, "send"), recv);
-  check_buffer(sendbuf, block, "sendbuf", true);
-  check_buffer(recvbuf, blocks(block, comm), "recvbuf");
-  return start(
-      {Collective::kAllgather, comm, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes});
+  bool in_place = is_in_place(sendbuf);
+  Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
+  std::size_t block = in_place ? recv.bytes : matching_block(send, recv);
+  check_buffer(sendbuf, block, *send.type, "sendbuf", true);
+  check_buffer(recvbuf, blocks(block, comm), *recv.type, "recvbuf");
+  TypedBuffer sent =
+      in_place ? TypedBuffer() : TypedBuffer(sendbuf, send.count, *send.type, Use::kSend);
+  TypedBuffer received =
+      all_blocks(recvbuf, recv, comm, in_place ? Use::kSendAndReceive : Use::kReceive);
+  return {start({Collective::kAllgather,
+                 comm,
+                 send_or_in_place(sendbuf, sent),
+                 received.data(),
+                 block,
+                 {},
+                 {},
+                 kBytes}),
+          unpack_all({sent, received})};
 }
 
-halyard::Request start_alltoall(const halyard::Communicator& comm, const void* sendbuf,
-                                int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                MPI_Datatype recvtype) {
+Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   Block recv = block_of(recvcount, recvtype, "recv");
-  std::size_t block = is_in_place(sendbuf)
-                          ? recv.bytes
-                          : matching_block(block_of(sendcount, sendtype, "send"), recv);
-  check_buffer(recvbuf, blocks(block, comm), "recvbuf");
-  check_buffer(sendbuf, blocks(block, comm), "sendbuf", true);
-  if (!is_in_place(sendbuf)) {
-    return start({Collective::kAlltoall, comm, sendbuf, recvbuf, block, {}, {}, kBytes});
+  bool in_place = is_in_place(sendbuf);
+  Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
+  std::size_t block = in_place ? recv.bytes : matching_block(send, recv);
+  check_buffer(recvbuf, blocks(block, comm), *recv.type, "recvbuf");
+  check_buffer(sendbuf, blocks(block, comm), *send.type, "sendbuf", true);
+  TypedBuffer received = all_blocks(recvbuf, recv, comm, Use::kReceive);
+  if (!in_place) {
+    TypedBuffer sent = all_blocks(sendbuf, send, comm, Use::kSend);
+    return {
+        start({Collective::kAlltoall, comm, sent.data(), received.data(), block, {}, {}, kBytes}),
+        unpack_all({sent, received})};
   }
-  // Halyard's alltoall has no in-place form: send from a copy of recvbuf, kept alive until
-  // the request completes (the non-blocking form returns before that).
+  // Halyard's alltoall has no in-place form: send from a packed copy of recvbuf, kept alive
+  // until the request completes (the non-blocking form returns before that).
   auto copy = std::make_shared<std::vector<std::byte>>(blocks(block, comm));
-  if (!copy->empty()) std::memcpy(copy->data(), recvbuf, copy->size());
+  pack(*recv.type, recvbuf, blocks(recv.count, comm), copy->data());
   halyard::Request request =
-      start({Collective::kAlltoall, comm, copy->data(), recvbuf, block, {}, {}, kBytes});
+      start({Collective::kAlltoall, comm, copy->data(), received.data(), block, {}, {}, kBytes});
   request.on_complete([copy](const halyard::Status&) {});
-  return request;
+  return {request, unpack_all({received})};
 }
 
-halyard::Request start_gather(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
-                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                              MPI_Datatype recvtype, int root) {
-  check_root(root, comm);
-  bool is_root = comm.rank() == root;
+Started start_gather(const halyard::Communicator& c, const void* sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root) {
+  check_root(root, c);
+  bool is_root = c.rank() == root;
+  bool in_place = is_root && is_in_place(sendbuf);
+  TypedBuffer sent;
+  TypedBuffer received;
   std::size_t block = 0;
   if (!is_root) {
-    block = block_of(sendcount, sendtype, "send").bytes;  // the receive side is not significant
+    Block send = block_of(sendcount, sendtype, "send");  // the receive side is not significant
+    block = send.bytes;
+    check_buffer(sendbuf, block, *send.type, "sendbuf");
+    sent = TypedBuffer(sendbuf, send.count, *send.type, Use::kSend);
   } else {
     Block recv = block_of(recvcount, recvtype, "recv");
-    block = is_in_place(sendbuf) ? recv.bytes
-                                 : matching_block(block_of(sendcount, sendtype, "send"), recv);
-    check_buffer(recvbuf, blocks(block, comm), "recvbuf");
+    Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
+    block = in_place ? recv.bytes : matching_block(send, recv);
+    check_buffer(sendbuf, block, *send.type, "sendbuf", true);
+    check_buffer(recvbuf, blocks(block, c), *recv.type, "recvbuf");
+    if (!in_place) sent = TypedBuffer(sendbuf, send.count, *send.type, Use::kSend);
+    received = all_blocks(recvbuf, recv, c, in_place ? Use::kSendAndReceive : Use::kReceive);
   }
-  check_buffer(sendbuf, block, "sendbuf", is_root);
-  return start(
-      {Collective::kGather, comm, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes, {}, root});
+  void* halyard_recv = is_root ? received.data() : recvbuf;
+  return {start({Collective::kGather,
+                 c,
+                 send_or_in_place(sendbuf, sent),
+                 halyard_recv,
+                 block,
+                 {},
+                 {},
+                 kBytes,
+                 {},
+                 root}),
+          unpack_all({sent, received})};
 }
 
-halyard::Request start_scatter(const halyard::Communicator& comm, const void* sendbuf,
-                               int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                               MPI_Datatype recvtype, int root) {
-  check_root(root, comm);
-  bool is_root = comm.rank() == root;
+Started start_scatter(const halyard::Communicator& c, const void* sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root) {
+  check_root(root, c);
+  bool is_root = c.rank() == root;
+  bool in_place = is_root && is_in_place(recvbuf);
+  TypedBuffer sent;
+  TypedBuffer received;
   std::size_t block = 0;
   std::shared_ptr<std::vector<std::byte>> own_block;
   if (!is_root) {
-    block = block_of(recvcount, recvtype, "recv").bytes;  // the send side is not significant
+    Block recv = block_of(recvcount, recvtype, "recv");  // the send side is not significant
+    block = recv.bytes;
+    check_buffer(recvbuf, block, *recv.type, "recvbuf");
+    received = TypedBuffer(recvbuf, recv.count, *recv.type, Use::kReceive);
   } else {
     Block send = block_of(sendcount, sendtype, "send");
-    block = is_in_place(recvbuf) ? send.bytes
-                                 : matching_block(send, block_of(recvcount, recvtype, "recv"));
-    check_buffer(sendbuf, blocks(block, comm), "sendbuf");
-    if (is_in_place(recvbuf)) {
+    Block recv = in_place ? send : block_of(recvcount, recvtype, "recv");
+    block = in_place ? send.bytes : matching_block(send, recv);
+    check_buffer(sendbuf, blocks(block, c), *send.type, "sendbuf");
+    sent = all_blocks(sendbuf, send, c, Use::kSend);
+    if (in_place) {
       // Halyard's scatter has no in-place form: the root's own block lands in a scratch
       // buffer, kept until the request completes, and is dropped (MPI leaves it in sendbuf).
       own_block = std::make_shared<std::vector<std::byte>>(block);
-      recvbuf = own_block->data();
+    } else {
+      check_buffer(recvbuf, block, *recv.type, "recvbuf");
+      received = TypedBuffer(recvbuf, recv.count, *recv.type, Use::kReceive);
     }
   }
-  check_buffer(recvbuf, block, "recvbuf");
+  void* halyard_recv = in_place ? own_block->data() : received.data();
+  const void* halyard_send = is_root ? sent.data() : sendbuf;  // not significant elsewhere
   halyard::Request request =
-      start({Collective::kScatter, comm, sendbuf, recvbuf, block, {}, {}, kBytes, {}, root});
+      start({Collective::kScatter, c, halyard_send, halyard_recv, block, {}, {}, kBytes, {}, root});
   if (own_block) request.on_complete([own_block](const halyard::Status&) {});
-  return request;
+  return {request, unpack_all({sent, received})};
 }
 
 }  // namespace halyard::mpi_shim
@@ -253,7 +344,7 @@ extern "C" {
 int MPI_Barrier(MPI_Comm comm) {
   return guarded("MPI_Barrier", comm, [&] {
     BlockingCollective blocking;
-    start_barrier(shim_state().comm(comm).comm).wait_ok();
+    wait_for(start_barrier(shim_state().comm(comm).comm));
   });
 }
 
@@ -268,7 +359,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return guarded("MPI_Bcast", comm, [&] {
     BlockingCollective blocking;
-    start_bcast(shim_state().comm(comm).comm, buffer, count, datatype, root).wait_ok();
+    wait_for(start_bcast(shim_state().comm(comm).comm, buffer, count, datatype, root));
   });
 }
 
@@ -286,7 +377,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
   return guarded("MPI_Reduce", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_reduce(c, sendbuf, recvbuf, count, datatype, op, root).wait_ok();
+    wait_for(start_reduce(c, sendbuf, recvbuf, count, datatype, op, root));
   });
 }
 
@@ -304,7 +395,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   return guarded("MPI_Allreduce", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_allreduce(c, sendbuf, recvbuf, count, datatype, op).wait_ok();
+    wait_for(start_allreduce(c, sendbuf, recvbuf, count, datatype, op));
   });
 }
 
@@ -322,7 +413,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return guarded("MPI_Allgather", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).wait_ok();
+    wait_for(start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
   });
 }
 
@@ -341,7 +432,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   return guarded("MPI_Gather", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
+    wait_for(start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
   });
 }
 
@@ -350,7 +441,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return guarded("MPI_Scatter", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
+    wait_for(start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
   });
 }
 
@@ -359,7 +450,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   return guarded("MPI_Alltoall", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).wait_ok();
+    wait_for(start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
   });
 }
 

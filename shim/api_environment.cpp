@@ -213,14 +213,19 @@ int MPI_Free_mem(void* base) {
 }
 
 int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  return guarded("MPI_Type_size", MPI_COMM_WORLD, [&] { *size = checked_datatype(datatype).size; });
+  return guarded("MPI_Type_size", MPI_COMM_WORLD,
+                 [&] { *size = static_cast<int>(checked_any_datatype(datatype).size); });
 }
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   return guarded("MPI_Get_count", MPI_COMM_WORLD, [&] {
-    const DatatypeInfo& type = checked_datatype(datatype);
+    const TypeObject& type = checked_any_datatype(datatype);
     if (status == MPI_STATUS_IGNORE) fail(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE");
-    long long bytes = status->halyard_received_bytes;
+    auto bytes = static_cast<std::size_t>(status->halyard_received_bytes);
+    if (type.size == 0) {
+      *count = 0;
+      return;
+    }
     *count = bytes % type.size == 0 ? static_cast<int>(bytes / type.size) : MPI_UNDEFINED;
   });
 }

@@ -34,10 +34,13 @@ int send_init(const char* call, SendMode mode, const void* buf, int count, MPI_D
   return guarded(call, comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_request_out(request);
-    std::size_t bytes = checked_message(entry.comm, buf, count, datatype, dest, tag, false);
+    CheckedMessage message = checked_message(entry.comm, buf, count, datatype, dest, tag, false);
     add_persistent(entry, request,
-                   [mode, c = entry.comm, buf, bytes, dest, tag](PendingRequest& round) {
-                     round.request = post_send(mode, c, buf, bytes, dest, tag);
+                   [mode, c = entry.comm, message, dest, tag](PendingRequest& round) {
+                     // Packed at every start: the data may have changed since the last one.
+                     TypedBuffer data = message.stage();
+                     round.request = post_send(mode, c, data, dest, tag);
+                     round.complete = unpack_all({data});  // holds a staging buffer until then
                    });
   });
 }
@@ -54,8 +57,11 @@ int persistent_collective(const char* call, MPI_Comm comm, MPI_Request* request,
       CheckingOnly checking;
       post(entry.comm);
     }
-    add_persistent(entry, request,
-                   [post, c = entry.comm](PendingRequest& round) { round.request = post(c); });
+    add_persistent(entry, request, [post, c = entry.comm](PendingRequest& round) {
+      Started started = post(c);
+      round.request = std::move(started.request);
+      round.complete = std::move(started.complete);
+    });
   });
 }
 
@@ -94,9 +100,9 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int t
   return guarded("MPI_Recv_init", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_request_out(request);
-    std::size_t bytes = checked_message(entry.comm, buf, count, datatype, source, tag, true);
-    add_persistent(entry, request, [c = entry.comm, buf, bytes, source, tag](PendingRequest& r) {
-      post_recv(r, c, buf, bytes, source, tag);
+    CheckedMessage message = checked_message(entry.comm, buf, count, datatype, source, tag, true);
+    add_persistent(entry, request, [c = entry.comm, message, source, tag](PendingRequest& r) {
+      post_recv(r, c, message.stage(), source, tag);
     });
   });
 }

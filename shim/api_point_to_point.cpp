@@ -20,15 +20,24 @@ namespace {
 static_assert(MPI_ANY_SOURCE == halyard::kAnySource && MPI_ANY_TAG == halyard::kAnyTag);
 static_assert(MPI_PROC_NULL != MPI_ANY_SOURCE && MPI_PROC_NULL < 0);
 
-halyard::Request start_send(SendMode mode, const halyard::Communicator& comm, const void* buf,
-                            int count, MPI_Datatype datatype, int dest, int tag) {
-  std::size_t bytes = checked_message(comm, buf, count, datatype, dest, tag, false);
-  return post_send(mode, comm, buf, bytes, dest, tag);
+// A posted send; `data` holds its staging buffer (a non-contiguous type) until it completes.
+struct PostedSend {
+  halyard::Request request;
+  TypedBuffer data;
+};
+
+PostedSend start_send(SendMode mode, const halyard::Communicator& comm, const void* buf, int count,
+                      MPI_Datatype datatype, int dest, int tag) {
+  TypedBuffer data = checked_message(comm, buf, count, datatype, dest, tag, false).stage();
+  halyard::Request request = post_send(mode, comm, data, dest, tag);
+  return {std::move(request), std::move(data)};
 }
 
-// Waits for a receive and reports it; a truncated message still fills the status.
-void finish_recv(const halyard::Request& request, MPI_Status* status) {
+// Waits for a receive, unpacks what arrived and reports it; a truncated message still fills
+// the status.
+void finish_recv(const halyard::Request& request, const TypedBuffer& data, MPI_Status* status) {
   halyard::Status completion = request.wait();
+  if (completion.ok()) data.complete(completion.bytes);
   int error_class = error_class_of(completion.code);
   fill_status(status, completion, error_class);
   if (!completion.ok()) fail(error_class, completion.message);
@@ -38,7 +47,9 @@ void finish_recv(const halyard::Request& request, MPI_Status* status) {
 int blocking_send(const char* call, SendMode mode, const void* buf, int count,
                   MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   return guarded(call, comm, [&] {
-    start_send(mode, shim_state().comm(comm).comm, buf, count, datatype, dest, tag).wait_ok();
+    PostedSend send =
+        start_send(mode, shim_state().comm(comm).comm, buf, count, datatype, dest, tag);
+    send.request.wait_ok();
   });
 }
 
@@ -49,8 +60,9 @@ int nonblocking_send(const char* call, SendMode mode, const void* buf, int count
   return guarded(call, comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_out(request, "request");
-    halyard::Request posted = start_send(mode, entry.comm, buf, count, datatype, dest, tag);
-    *request = shim_state().add_request({posted, entry.errhandler});
+    PostedSend send = start_send(mode, entry.comm, buf, count, datatype, dest, tag);
+    *request = shim_state().add_request(
+        {std::move(send.request), entry.errhandler, unpack_all({std::move(send.data)})});
   });
 }
 
@@ -67,22 +79,31 @@ void report_matched(halyard::MatchedMessage matched, const CommEntry& entry, MPI
   *message = shim_state().add_message({std::move(matched), entry.comm, entry.errhandler});
 }
 
+// The receive of a matched message; `data` unpacks it.
+struct PostedReceive {
+  halyard::Request request;
+  TypedBuffer data;
+};
+
 // Starts the receive of a matched message and releases its handle.
-halyard::Request start_mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message) {
+PostedReceive start_mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message) {
   check_out(message, "message");
   if (*message == MPI_MESSAGE_NO_PROC) {
     *message = MPI_MESSAGE_NULL;
-    return halyard::Request::make_completed(shim_state().runtime().loop(), proc_null_status());
+    return {halyard::Request::make_completed(shim_state().runtime().loop(), proc_null_status()),
+            {}};
   }
   MessageEntry* entry = shim_state().find_message(*message);
   if (entry == nullptr) fail(MPI_ERR_REQUEST, "invalid message (not from MPI_Mprobe/Improbe)");
   std::size_t n = checked_count(count);
-  std::size_t bytes = bytes_of(n, checked_datatype(datatype));
-  check_buffer(buf, n, "buf");
-  halyard::Request request = entry->comm.mrecv(std::move(entry->message), buf, bytes);
+  const TypeObject& type = checked_datatype(datatype);
+  check_buffer(buf, n, type, "buf");
+  TypedBuffer data(buf, n, type, TypedBuffer::Use::kReceive);
+  halyard::Request request =
+      entry->comm.mrecv(std::move(entry->message), data.data(), data.bytes());
   shim_state().remove_message(*message);
   *message = MPI_MESSAGE_NULL;
-  return request;
+  return {std::move(request), std::move(data)};
 }
 
 }  // namespace
@@ -133,9 +154,9 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
              MPI_Status* status) {
   return guarded("MPI_Recv", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    std::size_t bytes = checked_message(c, buf, count, datatype, source, tag, true);
+    TypedBuffer data = checked_message(c, buf, count, datatype, source, tag, true).stage();
     if (source == MPI_PROC_NULL) return fill_status(status, proc_null_status(), MPI_SUCCESS);
-    finish_recv(c.irecv(source, tag, buf, bytes), status);
+    finish_recv(c.irecv(source, tag, data.data(), data.bytes()), data, status);
   });
 }
 
@@ -144,9 +165,9 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
   return guarded("MPI_Irecv", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_out(request, "request");
-    std::size_t bytes = checked_message(entry.comm, buf, count, datatype, source, tag, true);
+    TypedBuffer data = checked_message(entry.comm, buf, count, datatype, source, tag, true).stage();
     PendingRequest pending{{}, entry.errhandler};
-    post_recv(pending, entry.comm, buf, bytes, source, tag);
+    post_recv(pending, entry.comm, data, source, tag);
     *request = shim_state().add_request(std::move(pending));
   });
 }
@@ -157,15 +178,16 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   return guarded("MPI_Sendrecv", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
     // Both sides are checked before either is posted: a failed call leaves nothing in flight.
-    std::size_t send_bytes =
+    CheckedMessage outgoing =
         checked_message(c, sendbuf, sendcount, sendtype, dest, sendtag, false, "send");
-    std::size_t recv_bytes =
+    CheckedMessage incoming =
         checked_message(c, recvbuf, recvcount, recvtype, source, recvtag, true, "recv");
+    TypedBuffer received = incoming.stage();
     PendingRequest recv;
-    post_recv(recv, c, recvbuf, recv_bytes, source, recvtag);
+    post_recv(recv, c, received, source, recvtag);
     halyard::Status sent =
-        post_send(SendMode::kStandard, c, sendbuf, send_bytes, dest, sendtag).wait();
-    finish_recv(recv.request, status);
+        post_send(SendMode::kStandard, c, outgoing.stage(), dest, sendtag).wait();
+    finish_recv(recv.request, received, status);
     sent.raise_if_failed();
   });
 }
@@ -174,17 +196,19 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
                          int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   return guarded("MPI_Sendrecv_replace", comm, [&] {
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    std::size_t bytes = checked_message(c, buf, count, datatype, dest, sendtag, false);
+    CheckedMessage message = checked_message(c, buf, count, datatype, dest, sendtag, false);
     checked_message(c, buf, count, datatype, source, recvtag, true);
-    // The message received lands in a scratch buffer until the one sent has left `buf`.
-    std::vector<std::byte> incoming(bytes);
-    PendingRequest recv;
-    post_recv(recv, c, incoming.data(), bytes, source, recvtag);
-    halyard::Status sent = post_send(SendMode::kStandard, c, buf, bytes, dest, sendtag).wait();
-    finish_recv(recv.request, status);
+    TypedBuffer outgoing = message.stage();
+    // The message received lands in a scratch buffer (packed) until the one sent has left `buf`.
+    std::vector<std::byte> incoming(outgoing.bytes());
+    halyard::Request recv = source == MPI_PROC_NULL
+                                ? halyard::Request::make_completed(c.loop(), proc_null_status())
+                                : c.irecv(source, recvtag, incoming.data(), incoming.size());
+    halyard::Status sent = post_send(SendMode::kStandard, c, outgoing, dest, sendtag).wait();
+    finish_recv(recv, {}, status);
     sent.raise_if_failed();
-    std::size_t received = recv.request.status().bytes;
-    if (received > 0) std::memcpy(buf, incoming.data(), received);
+    std::size_t received = recv.status().bytes;
+    if (received > 0) unpack(*message.type, incoming.data(), received, buf, message.count);
   });
 }
 
@@ -265,8 +289,10 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
 
 int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
               MPI_Status* status) {
-  return guarded("MPI_Mrecv", MPI_COMM_WORLD,
-                 [&] { finish_recv(start_mrecv(buf, count, datatype, message), status); });
+  return guarded("MPI_Mrecv", MPI_COMM_WORLD, [&] {
+    PostedReceive receive = start_mrecv(buf, count, datatype, message);
+    finish_recv(receive.request, receive.data, status);
+  });
 }
 
 int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
@@ -277,8 +303,9 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message
     if (message != nullptr) {
       if (MessageEntry* entry = shim_state().find_message(*message)) handler = entry->errhandler;
     }
-    halyard::Request posted = start_mrecv(buf, count, datatype, message);
-    *request = shim_state().add_request({posted, handler});
+    PostedReceive receive = start_mrecv(buf, count, datatype, message);
+    *request = shim_state().add_request(
+        {std::move(receive.request), handler, unpack_received(std::move(receive.data))});
   });
 }
 

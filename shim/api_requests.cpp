@@ -58,12 +58,14 @@ MpiError finish(MPI_Request& handle, MPI_Status* status) {
     if (status != MPI_STATUS_IGNORE) status->halyard_cancelled = 1;
   } else {
     const halyard::Status& completion = pending->request.status();
+    if (pending->complete && completion.ok()) pending->complete(completion);
     outcome.error_class = error_class_of(completion.code);
     outcome.message = completion.message;
     fill_status(status, completion, outcome.error_class);
   }
   if (pending->persistent()) {
     pending->request = {};
+    pending->complete = {};
     pending->receive_id = 0;
     pending->cancelled = false;
   } else {

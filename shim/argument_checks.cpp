@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "shim/datatype_table.hpp"
 #include "shim/mpi_error.hpp"
 
 namespace halyard::mpi_shim {
@@ -26,21 +27,45 @@ std::size_t checked_count(int count, const char* name) {
   return static_cast<std::size_t>(count);
 }
 
-const DatatypeInfo& checked_datatype(MPI_Datatype datatype, const char* name) {
-  if (const DatatypeInfo* info = find_datatype(datatype)) return *info;
+const TypeObject& checked_any_datatype(MPI_Datatype datatype, const char* name) {
+  if (const TypeObject* type = datatype_table().find(datatype)) return *type;
   if (datatype == MPI_DATATYPE_NULL)
     fail(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
   fail(MPI_ERR_TYPE, "invalid " + std::string(name) + " " + hex(datatype));
 }
 
-const OpInfo& checked_op(MPI_Op op, const DatatypeInfo& type) {
+const TypeObject& checked_datatype(MPI_Datatype datatype, const char* name) {
+  const TypeObject& type = checked_any_datatype(datatype, name);
+  if (!type.committed) {
+    fail(MPI_ERR_TYPE, std::string(name) + " " + hex(datatype) + " is not committed");
+  }
+  return type;
+}
+
+std::string display_name(const TypeObject& type) {
+  return type.name.empty() ? "a derived datatype" : type.name;
+}
+
+const OpInfo& checked_op(MPI_Op op, const TypeObject& type, const DatatypeInfo** element) {
   const OpInfo* info = find_op(op);
   if (info == nullptr) {
     if (op == MPI_OP_NULL) fail(MPI_ERR_OP, "op is MPI_OP_NULL");
     fail(MPI_ERR_OP, "invalid op " + hex(op));
   }
-  if (!op_defined_for(*info, type)) {
-    fail(MPI_ERR_OP, std::string(info->name) + " is not defined for " + type.name);
+  const DatatypeInfo* single = type.single_element;
+  if (single == nullptr && type.size > 0) {
+    fail(MPI_ERR_OP, std::string(info->name) + " on " + display_name(type) +
+                         ": its elements are of several types, a reduction needs one");
+  }
+  // An empty type reduces nothing: bytes will do.
+  *element = single != nullptr ? single : find_predefined_datatype(MPI_BYTE);
+  if (single == nullptr) return *info;
+  if (!op_defined_for(*info, *single)) {
+    fail(MPI_ERR_OP, std::string(info->name) + " is not defined for " + single->name);
+  }
+  if (!op_computable_for(*info, *single)) {
+    fail(MPI_ERR_OP, std::string(info->name) + " on " + single->name +
+                         " is not supported: Halyard has no element type that computes it");
   }
   return *info;
 }
@@ -58,6 +83,12 @@ void check_buffer(const void* buffer, std::size_t count, const char* name, bool 
   if (buffer == nullptr && count > 0) {
     fail(MPI_ERR_BUFFER, std::string(name) + " is NULL with count " + std::to_string(count));
   }
+}
+
+void check_buffer(const void* buffer, std::size_t count, const TypeObject& type, const char* name,
+                  bool in_place_allowed) {
+  if (buffer == MPI_BOTTOM && !type.predefined && type.true_lb != 0) return;
+  check_buffer(buffer, count, name, in_place_allowed);
 }
 
 void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed) {

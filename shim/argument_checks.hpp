@@ -6,24 +6,37 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <string>
 
 #include "runtime/communicator.hpp"
 #include "runtime/support/error.hpp"
+#include "shim/datatype_object.hpp"
 #include "shim/handle_tables.hpp"
 
 namespace halyard::mpi_shim {
 
 // MPI_ERR_COUNT for count < 0; `name` is the argument ("count", "sendcount").
 std::size_t checked_count(int count, const char* name = "count");
-// MPI_ERR_TYPE for a null or unknown handle.
-const DatatypeInfo& checked_datatype(MPI_Datatype datatype, const char* name = "datatype");
-// MPI_ERR_OP for a null or unknown handle, or an op MPI does not define on `type`.
-const OpInfo& checked_op(MPI_Op op, const DatatypeInfo& type);
+// A datatype to communicate with: MPI_ERR_TYPE for a null, freed or unknown handle, or a derived
+// type not yet committed.
+const TypeObject& checked_datatype(MPI_Datatype datatype, const char* name = "datatype");
+// Any valid datatype, committed or not (inquiries and constructors).
+const TypeObject& checked_any_datatype(MPI_Datatype datatype, const char* name = "datatype");
+// MPI_ERR_OP for a null or unknown handle, or an op MPI does not define on `type`, or one Halyard
+// cannot compute (no element type of its own, or a map that mixes element types).
+// Returns the op; `element` is set to the predefined element the reduction computes in.
+const OpInfo& checked_op(MPI_Op op, const TypeObject& type, const DatatypeInfo** element);
+// "MPI_INT", or "a derived datatype" for one without a name.
+std::string display_name(const TypeObject& type);
 // MPI_ERR_ROOT unless 0 <= root < size.
 void check_root(int root, const Communicator& comm);
 // MPI_ERR_BUFFER for a null buffer holding `count` > 0 elements, or MPI_IN_PLACE where the call
 // does not allow it.
 void check_buffer(const void* buffer, std::size_t count, const char* name,
+                  bool in_place_allowed = false);
+// The same for a buffer of `type`: a null buffer passes as MPI_BOTTOM when the type is derived
+// and its data does not start at displacement 0 (its displacements are addresses).
+void check_buffer(const void* buffer, std::size_t count, const TypeObject& type, const char* name,
                   bool in_place_allowed = false);
 // MPI_ERR_RANK unless 0 <= rank < size (or MPI_ANY_SOURCE where allowed); `role` is
 // "destination" or "source".
@@ -39,9 +52,9 @@ inline bool is_in_place(const void* buffer) {
   return buffer == MPI_IN_PLACE;
 }
 
-// The byte count of `count` elements of `type`.
-inline std::size_t bytes_of(std::size_t count, const DatatypeInfo& type) {
-  return count * static_cast<std::size_t>(type.size);
+// The byte count of `count` elements of `type` (packed).
+inline std::size_t bytes_of(std::size_t count, const TypeObject& type) {
+  return count * type.size;
 }
 
 // Fills an MPI_Status (unless it is MPI_STATUS_IGNORE) from a Halyard completion.

@@ -8,8 +8,15 @@
 
 #include "runtime/communicator.hpp"
 #include "runtime/request.hpp"
+#include "shim/typed_buffer.hpp"
 
 namespace halyard::mpi_shim {
+
+// A posted collective and what completing it takes: unpacking staged buffers (typed_buffer.hpp).
+struct Started {
+  Request request;
+  CompletionStep complete;  // empty when nothing was staged
+};
 
 // While one lives on this thread, the starts below check their arguments and settle the call,
 // then return a completed request instead of posting anything.
@@ -21,22 +28,22 @@ class CheckingOnly {
   CheckingOnly& operator=(const CheckingOnly&) = delete;
 };
 
-Request start_barrier(const Communicator& comm);
-Request start_bcast(const Communicator& comm, void* buffer, int count, MPI_Datatype datatype,
+Started start_barrier(const Communicator& comm);
+Started start_bcast(const Communicator& comm, void* buffer, int count, MPI_Datatype datatype,
                     int root);
-Request start_reduce(const Communicator& comm, const void* sendbuf, void* recvbuf, int count,
+Started start_reduce(const Communicator& comm, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, int root);
-Request start_allreduce(const Communicator& comm, const void* sendbuf, void* recvbuf, int count,
+Started start_allreduce(const Communicator& comm, const void* sendbuf, void* recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op);
-Request start_allgather(const Communicator& comm, const void* sendbuf, int sendcount,
+Started start_allgather(const Communicator& comm, const void* sendbuf, int sendcount,
                         MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype);
-Request start_gather(const Communicator& comm, const void* sendbuf, int sendcount,
+Started start_gather(const Communicator& comm, const void* sendbuf, int sendcount,
                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                      int root);
-Request start_scatter(const Communicator& comm, const void* sendbuf, int sendcount,
+Started start_scatter(const Communicator& comm, const void* sendbuf, int sendcount,
                       MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root);
-Request start_alltoall(const Communicator& comm, const void* sendbuf, int sendcount,
+Started start_alltoall(const Communicator& comm, const void* sendbuf, int sendcount,
                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype);
 
 }  // namespace halyard::mpi_shim

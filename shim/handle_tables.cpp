@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cwchar>
 #include <iterator>
 
 namespace halyard::mpi_shim {
@@ -13,6 +14,9 @@ namespace {
 // target Halyard builds for; anything else must fail to build rather than compute wrong sums.
 static_assert(sizeof(long) == 8 && sizeof(long long) == 8 && CHAR_BIT == 8);
 static_assert(sizeof(bool) == 1, "MPI_C_BOOL is carried as one byte");
+static_assert(sizeof(long double) == 16 && sizeof(wchar_t) == 4);
+
+constexpr Datatype kWcharType = WCHAR_MIN < 0 ? Datatype::kInt32 : Datatype::kUint32;
 
 constexpr Datatype kCharType = CHAR_MIN < 0 ? Datatype::kInt8 : Datatype::kUint8;
 
@@ -42,6 +46,15 @@ constexpr DatatypeInfo kDatatypes[] = {
     {"MPI_UINT32_T", Datatype::kUint32, 4, TypeCategory::kInteger},
     {"MPI_UINT64_T", Datatype::kUint64, 8, TypeCategory::kInteger},
     {"MPI_C_BOOL", Datatype::kUint8, 1, TypeCategory::kLogical},
+    {"MPI_LONG_DOUBLE", Datatype::kUint8, 16, TypeCategory::kLongDouble},
+    {"MPI_WCHAR", kWcharType, 4, TypeCategory::kInteger},
+    {"MPI_C_FLOAT_COMPLEX", Datatype::kFloat32, 8, TypeCategory::kComplex},
+    {"MPI_C_DOUBLE_COMPLEX", Datatype::kFloat64, 16, TypeCategory::kComplex},
+    {"MPI_C_LONG_DOUBLE_COMPLEX", Datatype::kUint8, 32, TypeCategory::kLongDoubleComplex},
+    {"MPI_AINT", Datatype::kInt64, 8, TypeCategory::kInteger},
+    {"MPI_OFFSET", Datatype::kInt64, 8, TypeCategory::kInteger},
+    {"MPI_COUNT", Datatype::kInt64, 8, TypeCategory::kInteger},
+    {"MPI_PACKED", Datatype::kUint8, 1, TypeCategory::kPacked},
 };
 
 constexpr OpInfo kOps[] = {
@@ -70,7 +83,7 @@ std::size_t index_of(int handle, int kind, std::size_t table_size) {
 
 }  // namespace
 
-const DatatypeInfo* find_datatype(MPI_Datatype datatype) {
+const DatatypeInfo* find_predefined_datatype(MPI_Datatype datatype) {
   std::size_t index = index_of(datatype, HALYARD_MPI_KIND_DATATYPE, std::size(kDatatypes));
   return index == 0 ? nullptr : &kDatatypes[index];
 }
@@ -80,16 +93,40 @@ const OpInfo* find_op(MPI_Op op) {
   return index == 0 ? nullptr : &kOps[index];
 }
 
+int alignment_of(const DatatypeInfo& type) {
+  bool is_complex =
+      type.category == TypeCategory::kComplex || type.category == TypeCategory::kLongDoubleComplex;
+  return is_complex ? type.size / 2 : type.size;
+}
+
 bool op_defined_for(const OpInfo& op, const DatatypeInfo& type) {
+  TypeCategory c = type.category;
+  bool is_integer = c == TypeCategory::kInteger;
   switch (op.category) {
     case OpCategory::kArithmetic:
-      return type.category != TypeCategory::kLogical;
+      if (c == TypeCategory::kComplex || c == TypeCategory::kLongDoubleComplex) {
+        return op.halyard == Op::kSum || op.halyard == Op::kProd;  // complex numbers have no order
+      }
+      return c != TypeCategory::kLogical && c != TypeCategory::kPacked;
     case OpCategory::kLogical:
-      return type.category != TypeCategory::kFloating;
+      return is_integer || c == TypeCategory::kLogical;
     case OpCategory::kBitwise:
-      return type.category == TypeCategory::kInteger;
+      return is_integer;
   }
   return false;
+}
+
+bool op_computable_for(const OpInfo& op, const DatatypeInfo& type) {
+  switch (type.category) {
+    case TypeCategory::kLongDouble:
+    case TypeCategory::kLongDoubleComplex:
+    case TypeCategory::kPacked:
+      return false;
+    case TypeCategory::kComplex:
+      return op.halyard == Op::kSum;
+    default:
+      return true;
+  }
 }
 
 }  // namespace halyard::mpi_shim

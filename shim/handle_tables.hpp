@@ -9,15 +9,28 @@
 namespace halyard::mpi_shim {
 
 // Which reduction ops an MPI datatype accepts (MPI's type categories, simplified: every
-// integer type, characters and bytes included, takes every op).
-enum class TypeCategory { kInteger, kFloating, kLogical };
+// integer type, characters and bytes included, takes every op). Halyard computes MPI_SUM on
+// kComplex as pairs of floats; long doubles and MPI_PACKED have no Halyard element type and
+// only move.
+enum class TypeCategory {
+  kInteger,
+  kFloating,
+  kLogical,
+  kComplex,
+  kLongDouble,
+  kLongDoubleComplex,
+  kPacked
+};
 
 struct DatatypeInfo {
   const char* name;  // "MPI_INT"
-  Datatype halyard;  // the element type reductions compute in
+  Datatype halyard;  // the element type reductions compute in (a complex: its parts)
   int size;          // bytes of one element
   TypeCategory category;
 };
+
+// The alignment MPI_Type_create_struct pads an extent to for this element (a complex: its part).
+int alignment_of(const DatatypeInfo& type);
 
 enum class OpCategory { kArithmetic, kLogical, kBitwise };
 
@@ -27,13 +40,17 @@ struct OpInfo {
   OpCategory category;
 };
 
-// Null for MPI_DATATYPE_NULL, a handle of another kind, or an index beyond the table.
-const DatatypeInfo* find_datatype(MPI_Datatype datatype);
+// The element a predefined datatype handle names; null for MPI_DATATYPE_NULL, a handle of
+// another kind, or an index beyond the table (derived types: datatype_table.hpp).
+const DatatypeInfo* find_predefined_datatype(MPI_Datatype datatype);
 // Null for MPI_OP_NULL, a handle of another kind, or an index beyond the table.
 const OpInfo* find_op(MPI_Op op);
 
 // Whether MPI defines `op` on `type`: arithmetic ops on numbers, logical ops on integers and
 // MPI_C_BOOL, bitwise ops on integers only.
 bool op_defined_for(const OpInfo& op, const DatatypeInfo& type);
+// Whether Halyard can compute an op MPI defines on `type`: not for kBytesOnly types, and for
+// complex numbers only MPI_SUM (part by part).
+bool op_computable_for(const OpInfo& op, const DatatypeInfo& type);
 
 }  // namespace halyard::mpi_shim

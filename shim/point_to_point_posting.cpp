@@ -36,17 +36,17 @@ Request buffered_send(const Communicator& comm, const void* buf, std::size_t byt
 
 }  // namespace
 
-std::size_t checked_message(const Communicator& comm, const void* buf, int count,
-                            MPI_Datatype datatype, int peer, int tag, bool is_receive,
-                            const std::string& prefix) {
+CheckedMessage checked_message(const Communicator& comm, const void* buf, int count,
+                               MPI_Datatype datatype, int peer, int tag, bool is_receive,
+                               const std::string& prefix) {
   std::size_t n = checked_count(count, (prefix + "count").c_str());
-  const DatatypeInfo& type =
+  const TypeObject& type =
       checked_datatype(datatype, prefix.empty() ? "datatype" : (prefix + "type").c_str());
   if (peer != MPI_PROC_NULL)
     check_peer(peer, comm, is_receive ? "source" : "destination", is_receive);
   check_tag(tag, is_receive);
-  check_buffer(buf, n, (prefix + "buf").c_str());
-  return bytes_of(n, type);
+  check_buffer(buf, n, type, (prefix + "buf").c_str());
+  return {buf, n, type.shared_from_this(), is_receive};
 }
 
 Status proc_null_status() {
@@ -56,9 +56,11 @@ Status proc_null_status() {
   return status;
 }
 
-Request post_send(SendMode mode, const Communicator& comm, const void* buf, std::size_t bytes,
-                  int dest, int tag) {
+Request post_send(SendMode mode, const Communicator& comm, const TypedBuffer& data, int dest,
+                  int tag) {
   if (dest == MPI_PROC_NULL) return completed(comm, {});
+  const void* buf = data.data();
+  const std::size_t bytes = data.bytes();
   switch (mode) {
     case SendMode::kSynchronous:
       return comm.issend(dest, tag, buf, bytes);
@@ -71,13 +73,14 @@ Request post_send(SendMode mode, const Communicator& comm, const void* buf, std:
   return comm.isend(dest, tag, buf, bytes);
 }
 
-void post_recv(PendingRequest& pending, const Communicator& comm, void* buf, std::size_t bytes,
+void post_recv(PendingRequest& pending, const Communicator& comm, const TypedBuffer& data,
                int source, int tag) {
   if (source == MPI_PROC_NULL) {
     pending.request = completed(comm, proc_null_status());
     return;
   }
-  CancellableReceive receive = comm.irecv_cancellable(source, tag, buf, bytes);
+  pending.complete = unpack_received(data);
+  CancellableReceive receive = comm.irecv_cancellable(source, tag, data.data(), data.bytes());
   pending.request = std::move(receive.request);
   pending.receive_comm = comm;
   pending.receive_id = receive.id;

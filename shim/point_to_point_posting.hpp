@@ -6,10 +6,12 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "runtime/communicator.hpp"
 #include "shim/shim_state.hpp"
+#include "shim/typed_buffer.hpp"
 
 namespace halyard::mpi_shim {
 
@@ -17,21 +19,36 @@ namespace halyard::mpi_shim {
 // to be posted first, so the standard send is always correct for it.
 enum class SendMode { kStandard, kSynchronous, kBuffered, kReady };
 
-// Checks one side of a message (MPI_PROC_NULL is a valid peer) and returns its size in bytes.
-// `prefix` is "send" or "recv" in MPI_Sendrecv, whose arguments carry it ("sendcount").
-std::size_t checked_message(const Communicator& comm, const void* buf, int count,
-                            MPI_Datatype datatype, int peer, int tag, bool is_receive,
-                            const std::string& prefix = "");
+// One side of a message whose MPI arguments were checked; stage() makes its bytes (packed now
+// for a send of a non-contiguous type), as every MPI_Start of a persistent request does again.
+struct CheckedMessage {
+  const void* buf;
+  std::size_t count;
+  std::shared_ptr<const TypeObject> type;
+  bool is_receive;
+
+  TypedBuffer stage() const {
+    return {buf, count, *type, is_receive ? TypedBuffer::Use::kReceive : TypedBuffer::Use::kSend};
+  }
+};
+
+// Checks one side of a message (MPI_PROC_NULL is a valid peer). `prefix` is "send" or "recv" in
+// MPI_Sendrecv, whose arguments carry it ("sendcount").
+CheckedMessage checked_message(const Communicator& comm, const void* buf, int count,
+                               MPI_Datatype datatype, int peer, int tag, bool is_receive,
+                               const std::string& prefix = "");
 
 // What a receive from MPI_PROC_NULL reports: source MPI_PROC_NULL, tag MPI_ANY_TAG, 0 bytes.
 Status proc_null_status();
 
-// Posts a checked send; one to MPI_PROC_NULL is complete at once. A buffered send copies the
-// message into the attached buffer (MPI_ERR_BUFFER when it does not fit) and is complete.
-Request post_send(SendMode mode, const Communicator& comm, const void* buf, std::size_t bytes,
-                  int dest, int tag);
-// Posts a checked receive into `pending`: its request, and what MPI_Cancel needs to withdraw it.
-void post_recv(PendingRequest& pending, const Communicator& comm, void* buf, std::size_t bytes,
+// Posts a checked send of `data`'s bytes, which the caller keeps until the send completes; one
+// to MPI_PROC_NULL is complete at once. A buffered send copies the message into the attached
+// buffer (MPI_ERR_BUFFER when it does not fit) and is complete.
+Request post_send(SendMode mode, const Communicator& comm, const TypedBuffer& data, int dest,
+                  int tag);
+// Posts a checked receive into `pending`: its request, what MPI_Cancel needs to withdraw it, and
+// the step that unpacks what arrived (which holds `data`'s staging buffer until then).
+void post_recv(PendingRequest& pending, const Communicator& comm, const TypedBuffer& data,
                int source, int tag);
 
 }  // namespace halyard::mpi_shim

@@ -20,6 +20,7 @@
 #include "runtime/runtime.hpp"
 #include "shim/handle_table.hpp"
 #include "shim/info_objects.hpp"
+#include "shim/typed_buffer.hpp"
 
 namespace halyard::mpi_shim {
 
@@ -35,9 +36,10 @@ struct CommEntry {
 
 // A non-blocking operation the application has not completed yet, or a persistent request.
 struct PendingRequest {
-  // `{request, errhandler}` makes a one-shot request.
-  PendingRequest(Request posted = {}, MPI_Errhandler handler = MPI_ERRORS_ARE_FATAL)
-      : request(std::move(posted)), errhandler(handler) {}
+  // `{request, errhandler[, step]}` makes a one-shot request.
+  PendingRequest(Request posted = {}, MPI_Errhandler handler = MPI_ERRORS_ARE_FATAL,
+                 CompletionStep step = {})
+      : request(std::move(posted)), errhandler(handler), complete(std::move(step)) {}
 
   // The operation in flight; null for a persistent request that is inactive (before MPI_Start
   // and after its completion was reported).
@@ -52,6 +54,9 @@ struct PendingRequest {
   // Persistent requests (MPI_*_init): starts one round, filling `request` (and the receive's
   // fields); empty for one-shot requests.
   std::function<void(PendingRequest&)> start;
+  // Run by MPI_Wait / MPI_Test when the operation succeeded: unpacks data staged for a derived
+  // datatype into the user's buffer (typed_buffer.hpp). Empty when nothing was staged.
+  CompletionStep complete;
 
   bool persistent() const { return static_cast<bool>(start); }
   // Nothing to wait for: a persistent request not started (MPI's inactive request).

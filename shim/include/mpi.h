@@ -83,6 +83,16 @@ typedef struct MPI_Status {
 #define MPI_UINT32_T (HALYARD_MPI_KIND_DATATYPE | 21)
 #define MPI_UINT64_T (HALYARD_MPI_KIND_DATATYPE | 22)
 #define MPI_C_BOOL (HALYARD_MPI_KIND_DATATYPE | 23)
+#define MPI_LONG_DOUBLE (HALYARD_MPI_KIND_DATATYPE | 24)
+#define MPI_WCHAR (HALYARD_MPI_KIND_DATATYPE | 25)
+#define MPI_C_FLOAT_COMPLEX (HALYARD_MPI_KIND_DATATYPE | 26)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX (HALYARD_MPI_KIND_DATATYPE | 27)
+#define MPI_C_LONG_DOUBLE_COMPLEX (HALYARD_MPI_KIND_DATATYPE | 28)
+#define MPI_AINT (HALYARD_MPI_KIND_DATATYPE | 29)
+#define MPI_OFFSET (HALYARD_MPI_KIND_DATATYPE | 30)
+#define MPI_COUNT (HALYARD_MPI_KIND_DATATYPE | 31)
+#define MPI_PACKED (HALYARD_MPI_KIND_DATATYPE | 32)
 
 #define MPI_OP_NULL (HALYARD_MPI_KIND_OP | 0)
 #define MPI_SUM (HALYARD_MPI_KIND_OP | 1)
@@ -260,6 +270,90 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status);
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]);
 
 /* Datatypes: derived types, decoding, packing, the pair types (issue 25) */
+/* Address 0: with a derived type whose displacements are addresses (MPI_Get_address), the
+ * buffer argument of every call. */
+#ifdef __cplusplus
+#define MPI_BOTTOM (static_cast<void*>(0))
+#else
+#define MPI_BOTTOM ((void*)0)
+#endif
+
+/* Handles of derived types start at this index; lower ones are predefined types. */
+#define HALYARD_MPI_FIRST_DERIVED_DATATYPE 256
+
+#define MPI_MAX_OBJECT_NAME 64
+
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR_INTEGER 5
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED 9
+#define MPI_COMBINER_INDEXED_BLOCK 10
+#define MPI_COMBINER_STRUCT_INTEGER 11
+#define MPI_COMBINER_STRUCT 12
+#define MPI_COMBINER_SUBARRAY 13
+#define MPI_COMBINER_DARRAY 14
+#define MPI_COMBINER_F90_REAL 15
+#define MPI_COMBINER_F90_COMPLEX 16
+#define MPI_COMBINER_F90_INTEGER 17
+#define MPI_COMBINER_RESIZED 18
+#define MPI_COMBINER_HINDEXED_BLOCK 19
+
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                    MPI_Datatype* newtype);
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype* newtype);
+int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+                     const int array_of_displacements[], MPI_Datatype oldtype,
+                     MPI_Datatype* newtype);
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype* newtype);
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                   const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype);
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype* newtype);
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                            MPI_Datatype* newtype);
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype* newtype);
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_commit(MPI_Datatype* datatype);
+int MPI_Type_free(MPI_Datatype* datatype);
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent);
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent);
+int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen);
+int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses,
+                          int* num_datatypes, int* combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                          int max_datatypes, int array_of_integers[],
+                          MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+int MPI_Get_address(const void* location, MPI_Aint* address);
+int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
+int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf, int outsize,
+             int* position, MPI_Comm comm);
+int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
+               MPI_Datatype datatype, MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size);
+/* The MPI_Count forms of MPI 3.0 */
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent);
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count);
 
 /* User-defined reductions (issue 25) */
 

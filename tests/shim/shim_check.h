@@ -29,6 +29,17 @@ static int check_rank(void) {
 /* A call that must succeed. */
 #define CHECK_MPI(call) CHECK((call) == MPI_SUCCESS)
 
+/* A call that must fail with `error_class`. */
+#define CHECK_CLASS(call, error_class)                                                         \
+  do {                                                                                         \
+    int check_code_ = (call);                                                                  \
+    if (check_code_ != (error_class)) {                                                        \
+      fprintf(stderr, "rank %d: FAIL %s:%d: %s returned %d, expected %s (%d)\n", check_rank(), \
+              __FILE__, __LINE__, #call, check_code_, #error_class, error_class);              \
+      ++check_failures;                                                                        \
+    }                                                                                          \
+  } while (0)
+
 /* Element-by-element comparison, reporting the first mismatch of the array. */
 #define CHECK_ARRAY(what, got, want, count)                                                    \
   do {                                                                                         \

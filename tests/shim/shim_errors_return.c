@@ -7,17 +7,6 @@
 
 #include "shim_check.h"
 
-/* A call that must fail with `error_class`. */
-#define CHECK_CLASS(call, error_class)                                                         \
-  do {                                                                                         \
-    int check_code_ = (call);                                                                  \
-    if (check_code_ != (error_class)) {                                                        \
-      fprintf(stderr, "rank %d: FAIL %s:%d: %s returned %d, expected %s (%d)\n", check_rank(), \
-              __FILE__, __LINE__, #call, check_code_, #error_class, error_class);              \
-      ++check_failures;                                                                        \
-    }                                                                                          \
-  } while (0)
-
 static void check_string(int error_class, const char* expected) {
   char text[MPI_MAX_ERROR_STRING];
   int length = -1;
