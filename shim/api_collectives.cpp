@@ -16,6 +16,7 @@
 #include "collectives/post_call.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/reduction_args.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
@@ -85,51 +86,43 @@ void check_request_out(MPI_Request* request) {
   if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
 }
 
-struct ReductionArgs {
-  std::size_t count;
-  Datatype type;
-  halyard::Op op;
-};
-
-ReductionArgs reduction_args(int count, MPI_Datatype datatype, MPI_Op op) {
-  std::size_t n = checked_count(count);
-  const DatatypeInfo& type = checked_datatype(datatype);
-  return {n, type.halyard, checked_op(op, type).halyard};
-}
-
 halyard::Request start_reduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
                               int count, MPI_Datatype datatype, MPI_Op op, int root) {
-  ReductionArgs args = reduction_args(count, datatype, op);
+  ReductionArgs args = checked_reduction(count, datatype, op);
   check_root(root, comm);
   bool is_root = comm.rank() == root;
   check_buffer(sendbuf, args.count, "sendbuf", is_root);
   if (is_root) check_buffer(recvbuf, args.count, "recvbuf");
-  return start({Collective::kReduce,
-                comm,
-                halyard_send(sendbuf),
-                recvbuf,
-                args.count,
-                {},
-                {},
-                args.type,
-                args.op,
-                root});
+  halyard::Request request = start({Collective::kReduce,
+                                    comm,
+                                    halyard_send(sendbuf),
+                                    recvbuf,
+                                    args.count,
+                                    {},
+                                    {},
+                                    args.type,
+                                    args.op,
+                                    root});
+  if (!in_blocking_collective) args.keep_until_complete(request);
+  return request;
 }
 
 halyard::Request start_allreduce(const halyard::Communicator& comm, const void* sendbuf,
                                  void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
-  ReductionArgs args = reduction_args(count, datatype, op);
+  ReductionArgs args = checked_reduction(count, datatype, op);
   check_buffer(sendbuf, args.count, "sendbuf", true);
   check_buffer(recvbuf, args.count, "recvbuf");
-  return start({Collective::kAllreduce,
-                comm,
-                halyard_send(sendbuf),
-                recvbuf,
-                args.count,
-                {},
-                {},
-                args.type,
-                args.op});
+  halyard::Request request = start({Collective::kAllreduce,
+                                    comm,
+                                    halyard_send(sendbuf),
+                                    recvbuf,
+                                    args.count,
+                                    {},
+                                    {},
+                                    args.type,
+                                    args.op});
+  if (!in_blocking_collective) args.keep_until_complete(request);
+  return request;
 }
 
 halyard::Request start_bcast(const halyard::Communicator& comm, void* buffer, int count,

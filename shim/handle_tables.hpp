@@ -9,8 +9,9 @@
 namespace halyard::mpi_shim {
 
 // Which reduction ops an MPI datatype accepts (MPI's type categories, simplified: every
-// integer type, characters and bytes included, takes every op).
-enum class TypeCategory { kInteger, kFloating, kLogical };
+// integer type, characters and bytes included, takes every op). kPair: the (value, index)
+// types, which take MPI_MAXLOC and MPI_MINLOC only.
+enum class TypeCategory { kInteger, kFloating, kLogical, kPair };
 
 struct DatatypeInfo {
   const char* name;  // "MPI_INT"
@@ -19,7 +20,8 @@ struct DatatypeInfo {
   TypeCategory category;
 };
 
-enum class OpCategory { kArithmetic, kLogical, kBitwise };
+// kLocation: MPI_MAXLOC and MPI_MINLOC, defined on the pair types only.
+enum class OpCategory { kArithmetic, kLogical, kBitwise, kLocation };
 
 struct OpInfo {
   const char* name;  // "MPI_SUM"
@@ -33,7 +35,7 @@ const DatatypeInfo* find_datatype(MPI_Datatype datatype);
 const OpInfo* find_op(MPI_Op op);
 
 // Whether MPI defines `op` on `type`: arithmetic ops on numbers, logical ops on integers and
-// MPI_C_BOOL, bitwise ops on integers only.
+// MPI_C_BOOL, bitwise ops on integers only, MAXLOC / MINLOC on the pair types only.
 bool op_defined_for(const OpInfo& op, const DatatypeInfo& type);
 
 }  // namespace halyard::mpi_shim

@@ -15,9 +15,11 @@ namespace halyard::base {
 
 namespace {
 
-// acc = own contribution; for each child in order: acc = acc (op) child's partial result; then
-// acc goes to the parent. Two receive buffers let the message of child k arrive while child
-// k-1's data is being reduced.
+// acc = own contribution; for each child in order: acc = acc (op) child's partial result, or
+// child's (op) acc for a child below this rank; then acc goes to the parent. Two receive buffers
+// let the message of child k arrive while child k-1's data is being reduced. When acc and each
+// child's result cover contiguous, adjacent ranges of ranks (linear from any root; binomial
+// rooted at 0), this combines in rank order, as a non-commutative op needs.
 class TreeReduce final : public StepMachine {
  public:
   TreeReduce(const Communicator& comm, int tag, const void* send, void* recv, std::size_t count,
@@ -51,9 +53,18 @@ class TreeReduce final : public StepMachine {
     std::size_t k = step_++;
     if (k > children_.size()) return false;
     if (k < children_.size()) recv(children_[k], incoming_[k % 2].data(), bytes_);
-    if (k > 0) reduce_into(op_, type_, acc_, incoming_[(k - 1) % 2].data(), count_);
+    if (k > 0) combine_child(k - 1);
     if (k == children_.size() && parent_ >= 0) send(parent_, acc_, bytes_);
     return true;
+  }
+
+  void combine_child(std::size_t k) {
+    const void* incoming = incoming_[k % 2].data();
+    if (children_[k] < rank()) {
+      reduce_to(op_, type_, acc_, incoming, acc_, count_);
+    } else {
+      reduce_into(op_, type_, acc_, incoming, count_);
+    }
   }
 
   const void* send_;
@@ -88,10 +99,11 @@ Request ireduce_linear(const Communicator& comm, const void* send, void* recv, s
                        Datatype type, Op op, int root) {
   ReduceShape shape{root, {}};
   if (comm.rank() == root) {
+    // Upwards from the root, then downwards below it: acc always covers a contiguous range of
+    // ranks, so the reduction runs in rank order.
     shape.parent = -1;
-    for (int r = 0; r < comm.size(); ++r) {
-      if (r != root) shape.children.push_back(r);
-    }
+    for (int r = root + 1; r < comm.size(); ++r) shape.children.push_back(r);
+    for (int r = root - 1; r >= 0; --r) shape.children.push_back(r);
   }
   return start_reduce(comm, send, recv, count, type, op, std::move(shape));
 }

@@ -82,6 +82,13 @@ typedef struct MPI_Status {
 #define MPI_UINT32_T (HALYARD_MPI_KIND_DATATYPE | 21)
 #define MPI_UINT64_T (HALYARD_MPI_KIND_DATATYPE | 22)
 #define MPI_C_BOOL (HALYARD_MPI_KIND_DATATYPE | 23)
+/* The pair types of MPI_MAXLOC / MPI_MINLOC (issue 25): struct { value; int index; }. */
+#define MPI_FLOAT_INT (HALYARD_MPI_KIND_DATATYPE | 24)
+#define MPI_DOUBLE_INT (HALYARD_MPI_KIND_DATATYPE | 25)
+#define MPI_LONG_INT (HALYARD_MPI_KIND_DATATYPE | 26)
+#define MPI_2INT (HALYARD_MPI_KIND_DATATYPE | 27)
+#define MPI_SHORT_INT (HALYARD_MPI_KIND_DATATYPE | 28)
+#define MPI_LONG_DOUBLE_INT (HALYARD_MPI_KIND_DATATYPE | 29)
 
 #define MPI_OP_NULL (HALYARD_MPI_KIND_OP | 0)
 #define MPI_SUM (HALYARD_MPI_KIND_OP | 1)
@@ -94,6 +101,8 @@ typedef struct MPI_Status {
 #define MPI_BAND (HALYARD_MPI_KIND_OP | 8)
 #define MPI_BOR (HALYARD_MPI_KIND_OP | 9)
 #define MPI_BXOR (HALYARD_MPI_KIND_OP | 10)
+#define MPI_MAXLOC (HALYARD_MPI_KIND_OP | 11)
+#define MPI_MINLOC (HALYARD_MPI_KIND_OP | 12)
 
 #define MPI_ERRHANDLER_NULL (HALYARD_MPI_KIND_ERRHANDLER | 0)
 #define MPI_ERRORS_ARE_FATAL (HALYARD_MPI_KIND_ERRHANDLER | 1)
@@ -261,6 +270,11 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
 /* Datatypes: derived types, decoding, packing, the pair types (issue 25) */
 
 /* User-defined reductions (issue 25) */
+/* inoutvec[i] = invec[i] op inoutvec[i] for i < *len; invec holds the lower ranks' data. */
+typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op);
+int MPI_Op_free(MPI_Op* op);
+int MPI_Op_commutative(MPI_Op op, int* commute);
 
 /* Further collectives: v-variants, reduce-scatter, scans (issue 25) */
 
