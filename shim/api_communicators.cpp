@@ -6,6 +6,7 @@
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/shim_state.hpp"
+#include "shim/topology.hpp"
 
 using namespace halyard::mpi_shim;
 
@@ -46,7 +47,9 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return guarded("MPI_Comm_dup", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_out(newcomm, "newcomm");
-    *newcomm = shim_state().add_comm(entry.comm.dup(), entry.errhandler);
+    halyard::Communicator dup = entry.comm.dup();
+    inherit_topology(entry.comm, dup);
+    *newcomm = shim_state().add_comm(std::move(dup), entry.errhandler);
   });
 }
 
