@@ -64,7 +64,7 @@ constexpr AlgorithmEntry kAlgorithms[] = {
      "base:binomial",
      Algorithm::kBinomial,
      kNoTree,
-     {.custom_ops = true},
+     {.custom_ops = true, .rank_order = true},
      post_reduce<ireduce_binomial>},
     {Collective::kAllreduce,
      "base:ring",

@@ -322,8 +322,8 @@ const char* refusal(const core::AlgorithmEntry* entry, Op op) {
 
 // A custom op (not remembered: the choice depends on the op, and custom ops are rare): the
 // forced name, the table's or the rule's choice where the catalog admits it for the op, else
-// the first admitted entry in catalog order (base:linear reduce, base:recursive_doubling
-// allreduce, ... docs/collectives.md).
+// the flat rule's choice for the smallest size, else the first admitted entry in catalog order
+// (docs/collectives.md).
 Choice custom_op_choice(const core::CollArgs& args) {
   const std::string call(operation_name(args.collective));
   if (args.memory != MemoryKind::kHost) {
@@ -347,6 +347,9 @@ Choice custom_op_choice(const core::CollArgs& args) {
     selected = table(args.collective, shape, args.bytes);
   if (!selected || !admitted(*selected))
     selected = builtin_rule(args.collective, shape, args.bytes);
+  // The rules' flat choice for the smallest size: the latency-optimal tree (binomial reduce,
+  // recursive doubling), which reduces whole vectors.
+  if (!admitted(*selected)) selected = builtin_rule(args.collective, shape.size, 0);
   if (admitted(*selected)) return {entry_for(args.collective, selected->algorithm), *selected};
   for (const core::AlgorithmEntry& entry : catalog()) {
     if (entry.collective == args.collective && entry.supports.memory == MemoryKind::kHost &&
