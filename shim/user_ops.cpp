@@ -85,12 +85,14 @@ std::shared_ptr<const CustomOpRegistration> user_reduction(UserOp& op, MPI_Datat
 
 namespace {
 
+// The user op MPI_Op_free may free: MPI_ERR_OP for a null, predefined, freed or unknown op.
 UserOp& checked_user_op(const MPI_Op* op) {
   if (op == nullptr) fail(MPI_ERR_ARG, "op is NULL");
   if (UserOp* user = find_user_op(*op)) return *user;
   if (*op == MPI_OP_NULL) fail(MPI_ERR_OP, "op is MPI_OP_NULL");
-  if (find_op(*op) != nullptr)
-    fail(MPI_ERR_OP, "cannot free the predefined op " + std::string(find_op(*op)->name));
+  if (const OpInfo* predefined = find_op(*op)) {
+    fail(MPI_ERR_OP, "cannot free the predefined op " + std::string(predefined->name));
+  }
   fail(MPI_ERR_OP, "invalid op");
 }
 
