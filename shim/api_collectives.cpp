@@ -103,7 +103,7 @@ halyard::Request start_reduce(const halyard::Communicator& comm, const void* sen
                                     args.type,
                                     args.op,
                                     root});
-  if (!in_blocking_collective) args.keep_until_complete(request);
+  if (!in_blocking_collective) args.keep_until_done(request);
   return request;
 }
 
@@ -121,7 +121,7 @@ halyard::Request start_allreduce(const halyard::Communicator& comm, const void* 
                                     {},
                                     args.type,
                                     args.op});
-  if (!in_blocking_collective) args.keep_until_complete(request);
+  if (!in_blocking_collective) args.keep_until_done(request);
   return request;
 }
 

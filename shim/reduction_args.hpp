@@ -21,15 +21,11 @@ struct ReductionArgs {
   Datatype type = Datatype::kUint8;
   Op op = Op::kSum;
   // The custom op's registration, if any: a non-blocking call keeps it alive until its request
-  // completes (keep_until_complete), so MPI_Op_free may come before MPI_Wait. A blocking call
-  // needs not (the op cannot be freed while the call runs), and must not: on a completed
-  // request the callback waits for the loop's next pass, which a run of blocking calls on one
-  // rank may never make.
+  // is done (keep_until_done), so MPI_Op_free may come before MPI_Wait. A blocking call needs
+  // not (the op cannot be freed while the call runs).
   std::shared_ptr<const CustomOpRegistration> custom;
 
-  void keep_until_complete(const Request& request) const {
-    if (custom != nullptr) request.on_complete([custom = custom](const Status&) {});
-  }
+  void keep_until_done(const Request& request) const;
 };
 
 // MPI_ERR_COUNT, MPI_ERR_TYPE or MPI_ERR_OP (null, freed or unknown op; op not defined on the
