@@ -19,6 +19,7 @@
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/collective_starts.hpp"
+#include "shim/reduction_args.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/typed_buffer.hpp"
 
@@ -113,17 +114,14 @@ struct Reduction {
   const void* send;  // what Halyard reads: the user's memory, a staging buffer or kInPlace
   TypedBuffer sent;  // holds a staged contribution
   TypedBuffer recv;  // empty where the receive buffer is not significant
-  std::size_t elements;
-  Datatype type;
-  halyard::Op op;
+  ReductionArgs args;
 };
 
 Reduction reduction(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     bool receives) {
   std::size_t n = checked_count(count);
   const TypeObject& type = checked_datatype(datatype);
-  const DatatypeInfo* element = nullptr;
-  const OpInfo& info = checked_op(op, type, &element);
+  ReductionArgs args = checked_reduction(n, datatype, type, op);
   check_buffer(sendbuf, n, type, "sendbuf", receives);
   if (receives) check_buffer(recvbuf, n, type, "recvbuf");
   bool in_place = is_in_place(sendbuf);
@@ -132,9 +130,7 @@ Reduction reduction(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
               receives
                   ? TypedBuffer(recvbuf, n, type, in_place ? Use::kSendAndReceive : Use::kReceive)
                   : TypedBuffer(),
-              bytes_of(n, type) / halyard::datatype_size(element->halyard),
-              element->halyard,
-              info.halyard};
+              std::move(args)};
   if (in_place) return r;
   if (r.recv.staged()) {
     // Pack the contribution where the result goes and reduce in place: one copy fewer.
@@ -171,26 +167,34 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
   bool is_root = comm.rank() == root;
   Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, is_root);
   void* halyard_recv = is_root ? r.recv.data() : recvbuf;  // not significant elsewhere
-  return {start({Collective::kReduce,
-                 comm,
-                 r.send,
-                 halyard_recv,
-                 r.elements,
-                 {},
-                 {},
-                 r.type,
-                 r.op,
-                 root}),
-          unpack_all({r.sent, r.recv})};
+  halyard::Request request = start({Collective::kReduce,
+                                    comm,
+                                    r.send,
+                                    halyard_recv,
+                                    r.args.count,
+                                    {},
+                                    {},
+                                    r.args.type,
+                                    r.args.op,
+                                    root});
+  if (!in_blocking_collective) r.args.keep_until_done(request);
+  return {request, unpack_all({r.sent, r.recv})};
 }
 
 Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
                         int count, MPI_Datatype datatype, MPI_Op op) {
   Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, true);
-  return {
-      start(
-          {Collective::kAllreduce, comm, r.send, r.recv.data(), r.elements, {}, {}, r.type, r.op}),
-      unpack_all({r.sent, r.recv})};
+  halyard::Request request = start({Collective::kAllreduce,
+                                    comm,
+                                    r.send,
+                                    r.recv.data(),
+                                    r.args.count,
+                                    {},
+                                    {},
+                                    r.args.type,
+                                    r.args.op});
+  if (!in_blocking_collective) r.args.keep_until_done(request);
+  return {request, unpack_all({r.sent, r.recv})};
 }
 
 Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,

@@ -11,6 +11,7 @@
 #include "shim/call_guard.hpp"
 #include "shim/group_table.hpp"
 #include "shim/text_output.hpp"
+#include "shim/topology.hpp"
 
 using namespace halyard::mpi_shim;
 
@@ -39,7 +40,9 @@ MPI_Comm add_or_null(halyard::Communicator comm, MPI_Errhandler errhandler) {
 MPI_Comm duplicate(MPI_Comm comm, InfoEntries hints) {
   const CommEntry& entry = shim_state().comm(comm);
   std::map<int, void*> attributes = copied_attributes(comm, entry);
-  MPI_Comm copy = shim_state().add_comm(entry.comm.dup(), entry.errhandler);
+  halyard::Communicator dup = entry.comm.dup();
+  inherit_topology(entry.comm, dup);  // a dup keeps the process topology (MPI 7.4)
+  MPI_Comm copy = shim_state().add_comm(std::move(dup), entry.errhandler);
   CommEntry& made = shim_state().comm(copy);
   made.attributes = std::move(attributes);
   made.hints = std::move(hints);

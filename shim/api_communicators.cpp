@@ -9,6 +9,7 @@
 #include "shim/call_guard.hpp"
 #include "shim/errhandler_table.hpp"
 #include "shim/shim_state.hpp"
+#include "shim/topology.hpp"
 
 using namespace halyard::mpi_shim;
 

@@ -1,5 +1,7 @@
 #include "shim/handle_tables.hpp"
 
+#include "shim/pair_types.hpp"
+
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -55,6 +57,14 @@ constexpr DatatypeInfo kDatatypes[] = {
     {"MPI_OFFSET", Datatype::kInt64, 8, TypeCategory::kInteger},
     {"MPI_COUNT", Datatype::kInt64, 8, TypeCategory::kInteger},
     {"MPI_PACKED", Datatype::kUint8, 1, TypeCategory::kPacked},
+    // The pair types of MAXLOC / MINLOC (issue 25): value and index, laid out as the C struct
+    // (size = sizeof, padding included), reduced as bytes by shim/pair_reductions.cpp.
+    {"MPI_FLOAT_INT", Datatype::kUint8, sizeof(FloatInt), TypeCategory::kPair},
+    {"MPI_DOUBLE_INT", Datatype::kUint8, sizeof(DoubleInt), TypeCategory::kPair},
+    {"MPI_LONG_INT", Datatype::kUint8, sizeof(LongInt), TypeCategory::kPair},
+    {"MPI_2INT", Datatype::kUint8, sizeof(TwoInt), TypeCategory::kPair},
+    {"MPI_SHORT_INT", Datatype::kUint8, sizeof(ShortInt), TypeCategory::kPair},
+    {"MPI_LONG_DOUBLE_INT", Datatype::kUint8, sizeof(LongDoubleInt), TypeCategory::kPair},
 };
 
 constexpr OpInfo kOps[] = {
@@ -69,6 +79,9 @@ constexpr OpInfo kOps[] = {
     {"MPI_BAND", Op::kBand, OpCategory::kBitwise},
     {"MPI_BOR", Op::kBor, OpCategory::kBitwise},
     {"MPI_BXOR", Op::kBxor, OpCategory::kBitwise},
+    // Pair types only; the halyard op is resolved per pair type (shim/pair_reductions.cpp).
+    {"MPI_MAXLOC", Op::kMax, OpCategory::kLocation},
+    {"MPI_MINLOC", Op::kMin, OpCategory::kLocation},
 };
 
 constexpr std::uint32_t kKindMask = 0xff000000u;
@@ -94,15 +107,21 @@ const OpInfo* find_op(MPI_Op op) {
 }
 
 int alignment_of(const DatatypeInfo& type) {
-  bool is_complex =
-      type.category == TypeCategory::kComplex || type.category == TypeCategory::kLongDoubleComplex;
-  return is_complex ? type.size / 2 : type.size;
+  bool halves = type.category == TypeCategory::kComplex ||
+                type.category == TypeCategory::kLongDoubleComplex ||
+                type.category == TypeCategory::kPair;
+  return halves ? type.size / 2 : type.size;
 }
 
 bool op_defined_for(const OpInfo& op, const DatatypeInfo& type) {
+  if ((op.category == OpCategory::kLocation) != (type.category == TypeCategory::kPair)) {
+    return false;
+  }
   TypeCategory c = type.category;
   bool is_integer = c == TypeCategory::kInteger;
   switch (op.category) {
+    case OpCategory::kLocation:
+      return true;
     case OpCategory::kArithmetic:
       if (c == TypeCategory::kComplex || c == TypeCategory::kLongDoubleComplex) {
         return op.halyard == Op::kSum || op.halyard == Op::kProd;  // complex numbers have no order

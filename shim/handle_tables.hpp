@@ -19,7 +19,8 @@ enum class TypeCategory {
   kComplex,
   kLongDouble,
   kLongDoubleComplex,
-  kPacked
+  kPacked,
+  kPair  // the (value, index) types: MPI_MAXLOC and MPI_MINLOC only
 };
 
 struct DatatypeInfo {
@@ -29,10 +30,12 @@ struct DatatypeInfo {
   TypeCategory category;
 };
 
-// The alignment MPI_Type_create_struct pads an extent to for this element (a complex: its part).
+// The alignment MPI_Type_create_struct pads an extent to for this element (a complex: its part;
+// a pair: half its size, which is its value's alignment for each of the six).
 int alignment_of(const DatatypeInfo& type);
 
-enum class OpCategory { kArithmetic, kLogical, kBitwise };
+// kLocation: MPI_MAXLOC and MPI_MINLOC, defined on the pair types only.
+enum class OpCategory { kArithmetic, kLogical, kBitwise, kLocation };
 
 struct OpInfo {
   const char* name;  // "MPI_SUM"
@@ -47,7 +50,7 @@ const DatatypeInfo* find_predefined_datatype(MPI_Datatype datatype);
 const OpInfo* find_op(MPI_Op op);
 
 // Whether MPI defines `op` on `type`: arithmetic ops on numbers, logical ops on integers and
-// MPI_C_BOOL, bitwise ops on integers only.
+// MPI_C_BOOL, bitwise ops on integers only, MAXLOC / MINLOC on the pair types only.
 bool op_defined_for(const OpInfo& op, const DatatypeInfo& type);
 // Whether Halyard can compute an op MPI defines on `type`: not for kBytesOnly types, and for
 // complex numbers only MPI_SUM (part by part).

@@ -29,10 +29,13 @@ Request ibcast_linear(const Communicator& comm, void* buffer, std::size_t count,
 Request ibcast_binomial(const Communicator& comm, void* buffer, std::size_t count, Datatype type,
                         int root);
 
-// Root receives from every rank and reduces in rank order.
+// Root receives from every rank and reduces in rank order (x0 op x1 op ... op x(p-1), whatever
+// the root: ranks above it upwards, then those below it downwards, on the left).
 Request ireduce_linear(const Communicator& comm, const void* send, void* recv, std::size_t count,
                        Datatype type, Op op, int root);
-// Binomial tree: each rank reduces its children's partial results, then sends to its parent.
+// Binomial tree: each rank reduces its children's partial results, then sends to its parent. A
+// non-commutative op at a root other than 0 runs over the tree rooted at 0, in rank order, and
+// rank 0 sends the result to the root.
 Request ireduce_binomial(const Communicator& comm, const void* send, void* recv, std::size_t count,
                          Datatype type, Op op, int root);
 

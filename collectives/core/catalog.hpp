@@ -31,6 +31,13 @@ struct Supports {
   // any communicator are; the device ones follow the buffers, and the intranode primitives are
   // HAN's submodules, not algorithms of a whole communicator.
   bool nameable = true;
+  // Whether it may run a custom op (runtime/datatypes/custom_op.hpp: MPI_Op_create's functions,
+  // MAXLOC/MINLOC on pair types): it reduces whole vectors only, never a block that could cut
+  // an element in two.
+  bool custom_ops = false;
+  // Whether it combines the contributions in rank order, r0 (op) r1 (op) ... (op) r(p-1), with
+  // each partial result over a contiguous range of ranks: what a non-commutative op needs.
+  bool rank_order = false;
 
   bool fits(const CommShape& shape) const {
     switch (comm) {

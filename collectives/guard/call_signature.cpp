@@ -1,5 +1,7 @@
 #include "collectives/guard/call_signature.hpp"
 
+#include "runtime/datatypes/custom_op.hpp"
+
 namespace halyard::guard {
 
 namespace {
@@ -9,6 +11,7 @@ std::string datatype_text(int type) {
 }
 
 std::string op_text(int op) {
+  if (op == CallSignature::kCustomOp) return "custom op";
   return op < 0 ? "none" : std::string(op_name(static_cast<Op>(op)));
 }
 
@@ -32,7 +35,8 @@ CallSignature CallSignature::rooted(core::Collective c, std::size_t count, Datat
 
 CallSignature CallSignature::reduction(core::Collective c, std::size_t count, Datatype type, Op op,
                                        int root) {
-  return {c, count, static_cast<int>(type), static_cast<int>(op), root};
+  const int op_value = op_is_custom(op) ? kCustomOp : static_cast<int>(op);
+  return {c, count, static_cast<int>(type), op_value, root};
 }
 
 CallSignature CallSignature::plain(core::Collective c, std::size_t count, Datatype type) {

@@ -18,8 +18,11 @@ struct CallSignature {
   core::Collective collective = core::Collective::kBarrier;
   std::size_t count = 0;
   int datatype = -1;  // a Datatype value, -1: none (barrier)
-  int op = -1;        // an Op value, -1: none (not a reduction)
-  int root = -1;      // -1: none (not rooted)
+  int op = -1;        // an Op value, -1: none (not a reduction); kCustomOp for any custom op
+  // Every custom op compares equal: their Op values follow each process's registration order,
+  // so the same MPI op can have different values on different ranks.
+  static constexpr int kCustomOp = 1000;
+  int root = -1;  // -1: none (not rooted)
   MemoryKind memory = MemoryKind::kHost;
 
   static CallSignature rooted(core::Collective c, std::size_t count, Datatype type, int root);

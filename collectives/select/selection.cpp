@@ -13,6 +13,7 @@
 #include "collectives/select/catalog.hpp"
 #include "collectives/select/tuning_table.hpp"
 #include "collectives/select/tuning_table_json.hpp"
+#include "runtime/datatypes/custom_op.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/support/config.hpp"
 #include "runtime/support/error.hpp"
@@ -298,9 +299,72 @@ Choice device_choice(const core::CollArgs& args, const CommShape& shape) {
                                                ", which this collective does not have");
 }
 
+// Why `entry` may not run `op`, or null when it may (or when there is no entry: cannot_run()
+// reports that).
+const char* refusal(const core::AlgorithmEntry* entry, Op op) {
+  if (entry == nullptr) return nullptr;
+  if (!entry->supports.custom_ops) {
+    return "does not run custom ops (it reduces blocks of the vector, which could cut an element)";
+  }
+  if (!op_is_commutative(op) && !entry->supports.rank_order) {
+    return "does not combine in rank order, which a non-commutative op needs";
+  }
+  return nullptr;
+}
+
+[[noreturn, gnu::cold]] void forced_refuses(const core::CollArgs& args,
+                                            const SelectedAlgorithm& forced, const char* why) {
+  throw Error(ErrorCode::kInvalidArgument, std::string(operation_name(args.collective)) + ": " +
+                                               algorithm_variable(args.collective) + "=" +
+                                               algorithm_name(forced) + " " + why + " (op " +
+                                               std::string(op_name(args.op)) + ")");
+}
+
+// A custom op (not remembered: the choice depends on the op, and custom ops are rare): the
+// forced name, the table's or the rule's choice where the catalog admits it for the op, else
+// the flat rule's choice for the smallest size, else the first admitted entry in catalog order
+// (docs/collectives.md).
+Choice custom_op_choice(const core::CollArgs& args) {
+  const std::string call(operation_name(args.collective));
+  if (args.memory != MemoryKind::kHost) {
+    throw Error(ErrorCode::kUnsupported, call + ": custom op " + std::string(op_name(args.op)) +
+                                             " runs on host buffers only");
+  }
+  const CommShape shape = shape_of(args.comm);
+  auto admitted = [&](const SelectedAlgorithm& selected) {
+    const core::AlgorithmEntry* entry = entry_for(args.collective, selected.algorithm);
+    return entry != nullptr && entry->supports.fits(shape) && refusal(entry, args.op) == nullptr;
+  };
+  if (const auto& forced = forced_algorithm(args.collective)) {
+    const core::AlgorithmEntry* entry = entry_for(args.collective, forced->algorithm);
+    if (const char* why = refusal(entry, args.op)) forced_refuses(args, *forced, why);
+    if (!fits(args.collective, *forced, shape))
+      forced_does_not_fit(args.collective, *forced, shape);
+    return {entry, *forced};
+  }
+  std::optional<SelectedAlgorithm> selected;
+  if (const DecisionTable& table = decision_table())
+    selected = table(args.collective, shape, args.bytes);
+  if (!selected || !admitted(*selected))
+    selected = builtin_rule(args.collective, shape, args.bytes);
+  // The rules' flat choice for the smallest size: the latency-optimal tree (binomial reduce,
+  // recursive doubling), which reduces whole vectors.
+  if (!admitted(*selected)) selected = builtin_rule(args.collective, shape.size, 0);
+  if (admitted(*selected)) return {entry_for(args.collective, selected->algorithm), *selected};
+  for (const core::AlgorithmEntry& entry : catalog()) {
+    if (entry.collective == args.collective && entry.supports.memory == MemoryKind::kHost &&
+        entry.supports.fits(shape) && refusal(&entry, args.op) == nullptr) {
+      return {&entry, SelectedAlgorithm{entry.algorithm}};
+    }
+  }
+  throw Error(ErrorCode::kUnsupported,
+              call + ": no algorithm runs custom op " + std::string(op_name(args.op)));
+}
+
 }  // namespace
 
 Choice choose(const core::CollArgs& args) {
+  if (op_is_custom(args.op)) return custom_op_choice(args);
   if (args.memory != MemoryKind::kHost) return device_choice(args, shape_of(args.comm));
   auto* choices = args.comm.peek_attachment<CommunicatorChoices>();
   if (choices == nullptr) {

@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 
+#include "runtime/datatypes/custom_op.hpp"
 #include "runtime/support/error.hpp"
 
 namespace halyard {
@@ -23,15 +24,17 @@ bool is_bitwise(Op op) {
 }  // namespace
 
 bool op_is_valid(Op op) {
-  return index_of(op) < kOpCount;
+  return index_of(op) < kOpCount || op_is_custom(op);
 }
 
 std::string_view op_name(Op op) {
-  return op_is_valid(op) ? kOpNames[index_of(op)] : std::string_view("invalid");
+  if (index_of(op) < kOpCount) return kOpNames[index_of(op)];
+  return op_is_custom(op) ? std::string_view(custom_op(op).name) : std::string_view("invalid");
 }
 
 bool op_supports(Op op, Datatype type) {
   if (!op_is_valid(op) || !datatype_is_valid(type)) return false;
+  if (op_is_custom(op)) return type == Datatype::kUint8;  // bytes of whole elements
   return !is_bitwise(op) || datatype_is_integer(type);
 }
 

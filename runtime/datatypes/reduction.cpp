@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 
+#include "runtime/datatypes/custom_op.hpp"
 #include "runtime/datatypes/reduction_isa.hpp"
 #include "runtime/support/error.hpp"
 
@@ -72,6 +74,27 @@ const kernels::ReductionKernelTable& active_kernels() {
   return *cached;
 }
 
+// out = a (op) b with a function that only knows inout = in (op) inout: b is copied to where
+// the result goes first, through a scratch copy when out is a (a must not be overwritten before
+// the function reads it).
+void reduce_custom(const CustomOp& op, void* out, const void* a, const void* b, std::size_t bytes) {
+  if (bytes % op.element_bytes != 0) {
+    throw Error(ErrorCode::kInternal, "custom op " + op.name + " got " + std::to_string(bytes) +
+                                          " bytes, not whole elements of " +
+                                          std::to_string(op.element_bytes));
+  }
+  const std::size_t elements = bytes / op.element_bytes;
+  if (out == b) return op.combine(a, out, elements);
+  if (out != a) {
+    std::memcpy(out, b, bytes);
+    return op.combine(a, out, elements);
+  }
+  std::unique_ptr<unsigned char[]> right(new unsigned char[bytes]);
+  std::memcpy(right.get(), b, bytes);
+  op.combine(a, right.get(), elements);
+  std::memcpy(out, right.get(), bytes);
+}
+
 void reduce_checked(Op op, Datatype type, void* out, const char* out_name, const void* a,
                     const char* a_name, const void* b, const char* b_name, std::size_t count) {
   check_op_supported(op, type);
@@ -89,6 +112,7 @@ void reduce_checked(Op op, Datatype type, void* out, const char* out_name, const
   require_identical_or_disjoint(out, out_name, a, a_name, bytes);
   require_identical_or_disjoint(out, out_name, b, b_name, bytes);
 
+  if (op_is_custom(op)) return reduce_custom(custom_op(op), out, a, b, bytes);
   const kernels::ReductionKernel kernel = active_kernels().find(op, type);
   if (aligned(out, element_size) && aligned(a, element_size) && aligned(b, element_size)) {
     kernel(out, a, b, count);

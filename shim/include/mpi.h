@@ -93,6 +93,13 @@ typedef struct MPI_Status {
 #define MPI_OFFSET (HALYARD_MPI_KIND_DATATYPE | 30)
 #define MPI_COUNT (HALYARD_MPI_KIND_DATATYPE | 31)
 #define MPI_PACKED (HALYARD_MPI_KIND_DATATYPE | 32)
+/* The pair types of MPI_MAXLOC / MPI_MINLOC (issue 25): struct { value; int index; }. */
+#define MPI_FLOAT_INT (HALYARD_MPI_KIND_DATATYPE | 33)
+#define MPI_DOUBLE_INT (HALYARD_MPI_KIND_DATATYPE | 34)
+#define MPI_LONG_INT (HALYARD_MPI_KIND_DATATYPE | 35)
+#define MPI_2INT (HALYARD_MPI_KIND_DATATYPE | 36)
+#define MPI_SHORT_INT (HALYARD_MPI_KIND_DATATYPE | 37)
+#define MPI_LONG_DOUBLE_INT (HALYARD_MPI_KIND_DATATYPE | 38)
 
 #define MPI_OP_NULL (HALYARD_MPI_KIND_OP | 0)
 #define MPI_SUM (HALYARD_MPI_KIND_OP | 1)
@@ -105,6 +112,8 @@ typedef struct MPI_Status {
 #define MPI_BAND (HALYARD_MPI_KIND_OP | 8)
 #define MPI_BOR (HALYARD_MPI_KIND_OP | 9)
 #define MPI_BXOR (HALYARD_MPI_KIND_OP | 10)
+#define MPI_MAXLOC (HALYARD_MPI_KIND_OP | 11)
+#define MPI_MINLOC (HALYARD_MPI_KIND_OP | 12)
 
 #define MPI_ERRHANDLER_NULL (HALYARD_MPI_KIND_ERRHANDLER | 0)
 #define MPI_ERRORS_ARE_FATAL (HALYARD_MPI_KIND_ERRHANDLER | 1)
@@ -356,6 +365,11 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Co
 int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count);
 
 /* User-defined reductions (issue 25) */
+/* inoutvec[i] = invec[i] op inoutvec[i] for i < *len; invec holds the lower ranks' data. */
+typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op);
+int MPI_Op_free(MPI_Op* op);
+int MPI_Op_commutative(MPI_Op op, int* commute);
 
 /* Further collectives: v-variants, reduce-scatter, scans (issue 25) */
 
@@ -539,6 +553,74 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 
 /* Process topologies and neighborhood collectives (issue 25) */
+#ifndef MPI_PROC_NULL
+#define MPI_PROC_NULL (-2)
+#endif
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+/* Sentinels for weight arguments: addresses of objects in the library (not small constants,
+ * which compilers flag when passed as arrays). */
+extern int MPI_Halyard_unweighted[1];
+extern int MPI_Halyard_weights_empty[1];
+#define MPI_UNWEIGHTED (&MPI_Halyard_unweighted[0])
+#define MPI_WEIGHTS_EMPTY (&MPI_Halyard_weights_empty[0])
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                    int reorder, MPI_Comm* comm_cart);
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank);
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest);
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+int MPI_Cartdim_get(MPI_Comm comm, int* ndims);
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                     int reorder, MPI_Comm* comm_graph);
+int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* comm_dist_graph);
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm* comm_dist_graph);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                             int maxoutdegree, int destinations[], int destweights[]);
+int MPI_Topo_test(MPI_Comm comm, int* status);
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request);
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request* request);
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request);
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request);
 
 /* Further environment: error handlers, memory, library version (issue 25) */
 typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* errorcode, ...);

@@ -1,0 +1,253 @@
+// MPI neighborhood collectives on cartesian, graph and distributed graph communicators: every
+// form computes where each neighbour's block lies in the send and receive buffers, and the
+// engine in collectives/neighbor moves one message per edge. Blocks travel as bytes of their
+// (count, datatype); a neighbour that is MPI_PROC_NULL (a non-periodic edge of a cartesian
+// grid) moves nothing, and its block of the receive buffer is left as it was.
+#include <mpi.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "collectives/neighbor/neighbor_exchange.hpp"
+#include "shim/argument_checks.hpp"
+#include "shim/call_guard.hpp"
+#include "shim/shim_state.hpp"
+#include "shim/topology.hpp"
+
+using namespace halyard::mpi_shim;
+
+namespace {
+
+// Where each neighbour's block lies: byte offset into the buffer and length.
+struct Block {
+  std::size_t offset;
+  std::size_t bytes;
+};
+
+std::string indexed(const char* name, std::size_t i) {
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
+
+// The datatype of a block: blocks move as their bytes, so a type with holes is refused.
+const TypeObject& block_type(MPI_Datatype datatype, std::size_t count, const std::string& name) {
+  const TypeObject& type = checked_datatype(datatype, name.c_str());
+  if (count > 0 && !type.contiguous_for(count)) {
+    fail(MPI_ERR_TYPE, name + ": neighborhood collectives take datatypes without holes only");
+  }
+  return type;
+}
+
+template <typename Displacement>
+void check_displacement(Displacement displacement, std::size_t i) {
+  if (displacement < 0) {
+    fail(MPI_ERR_ARG, "negative displacement for neighbour " + std::to_string(i));
+  }
+}
+
+// Where the blocks of `neighbors` neighbours lie in one buffer. Made lazily, inside the call's
+// guard, once the communicator's topology is known (and so that a bad count is reported as the
+// call's error).
+using Layout = std::function<std::vector<Block>(std::size_t neighbors)>;
+
+// The same block for every neighbour (allgather's send side).
+Layout same_block(int count, MPI_Datatype type, const char* side) {
+  return [=](std::size_t neighbors) {
+    std::string name = std::string(side) + "count";
+    std::size_t n = checked_count(count, name.c_str());
+    std::size_t bytes = bytes_of(n, block_type(type, n, std::string(side) + "type"));
+    return std::vector<Block>(neighbors, Block{0, bytes});
+  };
+}
+
+// Block i at i * block (allgather's receive side, alltoall).
+Layout consecutive_blocks(int count, MPI_Datatype type, const char* side) {
+  return [=](std::size_t neighbors) {
+    std::vector<Block> blocks = same_block(count, type, side)(neighbors);
+    for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i].offset = i * blocks[i].bytes;
+    return blocks;
+  };
+}
+
+// counts[i] elements of `type` at displs[i] elements (the v forms).
+Layout counted_blocks(const int counts[], const int displs[], MPI_Datatype type, const char* side) {
+  return [=](std::size_t neighbors) {
+    const TypeObject& info = checked_datatype(type, (std::string(side) + "type").c_str());
+    std::string counts_name = std::string(side) + "counts";
+    if (neighbors > 0 && (counts == nullptr || displs == nullptr)) {
+      fail(MPI_ERR_ARG, counts_name + " or the displacements are NULL");
+    }
+    std::vector<Block> blocks;
+    for (std::size_t i = 0; i < neighbors; ++i) {
+      std::size_t n = checked_count(counts[i], indexed(counts_name.c_str(), i).c_str());
+      block_type(type, n, std::string(side) + "type");
+      check_displacement(displs[i], i);
+      blocks.push_back({static_cast<std::size_t>(displs[i]) * static_cast<std::size_t>(info.extent),
+                        bytes_of(n, info)});
+    }
+    return blocks;
+  };
+}
+
+// counts[i] elements of types[i] at displs[i] bytes (the w forms).
+Layout typed_blocks(const int counts[], const MPI_Aint displs[], const MPI_Datatype types[],
+                    const char* side) {
+  return [=](std::size_t neighbors) {
+    std::string counts_name = std::string(side) + "counts";
+    std::string types_name = std::string(side) + "types";
+    if (neighbors > 0 && (counts == nullptr || displs == nullptr || types == nullptr)) {
+      fail(MPI_ERR_ARG, counts_name + ", the displacements or " + types_name + " are NULL");
+    }
+    std::vector<Block> blocks;
+    for (std::size_t i = 0; i < neighbors; ++i) {
+      std::size_t n = checked_count(counts[i], indexed(counts_name.c_str(), i).c_str());
+      const TypeObject& info = block_type(types[i], n, indexed(types_name.c_str(), i));
+      check_displacement(displs[i], i);
+      blocks.push_back({static_cast<std::size_t>(displs[i]), bytes_of(n, info)});
+    }
+    return blocks;
+  };
+}
+
+void check_neighbor_buffer(const void* buffer, const std::vector<Block>& blocks, const char* name) {
+  std::size_t bytes = 0;
+  for (const Block& block : blocks) bytes += block.bytes;
+  check_buffer(buffer, bytes, name);  // MPI_IN_PLACE is not allowed in neighborhood collectives
+}
+
+// Posts the exchange of `comm`'s neighbours with the blocks laid out as given.
+halyard::Request start_exchange(MPI_Comm handle, const void* sendbuf, const Layout& send_layout,
+                                void* recvbuf, const Layout& recv_layout) {
+  const halyard::Communicator& comm = shim_state().comm(handle).comm;
+  const Topology& topology = checked_topology(comm, MPI_UNDEFINED);
+  const std::vector<Neighbor> sources = topology.in_neighbors(comm.rank());
+  const std::vector<Neighbor> destinations = topology.out_neighbors(comm.rank());
+  const std::vector<Block> send = send_layout(destinations.size());
+  const std::vector<Block> recv = recv_layout(sources.size());
+  check_neighbor_buffer(sendbuf, send, "sendbuf");
+  check_neighbor_buffer(recvbuf, recv, "recvbuf");
+  std::vector<halyard::NeighborReceive> receives;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    receives.push_back({sources[i].rank, sources[i].lane,
+                        static_cast<std::byte*>(recvbuf) + recv[i].offset, recv[i].bytes});
+  }
+  std::vector<halyard::NeighborSend> sends;
+  for (std::size_t i = 0; i < destinations.size(); ++i) {
+    sends.push_back({destinations[i].rank, destinations[i].lane,
+                     static_cast<const std::byte*>(sendbuf) + send[i].offset, send[i].bytes});
+  }
+  return halyard::ineighbor_exchange(comm, topology.lanes(), receives, sends);
+}
+
+// How a call completes: blocking forms wait; the I-forms hand out an MPI_Request.
+struct CallForm {
+  bool blocking;
+  MPI_Request* request;
+};
+constexpr CallForm kBlocking{true, nullptr};
+CallForm nonblocking(MPI_Request* request) {
+  return {false, request};
+}
+
+// One neighborhood collective call, from its MPI arguments to its completion.
+int neighbor_call(const char* call, MPI_Comm comm, CallForm form, const void* sendbuf,
+                  const Layout& send, void* recvbuf, const Layout& recv) {
+  return guarded(call, comm, [&] {
+    if (form.blocking) {
+      start_exchange(comm, sendbuf, send, recvbuf, recv).wait_ok();
+      return;
+    }
+    MPI_Errhandler errhandler = shim_state().comm(comm).errhandler;
+    if (form.request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
+    *form.request =
+        shim_state().add_request({start_exchange(comm, sendbuf, send, recvbuf, recv), errhandler});
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return neighbor_call("MPI_Neighbor_allgather", comm, kBlocking, sendbuf,
+                       same_block(sendcount, sendtype, "send"), recvbuf,
+                       consecutive_blocks(recvcount, recvtype, "recv"));
+}
+
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  return neighbor_call("MPI_Ineighbor_allgather", comm, nonblocking(request), sendbuf,
+                       same_block(sendcount, sendtype, "send"), recvbuf,
+                       consecutive_blocks(recvcount, recvtype, "recv"));
+}
+
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm) {
+  return neighbor_call("MPI_Neighbor_allgatherv", comm, kBlocking, sendbuf,
+                       same_block(sendcount, sendtype, "send"), recvbuf,
+                       counted_blocks(recvcounts, displs, recvtype, "recv"));
+}
+
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return neighbor_call("MPI_Ineighbor_allgatherv", comm, nonblocking(request), sendbuf,
+                       same_block(sendcount, sendtype, "send"), recvbuf,
+                       counted_blocks(recvcounts, displs, recvtype, "recv"));
+}
+
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return neighbor_call("MPI_Neighbor_alltoall", comm, kBlocking, sendbuf,
+                       consecutive_blocks(sendcount, sendtype, "send"), recvbuf,
+                       consecutive_blocks(recvcount, recvtype, "recv"));
+}
+
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request* request) {
+  return neighbor_call("MPI_Ineighbor_alltoall", comm, nonblocking(request), sendbuf,
+                       consecutive_blocks(sendcount, sendtype, "send"), recvbuf,
+                       consecutive_blocks(recvcount, recvtype, "recv"));
+}
+
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return neighbor_call("MPI_Neighbor_alltoallv", comm, kBlocking, sendbuf,
+                       counted_blocks(sendcounts, sdispls, sendtype, "send"), recvbuf,
+                       counted_blocks(recvcounts, rdispls, recvtype, "recv"));
+}
+
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  return neighbor_call("MPI_Ineighbor_alltoallv", comm, nonblocking(request), sendbuf,
+                       counted_blocks(sendcounts, sdispls, sendtype, "send"), recvbuf,
+                       counted_blocks(recvcounts, rdispls, recvtype, "recv"));
+}
+
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                           MPI_Comm comm) {
+  return neighbor_call("MPI_Neighbor_alltoallw", comm, kBlocking, sendbuf,
+                       typed_blocks(sendcounts, sdispls, sendtypes, "send"), recvbuf,
+                       typed_blocks(recvcounts, rdispls, recvtypes, "recv"));
+}
+
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+  return neighbor_call("MPI_Ineighbor_alltoallw", comm, nonblocking(request), sendbuf,
+                       typed_blocks(sendcounts, sdispls, sendtypes, "send"), recvbuf,
+                       typed_blocks(recvcounts, rdispls, recvtypes, "recv"));
+}
+
+}  // extern "C"
