@@ -25,7 +25,7 @@ namespace halyard {
 // halyard::kInPlace (defined in collectives/core/in_place.hpp, included above): pass it as the
 // send buffer of reduce (at the root), allreduce, gather and gatherv (at the root), allgather(v),
 // alltoallv, reduce_scatter(_block), scan and exscan to take this rank's contribution from the
-// receive buffer, and as scatterv's recv at the root, like MPI_IN_PLACE.
+// receive buffer, and as scatter's and scatterv's recv at the root, like MPI_IN_PLACE.
 
 // `buffer` holds `count` elements: the data at `root`, the destination elsewhere.
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root);
@@ -41,7 +41,8 @@ Request iallgather(const Communicator& comm, const void* send, void* recv, std::
 // At root, recv holds size() blocks of `count` elements, block r from rank r.
 Request igather(const Communicator& comm, const void* send, void* recv, std::size_t count,
                 Datatype type, int root);
-// Block r of root's send (size() blocks of `count`) goes to rank r's recv.
+// Block r of root's send (size() blocks of `count`) goes to rank r's recv. The root may pass
+// const_cast<void*>(kInPlace) as recv: its own block stays in send.
 Request iscatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
                  Datatype type, int root);
 // Block r of every rank's send goes to rank r, which stores block s (from rank s) at s.

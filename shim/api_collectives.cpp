@@ -1,9 +1,8 @@
-// MPI collectives, forwarded to Halyard's collectives. The MPI arguments are checked here, once,
-// with MPI's words and error classes (argument_checks.hpp); the call then takes the common path
-// below the C++ API (collectives/post_call.hpp) without being checked again. Reductions keep their
-// element type; collectives that only move data travel as bytes, which lets the send and receive
-// sides use different datatypes of equal size, as MPI allows. MPI_IN_PLACE becomes
-// halyard::kInPlace wherever Halyard has an in-place form, so the shim adds no copies there.
+// MPI collectives of the first subset, forwarded to Halyard's collectives. The MPI arguments are
+// checked here, once, with MPI's words and error classes (argument_checks.hpp); the call then
+// takes the common path below the C++ API (collectives/post_call.hpp) without being checked
+// again. Reductions keep their element type; collectives that only move data travel as bytes
+// (collective_calls.hpp). MPI_IN_PLACE is halyard::kInPlace, so the shim adds no copies there.
 #include <mpi.h>
 
 #include <cstring>
@@ -11,91 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "collectives/core/in_place.hpp"
-#include "collectives/core/validate.hpp"
-#include "collectives/post_call.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/collective_calls.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
-using halyard::Datatype;
-using halyard::core::CollArgs;
 using halyard::core::Collective;
 
 namespace {
-
-constexpr Datatype kBytes = Datatype::kUint8;
-
-const void* halyard_send(const void* sendbuf) {
-  return is_in_place(sendbuf) ? halyard::kInPlace : sendbuf;
-}
-
-// The bytes of one block, described by one side's (count, type).
-struct Block {
-  std::size_t bytes;
-  std::string description;  // "sendcount 4 x MPI_INT (16 bytes)"
-};
-
-Block block_of(int count, MPI_Datatype datatype, const char* side) {
-  std::string count_name = std::string(side) + "count";
-  std::string type_name = std::string(side) + "type";
-  std::size_t n = checked_count(count, count_name.c_str());
-  const DatatypeInfo& type = checked_datatype(datatype, type_name.c_str());
-  std::size_t bytes = bytes_of(n, type);
-  return {bytes, count_name + " " + std::to_string(count) + " x " + type.name + " (" +
-                     std::to_string(bytes) + " bytes)"};
-}
-
-// Halyard moves equal blocks on both sides; MPI requires matching type signatures anyway.
-std::size_t matching_block(const Block& send, const Block& recv) {
-  if (send.bytes != recv.bytes) {
-    fail(MPI_ERR_ARG, send.description + " does not match " + recv.description);
-  }
-  return send.bytes;
-}
-
-std::size_t blocks(std::size_t block, const halyard::Communicator& comm) {
-  return block * static_cast<std::size_t>(comm.size());
-}
-
-// Set while a blocking MPI collective is on the stack: its call is marked blocking
-// (CollArgs::blocking), since it waits for the request at once.
-thread_local bool in_blocking_collective = false;
-
-struct BlockingCollective {
-  BlockingCollective() { in_blocking_collective = true; }
-  ~BlockingCollective() { in_blocking_collective = false; }
-  BlockingCollective(const BlockingCollective&) = delete;
-  BlockingCollective& operator=(const BlockingCollective&) = delete;
-};
-
-// Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go.
-halyard::Request start(CollArgs args) {
-  halyard::core::settle(args);
-  args.blocking = in_blocking_collective;
-  return halyard::post_call(args);
-}
-
-void post(MPI_Comm comm, MPI_Request* request, const halyard::Request& posted) {
-  *request = shim_state().add_request({posted, shim_state().comm(comm).errhandler});
-}
-
-void check_request_out(MPI_Request* request) {
-  if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
-}
-
-struct ReductionArgs {
-  std::size_t count;
-  Datatype type;
-  halyard::Op op;
-};
-
-ReductionArgs reduction_args(int count, MPI_Datatype datatype, MPI_Op op) {
-  std::size_t n = checked_count(count);
-  const DatatypeInfo& type = checked_datatype(datatype);
-  return {n, type.halyard, checked_op(op, type).halyard};
-}
 
 halyard::Request start_reduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
                               int count, MPI_Datatype datatype, MPI_Op op, int root) {
@@ -104,16 +27,8 @@ halyard::Request start_reduce(const halyard::Communicator& comm, const void* sen
   bool is_root = comm.rank() == root;
   check_buffer(sendbuf, args.count, "sendbuf", is_root);
   if (is_root) check_buffer(recvbuf, args.count, "recvbuf");
-  return start({Collective::kReduce,
-                comm,
-                halyard_send(sendbuf),
-                recvbuf,
-                args.count,
-                {},
-                {},
-                args.type,
-                args.op,
-                root});
+  return start(
+      {Collective::kReduce, comm, sendbuf, recvbuf, args.count, {}, {}, args.type, args.op, root});
 }
 
 halyard::Request start_allreduce(const halyard::Communicator& comm, const void* sendbuf,
@@ -121,15 +36,8 @@ halyard::Request start_allreduce(const halyard::Communicator& comm, const void* 
   ReductionArgs args = reduction_args(count, datatype, op);
   check_buffer(sendbuf, args.count, "sendbuf", true);
   check_buffer(recvbuf, args.count, "recvbuf");
-  return start({Collective::kAllreduce,
-                comm,
-                halyard_send(sendbuf),
-                recvbuf,
-                args.count,
-                {},
-                {},
-                args.type,
-                args.op});
+  return start(
+      {Collective::kAllreduce, comm, sendbuf, recvbuf, args.count, {}, {}, args.type, args.op});
 }
 
 halyard::Request start_bcast(const halyard::Communicator& comm, void* buffer, int count,
@@ -151,8 +59,7 @@ halyard::Request start_allgather(const halyard::Communicator& comm, const void* 
                           : matching_block(block_of(sendcount, sendtype, "send"), recv);
   check_buffer(sendbuf, block, "sendbuf", true);
   check_buffer(recvbuf, blocks(block, comm), "recvbuf");
-  return start(
-      {Collective::kAllgather, comm, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes});
+  return start({Collective::kAllgather, comm, sendbuf, recvbuf, block, {}, {}, kBytes});
 }
 
 halyard::Request start_alltoall(const halyard::Communicator& comm, const void* sendbuf,
@@ -175,6 +82,50 @@ halyard::Request start_alltoall(const halyard::Communicator& comm, const void* s
       start({Collective::kAlltoall, comm, copy->data(), recvbuf, block, {}, {}, kBytes});
   request.on_complete([copy](const halyard::Status&) {});
   return request;
+}
+
+// Gather and scatter (RootedSides in collective_calls.hpp).
+halyard::Request start_rooted(const halyard::Communicator& c, const RootedSides& call,
+                              const void* blocks_buf, int blocks_count, MPI_Datatype blocks_type,
+                              const void* own, int own_count, MPI_Datatype own_type, int root) {
+  check_root(root, c);
+  bool is_root = c.rank() == root;
+  std::size_t block = 0;
+  if (!is_root) {
+    // The side with the blocks is not significant here.
+    block = block_of(own_count, own_type, call.own_side).bytes;
+  } else {
+    Block whole = block_of(blocks_count, blocks_type, call.blocks_side);
+    block = is_in_place(own) ? whole.bytes
+                             : matching_block(block_of(own_count, own_type, call.own_side), whole);
+    check_buffer(blocks_buf, blocks(block, c), (std::string(call.blocks_side) + "buf").c_str());
+  }
+  check_buffer(own, block, (std::string(call.own_side) + "buf").c_str(), is_root);
+  const bool gather = call.collective == Collective::kGather;
+  return start({call.collective,
+                c,
+                gather ? own : blocks_buf,
+                const_cast<void*>(gather ? blocks_buf : own),
+                block,
+                {},
+                {},
+                kBytes,
+                {},
+                root});
+}
+
+halyard::Request start_gather(const halyard::Communicator& c, const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root) {
+  return start_rooted(c, {Collective::kGather, "recv", "send"}, recvbuf, recvcount, recvtype,
+                      sendbuf, sendcount, sendtype, root);
+}
+
+halyard::Request start_scatter(const halyard::Communicator& c, const void* sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root) {
+  return start_rooted(c, {Collective::kScatter, "send", "recv"}, sendbuf, sendcount, sendtype,
+                      recvbuf, recvcount, recvtype, root);
 }
 
 }  // namespace
@@ -272,20 +223,18 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   return guarded("MPI_Gather", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_root(root, c);
-    bool is_root = c.rank() == root;
-    std::size_t block = 0;
-    if (!is_root) {
-      block = block_of(sendcount, sendtype, "send").bytes;  // the receive side is not significant
-    } else {
-      Block recv = block_of(recvcount, recvtype, "recv");
-      block = is_in_place(sendbuf) ? recv.bytes
-                                   : matching_block(block_of(sendcount, sendtype, "send"), recv);
-      check_buffer(recvbuf, blocks(block, c), "recvbuf");
-    }
-    check_buffer(sendbuf, block, "sendbuf", is_root);
-    start({Collective::kGather, c, halyard_send(sendbuf), recvbuf, block, {}, {}, kBytes, {}, root})
-        .wait_ok();
+    start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
+  });
+}
+
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request* request) {
+  return guarded("MPI_Igather", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request,
+         start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
   });
 }
 
@@ -294,26 +243,18 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return guarded("MPI_Scatter", comm, [&] {
     BlockingCollective blocking;
     const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_root(root, c);
-    bool is_root = c.rank() == root;
-    std::size_t block = 0;
-    std::vector<std::byte> own_block;
-    if (!is_root) {
-      block = block_of(recvcount, recvtype, "recv").bytes;  // the send side is not significant
-    } else {
-      Block send = block_of(sendcount, sendtype, "send");
-      block = is_in_place(recvbuf) ? send.bytes
-                                   : matching_block(send, block_of(recvcount, recvtype, "recv"));
-      check_buffer(sendbuf, blocks(block, c), "sendbuf");
-      if (is_in_place(recvbuf)) {
-        // Halyard's scatter has no in-place form: the root's own block lands in a scratch
-        // buffer and is dropped (MPI leaves it where it is in sendbuf).
-        own_block.resize(block);
-        recvbuf = own_block.data();
-      }
-    }
-    check_buffer(recvbuf, block, "recvbuf");
-    start({Collective::kScatter, c, sendbuf, recvbuf, block, {}, {}, kBytes, {}, root}).wait_ok();
+    start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
+  });
+}
+
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request* request) {
+  return guarded("MPI_Iscatter", comm, [&] {
+    const halyard::Communicator& c = shim_state().comm(comm).comm;
+    check_request_out(request);
+    post(comm, request,
+         start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
   });
 }
 

@@ -58,7 +58,8 @@ constexpr ArgumentRules rules_of(Collective collective) {
       return {true, Typing::kDatatype, {Where::kEveryRank, InPlace::kAtRoot}, kRootOnly, "recv",
               true};
     case Collective::kScatter:
-      return {true, Typing::kDatatype, kRootOnly, kEveryRank, "recv", true};
+      return {true, Typing::kDatatype, kRootOnly, {Where::kEveryRank, InPlace::kAtRoot}, "recv",
+              true};
     case Collective::kAlltoall:
       return {false, Typing::kDatatype, kEveryRank, kEveryRank, "recv", true};
     case Collective::kGatherv:
