@@ -39,10 +39,11 @@ halyard::Request start_reduce_scatter_block(const halyard::Communicator& c, cons
 
 halyard::Request start_reduce_scatter(const halyard::Communicator& c, const void* sendbuf,
                                       void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                                      MPI_Op op, std::vector<std::size_t>& counts) {
+                                      MPI_Op op) {
   if (recvcounts == nullptr) fail(MPI_ERR_ARG, "recvcounts is NULL");
   const ReductionArgs args = reduction_args(0, datatype, op);
-  counts.resize(static_cast<std::size_t>(c.size()));
+  // In elements; read during the call only (the algorithm copies them).
+  std::vector<std::size_t> counts(static_cast<std::size_t>(c.size()));
   std::size_t whole = 0;
   for (int r = 0; r < c.size(); ++r) {
     const std::string name = "recvcounts[" + std::to_string(r) + "]";
@@ -85,21 +86,18 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
       });
 }
 
-// The counts in elements live during the call only: the algorithm copies them.
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  std::vector<std::size_t> counts;
   return blocking_call("MPI_Reduce_scatter", comm, [&](const halyard::Communicator& c) {
-    return start_reduce_scatter(c, sendbuf, recvbuf, recvcounts, datatype, op, counts);
+    return start_reduce_scatter(c, sendbuf, recvbuf, recvcounts, datatype, op);
   });
 }
 
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
-  std::vector<std::size_t> counts;
   return nonblocking_call(
       "MPI_Ireduce_scatter", comm, request, [&](const halyard::Communicator& c) {
-        return start_reduce_scatter(c, sendbuf, recvbuf, recvcounts, datatype, op, counts);
+        return start_reduce_scatter(c, sendbuf, recvbuf, recvcounts, datatype, op);
       });
 }
 
