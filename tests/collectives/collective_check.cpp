@@ -2,7 +2,7 @@
 //   hlaunch -n N [--vnodes K] collective_check SUITE [ALGORITHM] [VAR=VALUE ...]
 // SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier, gatherv,
 // scatterv, allgatherv, alltoallv, reduce_scatter_block, reduce_scatter, scan, exscan, inflight,
-// errors, off_node or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as
+// inflight_more, errors, off_node or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as
 // HALYARD_<SUITE>_ALG and VAR=VALUE pairs are exported as given, both before the runtime starts
 // (the selection layer reads them once). Any mismatch prints rank, case, index, expected and got,
 // and exits 1.
@@ -45,6 +45,7 @@ const std::map<std::string, Suite>& suites() {
       {"scan", {"HALYARD_SCAN_ALG", scan_suite}},
       {"exscan", {"HALYARD_EXSCAN_ALG", exscan_suite}},
       {"inflight", {nullptr, inflight_suite}},
+      {"inflight_more", {nullptr, inflight_more_suite}},
       {"channels", {nullptr, channels_suite}},
       {"errors", {nullptr, errors_suite}},
       {"off_node", {nullptr, off_node_suite}},

@@ -40,6 +40,8 @@ void reduce_scatter_block_suite(const SuiteContext& ctx);
 void reduce_scatter_suite(const SuiteContext& ctx);
 void scan_suite(const SuiteContext& ctx);
 void exscan_suite(const SuiteContext& ctx);
+// All of them in flight at once, their count arrays overwritten once posted.
+void inflight_more_suite(const SuiteContext& ctx);
 // Several collectives in flight at once on the world and on a split communicator.
 void inflight_suite(const SuiteContext& ctx);
 // Invalid arguments and bad algorithm names throw the documented errors.
