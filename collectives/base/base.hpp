@@ -97,6 +97,12 @@ Request ireduce_scatter_block_ring(const Communicator& comm, const void* send, v
                                    std::size_t count, Datatype type, Op op);
 Request ireduce_scatter_ring(const Communicator& comm, const void* send, void* recv,
                              const std::size_t* counts, Datatype type, Op op);
+// p-1 steps; in step s send the block of rank + s to it and receive rank - s's contribution,
+// then reduce the contributions in rank order (right for ops that do not commute too).
+Request ireduce_scatter_block_pairwise(const Communicator& comm, const void* send, void* recv,
+                                       std::size_t count, Datatype type, Op op);
+Request ireduce_scatter_pairwise(const Communicator& comm, const void* send, void* recv,
+                                 const std::size_t* counts, Datatype type, Op op);
 
 // ceil(log2 p) exchanges of the whole vector with rank xor 2^k.
 Request iscan_recursive_doubling(const Communicator& comm, const void* send, void* recv,

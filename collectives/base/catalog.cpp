@@ -62,8 +62,10 @@ Request post_alltoallv(const CollArgs& a, const SelectedAlgorithm&) {
                              a.displacements, a.type);
 }
 
+template <Request (*ReduceScatter)(const Communicator&, const void*, void*, const std::size_t*,
+                                   Datatype, Op)>
 Request post_reduce_scatter(const CollArgs& a, const SelectedAlgorithm&) {
-  return ireduce_scatter_ring(a.comm, a.send, a.recv, a.counts, a.type, a.op);
+  return ReduceScatter(a.comm, a.send, a.recv, a.counts, a.type, a.op);
 }
 
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
@@ -159,7 +161,24 @@ constexpr AlgorithmEntry kAlgorithms[] = {
      kNoTree,
      {},
      post_allreduce<ireduce_scatter_block_ring>},
-    {Collective::kReduceScatter, "base:ring", Algorithm::kRing, kNoTree, {}, post_reduce_scatter},
+    {Collective::kReduceScatterBlock,
+     "base:pairwise",
+     Algorithm::kPairwise,
+     kNoTree,
+     {},
+     post_allreduce<ireduce_scatter_block_pairwise>},
+    {Collective::kReduceScatter,
+     "base:ring",
+     Algorithm::kRing,
+     kNoTree,
+     {},
+     post_reduce_scatter<ireduce_scatter_ring>},
+    {Collective::kReduceScatter,
+     "base:pairwise",
+     Algorithm::kPairwise,
+     kNoTree,
+     {},
+     post_reduce_scatter<ireduce_scatter_pairwise>},
     {Collective::kScan,
      "base:recursive_doubling",
      Algorithm::kRecursiveDoubling,
