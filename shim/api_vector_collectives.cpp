@@ -162,6 +162,14 @@ halyard::Request start_alltoall_layouts(const halyard::Communicator& c, const vo
   if (!is_in_place(sendbuf)) {
     send = layout_of(c, send_side);
     check_buffer(sendbuf, send.extent, "sendbuf");
+    // This rank's block to itself: both sides of the copy must agree.
+    const auto me = static_cast<std::size_t>(c.rank());
+    if (send.counts[me] != recv.counts[me]) {
+      fail(MPI_ERR_ARG, indexed(send_side.counts_name, c.rank()) + " (" +
+                            std::to_string(send.counts[me]) + " bytes) does not match " +
+                            indexed(recv_side.counts_name, c.rank()) + " (" +
+                            std::to_string(recv.counts[me]) + " bytes)");
+    }
   }
   return start({Collective::kAlltoallv,
                 c,

@@ -164,26 +164,51 @@ struct BufferCounts {
   std::size_t recv;
 };
 
+// This rank's own block (count) must be the size its own entry of the counts gives it (MPI's
+// rule; a copy of the wrong size would run past one of the buffers). Not checked in place: the
+// block is already where it belongs.
+void check_own_count(const CollArgs& args, const void* own_buffer) {
+  const std::size_t expected = args.counts[args.comm.rank()];
+  if (is_in_place(own_buffer) || args.count == expected) return;
+  invalid(args, "count " + std::to_string(args.count) + " does not match counts[" +
+                    std::to_string(args.comm.rank()) + "] " + std::to_string(expected));
+}
+
 BufferCounts buffer_counts(const CollArgs& args, Layout layout, bool root) {
   const auto described = [&](const std::size_t* counts, const char* counts_name) {
     return layout_elements(args, counts, counts_name, args.displacements, "displacements");
   };
+  std::size_t elements = 0;
   switch (layout) {
     case Layout::kNone:
       return {args.count, args.count};
     case Layout::kRecvAtRoot:
-      return {args.count, root ? described(args.counts, "counts") : 0};
+      if (!root) return {args.count, 0};
+      elements = described(args.counts, "counts");
+      check_own_count(args, args.send);
+      return {args.count, elements};
     case Layout::kSendAtRoot:
-      return {root ? described(args.counts, "counts") : 0, args.count};
+      if (!root) return {0, args.count};
+      elements = described(args.counts, "counts");
+      check_own_count(args, args.recv);
+      return {elements, args.count};
     case Layout::kRecv:
-      return {args.count, described(args.counts, "counts")};
+      elements = described(args.counts, "counts");
+      check_own_count(args, args.send);
+      return {args.count, elements};
     case Layout::kBoth: {
-      std::size_t send = 0;
-      if (!is_in_place(args.send)) {
-        send = layout_elements(args, args.send_counts, "send_counts", args.send_displacements,
-                               "send_displacements");
+      const std::size_t recv = described(args.counts, "recv_counts");
+      if (is_in_place(args.send)) return {0, recv};
+      const std::size_t send = layout_elements(args, args.send_counts, "send_counts",
+                                               args.send_displacements, "send_displacements");
+      // This rank's block to itself: both sides of the copy must agree.
+      const auto me = static_cast<std::size_t>(args.comm.rank());
+      if (args.send_counts[me] != args.counts[me]) {
+        invalid(args, "send_counts[" + std::to_string(me) + "] " +
+                          std::to_string(args.send_counts[me]) + " does not match recv_counts[" +
+                          std::to_string(me) + "] " + std::to_string(args.counts[me]));
       }
-      return {send, described(args.counts, "recv_counts")};
+      return {send, recv};
     }
     case Layout::kCountsOnly:
       return {layout_elements(args, args.counts, "counts", nullptr, nullptr),

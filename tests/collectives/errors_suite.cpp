@@ -71,6 +71,15 @@ void errors_suite(const SuiteContext& ctx) {
     igatherv(w, data.data(), 1, nullptr, counts.data(), displacements.data(), Datatype::kInt32,
              w.rank());
   });
+  expect_error("allgatherv count not its own", kInvalid, "count 2 does not match counts[", [&] {
+    iallgatherv(w, data.data(), 2, out.data(), counts.data(), displacements.data(),
+                Datatype::kInt32);
+  });
+  std::vector<std::size_t> two(counts.size(), 2);
+  expect_error("alltoallv own block sizes differ", kInvalid, "does not match recv_counts[", [&] {
+    ialltoallv(w, data.data(), counts.data(), displacements.data(), out.data(), two.data(),
+               displacements.data(), Datatype::kInt32);
+  });
   expect_error("scatterv bad root", kInvalid, "root", [&] {
     iscatterv(w, data.data(), counts.data(), displacements.data(), out.data(), 1, Datatype::kInt32,
               w.size());

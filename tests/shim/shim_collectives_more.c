@@ -362,6 +362,9 @@ static void check_errors(MPI_Comm comm, int size) {
   CHECK(MPI_Alltoallv(buf, counts, displs, MPI_DATATYPE_NULL, buf, counts, displs, MPI_INT, comm) ==
         MPI_ERR_TYPE);
   CHECK(MPI_Allgatherv(buf, 1, MPI_INT, buf, NULL, displs, MPI_INT, comm) == MPI_ERR_ARG);
+  /* A rank's block to itself of 4 bytes one way and 8 the other. */
+  CHECK(MPI_Alltoallv(buf, counts, displs, MPI_INT, buf + 32, counts, displs, MPI_DOUBLE, comm) ==
+        MPI_ERR_ARG);
   CHECK(MPI_Scan(buf, buf + 8, 2, MPI_FLOAT, MPI_BAND, comm) == MPI_ERR_OP);
   CHECK(MPI_Exscan(buf, MPI_IN_PLACE, 2, MPI_INT, MPI_SUM, comm) == MPI_ERR_BUFFER);
   counts[size - 1] = -2;
