@@ -2,7 +2,8 @@
 // checked here, once, with MPI's words and error classes (argument_checks.hpp); the call then
 // takes the common path below the C++ API (collectives/post_call.hpp) without being checked
 // again. Reductions keep their element type; collectives that only move data travel as bytes
-// (collective_calls.hpp). MPI_IN_PLACE is halyard::kInPlace, so the shim adds no copies there.
+// (collective_calls.hpp). MPI_IN_PLACE is halyard::kInPlace and passes straight through, except
+// for alltoall, which has no in-place form in Halyard (start_alltoall sends from a copy).
 #include <mpi.h>
 
 #include <cstring>

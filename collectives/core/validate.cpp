@@ -175,8 +175,8 @@ void check_own_count(const CollArgs& args, const void* own_buffer) {
 }
 
 BufferCounts buffer_counts(const CollArgs& args, Layout layout, bool root) {
-  const auto described = [&](const std::size_t* counts, const char* counts_name) {
-    return layout_elements(args, counts, counts_name, args.displacements, "displacements");
+  const auto described = [&](const char* counts_name, const char* displacements_name) {
+    return layout_elements(args, args.counts, counts_name, args.displacements, displacements_name);
   };
   std::size_t elements = 0;
   switch (layout) {
@@ -184,20 +184,20 @@ BufferCounts buffer_counts(const CollArgs& args, Layout layout, bool root) {
       return {args.count, args.count};
     case Layout::kRecvAtRoot:
       if (!root) return {args.count, 0};
-      elements = described(args.counts, "counts");
+      elements = described("counts", "displacements");
       check_own_count(args, args.send);
       return {args.count, elements};
     case Layout::kSendAtRoot:
       if (!root) return {0, args.count};
-      elements = described(args.counts, "counts");
+      elements = described("counts", "displacements");
       check_own_count(args, args.recv);
       return {elements, args.count};
     case Layout::kRecv:
-      elements = described(args.counts, "counts");
+      elements = described("counts", "displacements");
       check_own_count(args, args.send);
       return {args.count, elements};
     case Layout::kBoth: {
-      const std::size_t recv = described(args.counts, "recv_counts");
+      const std::size_t recv = described("recv_counts", "recv_displacements");
       if (is_in_place(args.send)) return {0, recv};
       const std::size_t send = layout_elements(args, args.send_counts, "send_counts",
                                                args.send_displacements, "send_displacements");
