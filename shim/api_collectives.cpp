@@ -221,41 +221,31 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return guarded("MPI_Gather", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
+  return blocking_call("MPI_Gather", comm, [&](const halyard::Communicator& c) {
+    return start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
 
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                 MPI_Request* request) {
-  return guarded("MPI_Igather", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request,
-         start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  return nonblocking_call("MPI_Igather", comm, request, [&](const halyard::Communicator& c) {
+    return start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return guarded("MPI_Scatter", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root).wait_ok();
+  return blocking_call("MPI_Scatter", comm, [&](const halyard::Communicator& c) {
+    return start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
 
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request* request) {
-  return guarded("MPI_Iscatter", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request,
-         start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  return nonblocking_call("MPI_Iscatter", comm, request, [&](const halyard::Communicator& c) {
+    return start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
 
