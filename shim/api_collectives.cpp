@@ -18,6 +18,7 @@
 #include "collectives/post_call.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/collective_calls.hpp"
 #include "shim/collective_starts.hpp"
 #include "shim/reduction_args.hpp"
 #include "shim/shim_state.hpp"
@@ -30,83 +31,7 @@ using halyard::core::Collective;
 
 namespace {
 
-constexpr Datatype kBytes = Datatype::kUint8;
 using Use = TypedBuffer::Use;
-
-// One side's block, described by its (count, type).
-struct Block {
-  std::size_t count;
-  const TypeObject* type;
-  std::size_t bytes;        // packed
-  std::string description;  // "sendcount 4 x MPI_INT (16 bytes)"
-};
-
-Block block_of(int count, MPI_Datatype datatype, const char* side) {
-  std::string count_name = std::string(side) + "count";
-  std::string type_name = std::string(side) + "type";
-  std::size_t n = checked_count(count, count_name.c_str());
-  const TypeObject& type = checked_datatype(datatype, type_name.c_str());
-  std::size_t bytes = bytes_of(n, type);
-  return {n, &type, bytes,
-          count_name + " " + std::to_string(count) + " x " + display_name(type) + " (" +
-              std::to_string(bytes) + " bytes)"};
-}
-
-// Halyard moves equal blocks on both sides; MPI requires matching type signatures anyway.
-std::size_t matching_block(const Block& send, const Block& recv) {
-  if (send.bytes != recv.bytes) {
-    fail(MPI_ERR_ARG, send.description + " does not match " + recv.description);
-  }
-  return send.bytes;
-}
-
-std::size_t blocks(std::size_t block, const halyard::Communicator& comm) {
-  return block * static_cast<std::size_t>(comm.size());
-}
-
-// The buffer of one block per rank, `block` items each.
-TypedBuffer all_blocks(const void* buf, const Block& block, const halyard::Communicator& comm,
-                       Use use) {
-  return {buf, blocks(block.count, comm), *block.type, use};
-}
-
-// Set while a blocking MPI collective is on the stack: its call is marked blocking
-// (CollArgs::blocking), since it waits for the request at once.
-thread_local bool in_blocking_collective = false;
-
-struct BlockingCollective {
-  BlockingCollective() { in_blocking_collective = true; }
-  ~BlockingCollective() { in_blocking_collective = false; }
-  BlockingCollective(const BlockingCollective&) = delete;
-  BlockingCollective& operator=(const BlockingCollective&) = delete;
-};
-
-// Set while MPI_*_init checks a persistent collective's arguments (CheckingOnly).
-thread_local bool checking_only = false;
-
-// Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go; or,
-// while checking only, stop there with a request that is complete.
-halyard::Request start(CollArgs args) {
-  halyard::core::settle(args);
-  if (checking_only) [[unlikely]]
-    return halyard::Request::make_completed(args.comm.loop(), {});
-  args.blocking = in_blocking_collective;
-  return halyard::post_call(args);
-}
-
-void wait_for(const Started& started) {
-  halyard::Status status = started.request.wait_ok();
-  if (started.complete) started.complete(status);
-}
-
-void post(MPI_Comm comm, MPI_Request* request, Started started) {
-  *request = shim_state().add_request(
-      {started.request, shim_state().comm(comm).errhandler, std::move(started.complete)});
-}
-
-void check_request_out(MPI_Request* request) {
-  if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
-}
 
 // The buffers and element type of a reduction. A derived type reduces in its one element type;
 // the Halyard count is the packed bytes over that type's size (a complex: two parts each).
@@ -150,13 +75,6 @@ const void* send_or_in_place(const void* sendbuf, const TypedBuffer& send) {
 
 namespace halyard::mpi_shim {
 
-CheckingOnly::CheckingOnly() {
-  checking_only = true;
-}
-CheckingOnly::~CheckingOnly() {
-  checking_only = false;
-}
-
 Started start_barrier(const halyard::Communicator& comm) {
   return {start({Collective::kBarrier, comm}), {}};
 }
@@ -177,7 +95,7 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
                                     r.args.type,
                                     r.args.op,
                                     root});
-  if (!in_blocking_collective) r.args.keep_until_done(request);
+  if (!in_blocking_collective()) r.args.keep_until_done(request);
   return {request, unpack_all({r.sent, r.recv})};
 }
 
@@ -193,7 +111,7 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
                                     {},
                                     r.args.type,
                                     r.args.op});
-  if (!in_blocking_collective) r.args.keep_until_done(request);
+  if (!in_blocking_collective()) r.args.keep_until_done(request);
   return {request, unpack_all({r.sent, r.recv})};
 }
 
@@ -346,125 +264,111 @@ Started start_scatter(const halyard::Communicator& c, const void* sendbuf, int s
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
-  return guarded("MPI_Barrier", comm, [&] {
-    BlockingCollective blocking;
-    wait_for(start_barrier(shim_state().comm(comm).comm));
-  });
+  return blocking_call("MPI_Barrier", comm,
+                       [&](const halyard::Communicator& c) { return start_barrier(c); });
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
-  return guarded("MPI_Ibarrier", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request, start_barrier(c));
-  });
+  return nonblocking_call("MPI_Ibarrier", comm, request,
+                          [&](const halyard::Communicator& c) { return start_barrier(c); });
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return guarded("MPI_Bcast", comm, [&] {
-    BlockingCollective blocking;
-    wait_for(start_bcast(shim_state().comm(comm).comm, buffer, count, datatype, root));
+  return blocking_call("MPI_Bcast", comm, [&](const halyard::Communicator& c) {
+    return start_bcast(c, buffer, count, datatype, root);
   });
 }
 
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request* request) {
-  return guarded("MPI_Ibcast", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request, start_bcast(c, buffer, count, datatype, root));
+  return nonblocking_call("MPI_Ibcast", comm, request, [&](const halyard::Communicator& c) {
+    return start_bcast(c, buffer, count, datatype, root);
   });
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm) {
-  return guarded("MPI_Reduce", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    wait_for(start_reduce(c, sendbuf, recvbuf, count, datatype, op, root));
+  return blocking_call("MPI_Reduce", comm, [&](const halyard::Communicator& c) {
+    return start_reduce(c, sendbuf, recvbuf, count, datatype, op, root);
   });
 }
 
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request* request) {
-  return guarded("MPI_Ireduce", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request, start_reduce(c, sendbuf, recvbuf, count, datatype, op, root));
+  return nonblocking_call("MPI_Ireduce", comm, request, [&](const halyard::Communicator& c) {
+    return start_reduce(c, sendbuf, recvbuf, count, datatype, op, root);
   });
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm) {
-  return guarded("MPI_Allreduce", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    wait_for(start_allreduce(c, sendbuf, recvbuf, count, datatype, op));
+  return blocking_call("MPI_Allreduce", comm, [&](const halyard::Communicator& c) {
+    return start_allreduce(c, sendbuf, recvbuf, count, datatype, op);
   });
 }
 
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request* request) {
-  return guarded("MPI_Iallreduce", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request, start_allreduce(c, sendbuf, recvbuf, count, datatype, op));
+  return nonblocking_call("MPI_Iallreduce", comm, request, [&](const halyard::Communicator& c) {
+    return start_allreduce(c, sendbuf, recvbuf, count, datatype, op);
   });
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return guarded("MPI_Allgather", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    wait_for(start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  return blocking_call("MPI_Allgather", comm, [&](const halyard::Communicator& c) {
+    return start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   });
 }
 
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return guarded("MPI_Iallgather", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request,
-         start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  return nonblocking_call("MPI_Iallgather", comm, request, [&](const halyard::Communicator& c) {
+    return start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   });
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return guarded("MPI_Gather", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    wait_for(start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  return blocking_call("MPI_Gather", comm, [&](const halyard::Communicator& c) {
+    return start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request* request) {
+  return nonblocking_call("MPI_Igather", comm, request, [&](const halyard::Communicator& c) {
+    return start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return guarded("MPI_Scatter", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    wait_for(start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+  return blocking_call("MPI_Scatter", comm, [&](const halyard::Communicator& c) {
+    return start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+  });
+}
+
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request* request) {
+  return nonblocking_call("MPI_Iscatter", comm, request, [&](const halyard::Communicator& c) {
+    return start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   });
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return guarded("MPI_Alltoall", comm, [&] {
-    BlockingCollective blocking;
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    wait_for(start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  return blocking_call("MPI_Alltoall", comm, [&](const halyard::Communicator& c) {
+    return start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   });
 }
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return guarded("MPI_Ialltoall", comm, [&] {
-    const halyard::Communicator& c = shim_state().comm(comm).comm;
-    check_request_out(request);
-    post(comm, request,
-         start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+  return nonblocking_call("MPI_Ialltoall", comm, request, [&](const halyard::Communicator& c) {
+    return start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/collective_calls.hpp"
 #include "shim/collective_starts.hpp"
 #include "shim/point_to_point_posting.hpp"
 #include "shim/shim_state.hpp"
@@ -16,10 +17,6 @@
 using namespace halyard::mpi_shim;
 
 namespace {
-
-void check_request_out(MPI_Request* request) {
-  if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
-}
 
 // A persistent request of `comm` whose rounds `start` posts; inactive until MPI_Start.
 void add_persistent(const CommEntry& entry, MPI_Request* request,

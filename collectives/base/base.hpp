@@ -76,4 +76,41 @@ Request ialltoall_pairwise(const Communicator& comm, const void* send, void* rec
 Request ialltoall_bruck(const Communicator& comm, const void* send, void* recv, std::size_t count,
                         Datatype type);
 
+// The v-variants (issue 25): per-rank counts and displacements in elements, as in
+// collectives/collectives.hpp; empty blocks send no message.
+// Root receives (gatherv) or sends (scatterv) each block directly.
+Request igatherv_linear(const Communicator& comm, const void* send, std::size_t count, void* recv,
+                        const std::size_t* counts, const std::size_t* displacements, Datatype type,
+                        int root);
+Request iscatterv_linear(const Communicator& comm, const void* send, const std::size_t* counts,
+                         const std::size_t* displacements, void* recv, std::size_t count,
+                         Datatype type, int root);
+// p-1 steps passing blocks to the right neighbour.
+Request iallgatherv_ring(const Communicator& comm, const void* send, std::size_t count, void* recv,
+                         const std::size_t* counts, const std::size_t* displacements,
+                         Datatype type);
+// p-1 steps; in step s send to rank + s and receive from rank - s.
+Request ialltoallv_pairwise(const Communicator& comm, const void* send,
+                            const std::size_t* send_counts, const std::size_t* send_displacements,
+                            void* recv, const std::size_t* recv_counts,
+                            const std::size_t* recv_displacements, Datatype type);
+
+// p-1 steps passing partial blocks to the right neighbour, reducing on arrival.
+Request ireduce_scatter_block_ring(const Communicator& comm, const void* send, void* recv,
+                                   std::size_t count, Datatype type, Op op);
+Request ireduce_scatter_ring(const Communicator& comm, const void* send, void* recv,
+                             const std::size_t* counts, Datatype type, Op op);
+// p-1 steps; in step s send the block of rank + s to it and receive rank - s's contribution,
+// then reduce the contributions in rank order (right for ops that do not commute too).
+Request ireduce_scatter_block_pairwise(const Communicator& comm, const void* send, void* recv,
+                                       std::size_t count, Datatype type, Op op);
+Request ireduce_scatter_pairwise(const Communicator& comm, const void* send, void* recv,
+                                 const std::size_t* counts, Datatype type, Op op);
+
+// ceil(log2 p) exchanges of the whole vector with rank xor 2^k.
+Request iscan_recursive_doubling(const Communicator& comm, const void* send, void* recv,
+                                 std::size_t count, Datatype type, Op op);
+Request iexscan_recursive_doubling(const Communicator& comm, const void* send, void* recv,
+                                   std::size_t count, Datatype type, Op op);
+
 }  // namespace halyard::base

@@ -43,6 +43,31 @@ Request post_barrier(const CollArgs& a, const SelectedAlgorithm&) {
   return ibarrier_dissemination(a.comm);
 }
 
+Request post_gatherv(const CollArgs& a, const SelectedAlgorithm&) {
+  return igatherv_linear(a.comm, a.send, a.count, a.recv, a.counts, a.displacements, a.type,
+                         a.root);
+}
+
+Request post_scatterv(const CollArgs& a, const SelectedAlgorithm&) {
+  return iscatterv_linear(a.comm, a.send, a.counts, a.displacements, a.recv, a.count, a.type,
+                          a.root);
+}
+
+Request post_allgatherv(const CollArgs& a, const SelectedAlgorithm&) {
+  return iallgatherv_ring(a.comm, a.send, a.count, a.recv, a.counts, a.displacements, a.type);
+}
+
+Request post_alltoallv(const CollArgs& a, const SelectedAlgorithm&) {
+  return ialltoallv_pairwise(a.comm, a.send, a.send_counts, a.send_displacements, a.recv, a.counts,
+                             a.displacements, a.type);
+}
+
+template <Request (*ReduceScatter)(const Communicator&, const void*, void*, const std::size_t*,
+                                   Datatype, Op)>
+Request post_reduce_scatter(const CollArgs& a, const SelectedAlgorithm&) {
+  return ReduceScatter(a.comm, a.send, a.recv, a.counts, a.type, a.op);
+}
+
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
 
 // In documentation order per collective (docs/collectives.md).
@@ -126,6 +151,46 @@ constexpr AlgorithmEntry kAlgorithms[] = {
      kNoTree,
      {},
      post_blocks<ialltoall_bruck>},
+    {Collective::kGatherv, "base:linear", Algorithm::kLinear, kNoTree, {}, post_gatherv},
+    {Collective::kScatterv, "base:linear", Algorithm::kLinear, kNoTree, {}, post_scatterv},
+    {Collective::kAllgatherv, "base:ring", Algorithm::kRing, kNoTree, {}, post_allgatherv},
+    {Collective::kAlltoallv, "base:pairwise", Algorithm::kPairwise, kNoTree, {}, post_alltoallv},
+    {Collective::kReduceScatterBlock,
+     "base:ring",
+     Algorithm::kRing,
+     kNoTree,
+     {},
+     post_allreduce<ireduce_scatter_block_ring>},
+    {Collective::kReduceScatterBlock,
+     "base:pairwise",
+     Algorithm::kPairwise,
+     kNoTree,
+     {},
+     post_allreduce<ireduce_scatter_block_pairwise>},
+    {Collective::kReduceScatter,
+     "base:ring",
+     Algorithm::kRing,
+     kNoTree,
+     {},
+     post_reduce_scatter<ireduce_scatter_ring>},
+    {Collective::kReduceScatter,
+     "base:pairwise",
+     Algorithm::kPairwise,
+     kNoTree,
+     {},
+     post_reduce_scatter<ireduce_scatter_pairwise>},
+    {Collective::kScan,
+     "base:recursive_doubling",
+     Algorithm::kRecursiveDoubling,
+     kNoTree,
+     {},
+     post_allreduce<iscan_recursive_doubling>},
+    {Collective::kExscan,
+     "base:recursive_doubling",
+     Algorithm::kRecursiveDoubling,
+     kNoTree,
+     {},
+     post_allreduce<iexscan_recursive_doubling>},
 };
 
 }  // namespace

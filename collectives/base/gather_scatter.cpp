@@ -76,7 +76,7 @@ Request iscatter_linear(const Communicator& comm, const void* send, void* recv, 
   const std::size_t block = count * datatype_size(type);
   int tag = next_collective_tag(comm);
   if (count == 0) return Request::make_completed(comm.loop(), Status{});
-  if (is_root) {
+  if (is_root && !core::is_in_place(recv)) {
     std::memcpy(recv, byte_at(send, static_cast<std::size_t>(root) * block), block);
   }
   // Sends only read from the blocks; the const_cast keeps one machine for both directions.

@@ -21,16 +21,23 @@ struct CollArgs {
   // send may be kInPlace where the collective allows it (collectives/collectives.hpp).
   const void* send = nullptr;
   void* recv = nullptr;
-  // Elements of `type`: the whole vector (bcast, reduce, allreduce) or one rank's block
-  // (allgather, gather, scatter, alltoall).
+  // Elements of `type`: the whole vector (bcast, reduce, allreduce, scan, exscan,
+  // reduce_scatter), one rank's block (allgather, gather, scatter, alltoall,
+  // reduce_scatter_block), or this rank's own block of a v-variant (the send of gatherv and
+  // allgatherv, the receive of scatterv; unused by alltoallv).
   std::size_t count = 0;
-  // Per-rank counts and displacements (in elements) of the v-variants to come; null for the
-  // collectives with one count.
+  // Per-rank counts and displacements (in elements) of the buffer that holds one block per
+  // rank: the receive of gatherv (root), allgatherv and alltoallv, the send of scatterv (root);
+  // reduce_scatter's result counts (no displacements: the blocks follow each other). Null for
+  // the collectives with one count. Read during the call only: algorithms copy what they keep.
   const std::size_t* counts = nullptr;
   const std::size_t* displacements = nullptr;
   Datatype type = Datatype::kUint8;
   Op op = Op::kSum;  // reductions only
   int root = -1;     // rooted collectives only
+  // alltoallv: the send buffer's per-rank counts and displacements (elements).
+  const std::size_t* send_counts = nullptr;
+  const std::size_t* send_displacements = nullptr;
   // Set by the blocking entries (bcast(), MPI_Bcast, ...): the caller waits for the request as
   // soon as it is returned, so an engine may poll for the call's end before returning it.
   bool blocking = false;

@@ -22,6 +22,15 @@ struct BufferRule {
 
 // What a collective takes, so one generic check serves every collective.
 enum class Typing { kNone, kDatatype, kReduction };
+// Which buffers the per-rank counts (CollArgs::counts, ::send_counts) describe.
+enum class Layout {
+  kNone,
+  kRecvAtRoot,  // gatherv: counts and displacements of the root's recv
+  kSendAtRoot,  // scatterv: counts and displacements of the root's send
+  kRecv,        // allgatherv: counts and displacements of every rank's recv
+  kBoth,        // alltoallv: both sides, on every rank
+  kCountsOnly   // reduce_scatter: the result counts; recv holds counts[rank] elements
+};
 struct ArgumentRules {
   bool rooted = false;
   Typing typing = Typing::kNone;
@@ -29,6 +38,7 @@ struct ArgumentRules {
   BufferRule recv;
   const char* recv_name = "recv";
   bool blocks = false;  // the buffers hold one block per rank (count * comm.size() elements)
+  Layout layout = Layout::kNone;
 };
 
 constexpr ArgumentRules rules_of(Collective collective) {
@@ -48,9 +58,31 @@ constexpr ArgumentRules rules_of(Collective collective) {
       return {true, Typing::kDatatype, {Where::kEveryRank, InPlace::kAtRoot}, kRootOnly, "recv",
               true};
     case Collective::kScatter:
-      return {true, Typing::kDatatype, kRootOnly, kEveryRank, "recv", true};
+      return {true, Typing::kDatatype, kRootOnly, {Where::kEveryRank, InPlace::kAtRoot}, "recv",
+              true};
     case Collective::kAlltoall:
       return {false, Typing::kDatatype, kEveryRank, kEveryRank, "recv", true};
+    case Collective::kGatherv:
+      return {true,  Typing::kDatatype,  {Where::kEveryRank, InPlace::kAtRoot}, kRootOnly, "recv",
+              false, Layout::kRecvAtRoot};
+    case Collective::kScatterv:
+      return {true,  Typing::kDatatype,  kRootOnly, {Where::kEveryRank, InPlace::kAtRoot}, "recv",
+              false, Layout::kSendAtRoot};
+    case Collective::kAllgatherv:
+      return {false, Typing::kDatatype, {Where::kEveryRank, InPlace::kAlways}, kEveryRank, "recv",
+              false, Layout::kRecv};
+    case Collective::kAlltoallv:
+      return {false, Typing::kDatatype, {Where::kEveryRank, InPlace::kAlways}, kEveryRank, "recv",
+              false, Layout::kBoth};
+    case Collective::kReduceScatterBlock:
+      return {false, Typing::kReduction, {Where::kEveryRank, InPlace::kAlways}, kEveryRank, "recv",
+              true};
+    case Collective::kReduceScatter:
+      return {false, Typing::kReduction, {Where::kEveryRank, InPlace::kAlways}, kEveryRank, "recv",
+              false, Layout::kCountsOnly};
+    case Collective::kScan:
+    case Collective::kExscan:
+      return {false, Typing::kReduction, {Where::kEveryRank, InPlace::kAlways}, kEveryRank};
     case Collective::kBarrier:
       return {};
   }
@@ -93,20 +125,96 @@ constexpr std::array<ArgumentRules, kCollectiveCount> kRules = [] {
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void invalid_buffer(const CollArgs& args, const void* buffer,
-                                                           const char* name) {
+                                                           const char* name, std::size_t count) {
   if (is_in_place(buffer)) invalid(args, std::string(name) + " may not be kInPlace here");
-  invalid(args, std::string(name) + " is null with count " + std::to_string(args.count));
+  invalid(args, std::string(name) + " is null with count " + std::to_string(count));
 }
 
 // Not null when it holds count > 0 elements; kInPlace only where the rule allows it.
 inline void check_buffer(const CollArgs& args, const void* buffer, const char* name,
-                         const BufferRule& rule, bool root) {
+                         const BufferRule& rule, bool root, std::size_t count) {
   if (rule.where == Where::kNowhere || (rule.where == Where::kRootOnly && !root)) return;
   if (is_in_place(buffer)) {
     if (rule.in_place == InPlace::kAlways || (rule.in_place == InPlace::kAtRoot && root)) return;
-    invalid_buffer(args, buffer, name);
+    invalid_buffer(args, buffer, name, count);
   }
-  if (buffer == nullptr && args.count > 0) invalid_buffer(args, buffer, name);
+  if (buffer == nullptr && count > 0) invalid_buffer(args, buffer, name, count);
+}
+
+// The elements of a buffer with per-rank counts (their sum); the counts, and the displacements
+// where `displacements` names them, must not be null.
+[[gnu::cold, gnu::noinline]] std::size_t layout_elements(const CollArgs& args,
+                                                         const std::size_t* counts,
+                                                         const char* counts_name,
+                                                         const std::size_t* displacements,
+                                                         const char* displacements_name) {
+  if (counts == nullptr) invalid(args, std::string(counts_name) + " is null");
+  if (displacements_name != nullptr && displacements == nullptr) {
+    invalid(args, std::string(displacements_name) + " is null");
+  }
+  std::size_t elements = 0;
+  for (int r = 0; r < args.comm.size(); ++r) elements += counts[r];
+  return elements;
+}
+
+// The element counts check_buffer() holds send and recv to: count, or the sum of the per-rank
+// counts where the collective has them (and they are significant on this rank).
+struct BufferCounts {
+  std::size_t send;
+  std::size_t recv;
+};
+
+// This rank's own block (count) must be the size its own entry of the counts gives it (MPI's
+// rule; a copy of the wrong size would run past one of the buffers). Not checked in place: the
+// block is already where it belongs.
+void check_own_count(const CollArgs& args, const void* own_buffer) {
+  const std::size_t expected = args.counts[args.comm.rank()];
+  if (is_in_place(own_buffer) || args.count == expected) return;
+  invalid(args, "count " + std::to_string(args.count) + " does not match counts[" +
+                    std::to_string(args.comm.rank()) + "] " + std::to_string(expected));
+}
+
+BufferCounts buffer_counts(const CollArgs& args, Layout layout, bool root) {
+  const auto described = [&](const char* counts_name, const char* displacements_name) {
+    return layout_elements(args, args.counts, counts_name, args.displacements, displacements_name);
+  };
+  std::size_t elements = 0;
+  switch (layout) {
+    case Layout::kNone:
+      return {args.count, args.count};
+    case Layout::kRecvAtRoot:
+      if (!root) return {args.count, 0};
+      elements = described("counts", "displacements");
+      check_own_count(args, args.send);
+      return {args.count, elements};
+    case Layout::kSendAtRoot:
+      if (!root) return {0, args.count};
+      elements = described("counts", "displacements");
+      check_own_count(args, args.recv);
+      return {elements, args.count};
+    case Layout::kRecv:
+      elements = described("counts", "displacements");
+      check_own_count(args, args.send);
+      return {args.count, elements};
+    case Layout::kBoth: {
+      const std::size_t recv = described("recv_counts", "recv_displacements");
+      if (is_in_place(args.send)) return {0, recv};
+      const std::size_t send = layout_elements(args, args.send_counts, "send_counts",
+                                               args.send_displacements, "send_displacements");
+      // This rank's block to itself: both sides of the copy must agree.
+      const auto me = static_cast<std::size_t>(args.comm.rank());
+      if (args.send_counts[me] != args.counts[me]) {
+        invalid(args, "send_counts[" + std::to_string(me) + "] " +
+                          std::to_string(args.send_counts[me]) + " does not match recv_counts[" +
+                          std::to_string(me) + "] " + std::to_string(args.counts[me]));
+      }
+      return {send, recv};
+    }
+    case Layout::kCountsOnly:
+      return {layout_elements(args, args.counts, "counts", nullptr, nullptr),
+              args.counts[args.comm.rank()]};
+  }
+  return {args.count, args.count};
 }
 
 // validate()'s argument checks, and settle()'s body inlined into validate() too: the C++ API
@@ -124,8 +232,11 @@ inline void check_buffer(const CollArgs& args, const void* buffer, const char* n
       !(op_is_valid(args.op) && op_supports(args.op, args.type))) {
     invalid_op(args);
   }
-  check_buffer(args, args.send, "send", rules.send, root);
-  check_buffer(args, args.recv, rules.recv_name, rules.recv, root);
+  const BufferCounts counts = rules.layout == Layout::kNone
+                                  ? BufferCounts{args.count, args.count}
+                                  : buffer_counts(args, rules.layout, root);
+  check_buffer(args, args.send, "send", rules.send, root, counts.send);
+  check_buffer(args, args.recv, rules.recv_name, rules.recv, root, counts.recv);
 }
 
 [[gnu::always_inline]] inline void settle_inline(CollArgs& args) {
@@ -133,6 +244,11 @@ inline void check_buffer(const CollArgs& args, const void* buffer, const char* n
   const ArgumentRules& rules = kRules[static_cast<std::size_t>(args.collective)];
   const std::size_t element = datatype_size(args.type);
   const std::size_t blocks = rules.blocks ? static_cast<std::size_t>(args.comm.size()) : 1;
+  if (args.collective == Collective::kReduceScatter) {
+    // The whole vector, as for the other reductions: the sum of the result counts.
+    args.count = 0;
+    for (int r = 0; r < args.comm.size(); ++r) args.count += args.counts[r];
+  }
   if (args.count != 0 && (element > kMax / args.count || blocks > kMax / (args.count * element))) {
     invalid(args, "count " + std::to_string(args.count) + " is too large");
   }
@@ -168,6 +284,27 @@ void settle(CollArgs& args) {
 void validate(CollArgs& args) {
   check_arguments(args);
   settle_inline(args);
+}
+
+void validate_local_reduction(const void* in, const void* inout, std::size_t count, Datatype type,
+                              Op op) {
+  const auto invalid_local = [](const std::string& what) {
+    throw Error(ErrorCode::kInvalidArgument, "reduce_local: " + what);
+  };
+  if (!datatype_is_valid(type)) {
+    invalid_local("type " + std::to_string(static_cast<int>(type)) + " is not a Datatype");
+  }
+  if (!op_is_valid(op)) {
+    invalid_local("op " + std::to_string(static_cast<int>(op)) + " is not an Op");
+  }
+  try {
+    check_op_supported(op, type);
+  } catch (const Error& error) {
+    invalid_local(error.what());
+  }
+  if (count == 0) return;
+  if (in == nullptr || is_in_place(in)) invalid_local("in is not a buffer");
+  if (inout == nullptr || is_in_place(inout)) invalid_local("inout is not a buffer");
 }
 
 }  // namespace halyard::core

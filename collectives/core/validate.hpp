@@ -20,4 +20,9 @@ void settle(CollArgs& args);
 // then settle.
 void validate(CollArgs& args);
 
+// reduce_local's checks (it has no communicator): a valid datatype, an op defined for it, and
+// buffers (not null, not kInPlace) when count > 0. Errors start with "reduce_local: ".
+void validate_local_reduction(const void* in, const void* inout, std::size_t count, Datatype type,
+                              Op op);
+
 }  // namespace halyard::core

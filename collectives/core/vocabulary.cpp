@@ -22,6 +22,14 @@ constexpr std::array<CollectiveNames, kCollectiveCount> kNames{{
     {"gather", "igather", "HALYARD_GATHER_ALG"},
     {"scatter", "iscatter", "HALYARD_SCATTER_ALG"},
     {"alltoall", "ialltoall", "HALYARD_ALLTOALL_ALG"},
+    {"gatherv", "igatherv", "HALYARD_GATHERV_ALG"},
+    {"scatterv", "iscatterv", "HALYARD_SCATTERV_ALG"},
+    {"allgatherv", "iallgatherv", "HALYARD_ALLGATHERV_ALG"},
+    {"alltoallv", "ialltoallv", "HALYARD_ALLTOALLV_ALG"},
+    {"reduce_scatter_block", "ireduce_scatter_block", "HALYARD_REDUCE_SCATTER_BLOCK_ALG"},
+    {"reduce_scatter", "ireduce_scatter", "HALYARD_REDUCE_SCATTER_ALG"},
+    {"scan", "iscan", "HALYARD_SCAN_ALG"},
+    {"exscan", "iexscan", "HALYARD_EXSCAN_ALG"},
 }};
 
 const CollectiveNames& names_of(Collective collective) {

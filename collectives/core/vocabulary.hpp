@@ -17,10 +17,20 @@ enum class Collective {
   kBarrier,
   kGather,
   kScatter,
-  kAlltoall
+  kAlltoall,
+  // Per-rank counts and displacements (CollArgs::counts); reduce-scatter and the prefix
+  // reductions (issue 25).
+  kGatherv,
+  kScatterv,
+  kAllgatherv,
+  kAlltoallv,
+  kReduceScatterBlock,
+  kReduceScatter,
+  kScan,
+  kExscan
 };
 
-inline constexpr std::size_t kCollectiveCount = 8;
+inline constexpr std::size_t kCollectiveCount = 16;
 
 // "bcast", "reduce", ...; the C++ API's name of the call, which error messages start with,
 // "ibcast"; and the variable that forces its algorithm, "HALYARD_BCAST_ALG".

@@ -58,6 +58,18 @@ CallSignature CallSignature::of(const core::CollArgs& args) {
     case Collective::kAllgather:
     case Collective::kAlltoall:
       return plain(args.collective, args.count, args.type).in_memory(args.memory);
+    // The v-variants' counts differ between ranks by design: the signature leaves them out.
+    case Collective::kGatherv:
+    case Collective::kScatterv:
+      return rooted(args.collective, 0, args.type, args.root);
+    case Collective::kAllgatherv:
+    case Collective::kAlltoallv:
+      return plain(args.collective, 0, args.type);
+    case Collective::kReduceScatterBlock:
+    case Collective::kReduceScatter:
+    case Collective::kScan:
+    case Collective::kExscan:
+      return reduction(args.collective, args.count, args.type, args.op);
     case Collective::kBarrier:
       return CallSignature{};
   }

@@ -241,6 +241,19 @@ SelectedAlgorithm builtin_rule(Collective collective, int comm_size, std::size_t
         return {Algorithm::kBruck};
       }
       return {Algorithm::kPairwise};
+    // One algorithm each so far (docs/collectives.md).
+    case Collective::kGatherv:
+    case Collective::kScatterv:
+      return {Algorithm::kLinear};
+    case Collective::kAllgatherv:
+    case Collective::kReduceScatterBlock:
+    case Collective::kReduceScatter:
+      return {Algorithm::kRing};
+    case Collective::kAlltoallv:
+      return {Algorithm::kPairwise};
+    case Collective::kScan:
+    case Collective::kExscan:
+      return {Algorithm::kRecursiveDoubling};
   }
   return {Algorithm::kLinear};
 }

@@ -1,7 +1,8 @@
 // Multi-rank checks of the public collectives against serial references, run through hlaunch:
 //   hlaunch -n N [--vnodes K] collective_check SUITE [ALGORITHM] [VAR=VALUE ...]
-// SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier, inflight,
-// errors, off_node or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as
+// SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier, gatherv,
+// scatterv, allgatherv, alltoallv, reduce_scatter_block, reduce_scatter, scan, exscan, inflight,
+// inflight_more, errors, off_node or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as
 // HALYARD_<SUITE>_ALG and VAR=VALUE pairs are exported as given, both before the runtime starts
 // (the selection layer reads them once). Any mismatch prints rank, case, index, expected and got,
 // and exits 1.
@@ -35,7 +36,16 @@ const std::map<std::string, Suite>& suites() {
       {"scatter", {"HALYARD_SCATTER_ALG", scatter_suite}},
       {"alltoall", {"HALYARD_ALLTOALL_ALG", alltoall_suite}},
       {"barrier", {"HALYARD_BARRIER_ALG", barrier_suite}},
+      {"gatherv", {"HALYARD_GATHERV_ALG", gatherv_suite}},
+      {"scatterv", {"HALYARD_SCATTERV_ALG", scatterv_suite}},
+      {"allgatherv", {"HALYARD_ALLGATHERV_ALG", allgatherv_suite}},
+      {"alltoallv", {"HALYARD_ALLTOALLV_ALG", alltoallv_suite}},
+      {"reduce_scatter_block", {"HALYARD_REDUCE_SCATTER_BLOCK_ALG", reduce_scatter_block_suite}},
+      {"reduce_scatter", {"HALYARD_REDUCE_SCATTER_ALG", reduce_scatter_suite}},
+      {"scan", {"HALYARD_SCAN_ALG", scan_suite}},
+      {"exscan", {"HALYARD_EXSCAN_ALG", exscan_suite}},
       {"inflight", {nullptr, inflight_suite}},
+      {"inflight_more", {nullptr, inflight_more_suite}},
       {"channels", {nullptr, channels_suite}},
       {"errors", {nullptr, errors_suite}},
       {"off_node", {nullptr, off_node_suite}},

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "collectives/base/step_machine.hpp"
-#include "collectives/core/collective_tag.hpp"
 #include "collectives/core/collective_engine.hpp"
+#include "collectives/core/collective_tag.hpp"
 #include "collectives/han/task_pipeline.hpp"
 #include "runtime/event_loop.hpp"
 #include "tests/core/thread_job.hpp"

@@ -56,6 +56,49 @@ void errors_suite(const SuiteContext& ctx) {
                [&] { ialltoall(w, kInPlace, out.data(), 4, Datatype::kInt32); });
   expect_error("unknown algorithm", kInvalid, "base:linear",
                [&] { igather(w, data.data(), out.data(), 4, Datatype::kInt32, 0); });
+  // The collectives of issue 25: per-rank counts checked at the entry.
+  std::vector<std::size_t> counts(static_cast<std::size_t>(w.size()), 1);
+  std::vector<std::size_t> displacements(counts.size(), 0);
+  expect_error("allgatherv without counts", kInvalid, "counts is null", [&] {
+    iallgatherv(w, data.data(), 1, out.data(), nullptr, displacements.data(), Datatype::kInt32);
+  });
+  expect_error("alltoallv without send displacements", kInvalid, "send_displacements is null", [&] {
+    ialltoallv(w, data.data(), counts.data(), nullptr, out.data(), counts.data(),
+               displacements.data(), Datatype::kInt32);
+  });
+  expect_error("gatherv null recv at root", kInvalid, "recv is null", [&] {
+    // Each rank its own root: the receive side is significant there.
+    igatherv(w, data.data(), 1, nullptr, counts.data(), displacements.data(), Datatype::kInt32,
+             w.rank());
+  });
+  expect_error("allgatherv count not its own", kInvalid, "count 2 does not match counts[", [&] {
+    iallgatherv(w, data.data(), 2, out.data(), counts.data(), displacements.data(),
+                Datatype::kInt32);
+  });
+  std::vector<std::size_t> two(counts.size(), 2);
+  expect_error("alltoallv own block sizes differ", kInvalid, "does not match recv_counts[", [&] {
+    ialltoallv(w, data.data(), counts.data(), displacements.data(), out.data(), two.data(),
+               displacements.data(), Datatype::kInt32);
+  });
+  expect_error("scatterv bad root", kInvalid, "root", [&] {
+    iscatterv(w, data.data(), counts.data(), displacements.data(), out.data(), 1, Datatype::kInt32,
+              w.size());
+  });
+  if (w.size() > 1) {
+    // Each rank names another as the root, where kInPlace may not stand for recv.
+    expect_error("in place scatterv recv off the root", kInvalid, "kInPlace", [&] {
+      iscatterv(w, data.data(), counts.data(), displacements.data(), const_cast<void*>(kInPlace), 1,
+                Datatype::kInt32, (w.rank() + 1) % w.size());
+    });
+  }
+  expect_error("reduce_scatter without counts", kInvalid, "counts is null", [&] {
+    ireduce_scatter(w, data.data(), out.data(), nullptr, Datatype::kInt32, Op::kSum);
+  });
+  expect_error("scan op not for type", kInvalid, "band",
+               [&] { iscan(w, data.data(), out.data(), 4, Datatype::kFloat32, Op::kBand); });
+  expect_error("exscan in place recv", kInvalid, "kInPlace", [&] {
+    iexscan(w, data.data(), const_cast<void*>(kInPlace), 4, Datatype::kInt32, Op::kSum);
+  });
   // HAN's barrier exists now: forced by HALYARD_BARRIER_ALG=han, it runs like any barrier.
   expect_ok(ibarrier(w), "han barrier");
   expect_error("adapt parameter", kInvalid, "HALYARD_ADAPT_RECVS_IN_FLIGHT",

@@ -59,20 +59,29 @@ void check_gather(const Communicator& comm, const ElementCase& c, std::size_t co
 }
 
 void check_scatter(const Communicator& comm, const ElementCase& c, std::size_t count, int root,
-                   std::uint32_t seed) {
+                   std::uint32_t seed, bool in_place) {
   std::size_t block = count * datatype_size(c.type);
+  bool is_root = comm.rank() == root;
   std::vector<std::byte> send;
-  if (comm.rank() == root) {
+  if (is_root) {
     for (int r = 0; r < comm.size(); ++r) {
       std::vector<std::byte> part = make_input(c, r, count, seed);
       send.insert(send.end(), part.begin(), part.end());
     }
   }
+  const std::vector<std::byte> sent = send;
   std::vector<std::byte> recv = junk(block);
-  std::string what = label("scatter", count, root);
-  expect_ok(
-      iscatter(comm, comm.rank() == root ? send.data() : nullptr, recv.data(), count, c.type, root),
-      what);
+  in_place = in_place && is_root;
+  std::string what = label("scatter", count, root, in_place ? " in-place" : "");
+  void* destination = in_place ? const_cast<void*>(kInPlace) : recv.data();
+  expect_ok(iscatter(comm, is_root ? send.data() : nullptr, destination, count, c.type, root),
+            what);
+  if (in_place) {
+    // The root's block stays in send, which is unchanged.
+    expect_elements(what, c, send.data(), sent.data(),
+                    count * static_cast<std::size_t>(comm.size()));
+    return;
+  }
   std::vector<std::byte> expected = make_input(c, comm.rank(), count, seed);
   expect_elements(what, c, recv.data(), expected.data(), count);
 }
@@ -134,10 +143,12 @@ void scatter_suite(const SuiteContext& ctx) {
   std::uint32_t seed = 4;
   for (const ElementCase& c : kMoveCases) {
     for (std::size_t count : ctx.small_counts) {
-      for (int root = 0; root < w.size(); ++root) check_scatter(w, c, count, root, seed++);
+      for (int root = 0; root < w.size(); ++root) {
+        check_scatter(w, c, count, root, seed++, root % 2 == 1);
+      }
     }
   }
-  check_scatter(w, kMoveCases[0], ctx.large_count / 4, w.size() - 1, seed++);
+  check_scatter(w, kMoveCases[0], ctx.large_count / 4, w.size() - 1, seed++, false);
 }
 
 }  // namespace halyard::testing

@@ -14,9 +14,8 @@ namespace halyard::select {
 namespace {
 
 TEST(SelectNames, EveryValidNameParsesBackToItself) {
-  for (Collective c :
-       {Collective::kBcast, Collective::kReduce, Collective::kAllreduce, Collective::kAllgather,
-        Collective::kBarrier, Collective::kGather, Collective::kScatter, Collective::kAlltoall}) {
+  for (std::size_t i = 0; i < core::kCollectiveCount; ++i) {
+    const auto c = static_cast<Collective>(i);
     for (const std::string& name : valid_algorithm_names(c)) {
       EXPECT_EQ(algorithm_name(parse_algorithm(c, name, "test")), name);
     }
@@ -45,6 +44,32 @@ TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
   EXPECT_EQ(valid_algorithm_names(Collective::kScatter), std::vector<std::string>{"base:linear"});
   EXPECT_EQ(valid_algorithm_names(Collective::kAlltoall),
             (std::vector<std::string>{"base:pairwise", "base:bruck"}));
+  const std::vector<std::string> linear = {"base:linear"};
+  const std::vector<std::string> ring = {"base:ring"};
+  const std::vector<std::string> recursive_doubling = {"base:recursive_doubling"};
+  EXPECT_EQ(valid_algorithm_names(Collective::kGatherv), linear);
+  EXPECT_EQ(valid_algorithm_names(Collective::kScatterv), linear);
+  EXPECT_EQ(valid_algorithm_names(Collective::kAllgatherv), ring);
+  EXPECT_EQ(valid_algorithm_names(Collective::kAlltoallv),
+            std::vector<std::string>{"base:pairwise"});
+  const std::vector<std::string> ring_pairwise = {"base:ring", "base:pairwise"};
+  EXPECT_EQ(valid_algorithm_names(Collective::kReduceScatterBlock), ring_pairwise);
+  EXPECT_EQ(valid_algorithm_names(Collective::kReduceScatter), ring_pairwise);
+  EXPECT_EQ(valid_algorithm_names(Collective::kScan), recursive_doubling);
+  EXPECT_EQ(valid_algorithm_names(Collective::kExscan), recursive_doubling);
+}
+
+// Every collective has a built-in rule whose choice is in the catalog, at every size.
+TEST(SelectRules, EveryCollectiveHasAnAlgorithm) {
+  for (std::size_t i = 0; i < core::kCollectiveCount; ++i) {
+    const auto c = static_cast<Collective>(i);
+    for (int ranks : {1, 3, 8}) {
+      for (std::size_t bytes : {std::size_t{0}, std::size_t{1} << 20}) {
+        EXPECT_NE(entry_for(c, builtin_rule(c, ranks, bytes).algorithm), nullptr)
+            << collective_name(c) << " on " << ranks << " ranks, " << bytes << " bytes";
+      }
+    }
+  }
 }
 
 // Every entry can be posted and found: one name per (collective, name), a post() each, and the

@@ -31,6 +31,17 @@ void allreduce_suite(const SuiteContext& ctx);
 void allgather_suite(const SuiteContext& ctx);
 void alltoall_suite(const SuiteContext& ctx);
 void barrier_suite(const SuiteContext& ctx);
+// Issue 25's collectives (vector_suites.cpp, prefix_suites.cpp); scan checks reduce_local too.
+void gatherv_suite(const SuiteContext& ctx);
+void scatterv_suite(const SuiteContext& ctx);
+void allgatherv_suite(const SuiteContext& ctx);
+void alltoallv_suite(const SuiteContext& ctx);
+void reduce_scatter_block_suite(const SuiteContext& ctx);
+void reduce_scatter_suite(const SuiteContext& ctx);
+void scan_suite(const SuiteContext& ctx);
+void exscan_suite(const SuiteContext& ctx);
+// All of them in flight at once, their count arrays overwritten once posted.
+void inflight_more_suite(const SuiteContext& ctx);
 // Several collectives in flight at once on the world and on a split communicator.
 void inflight_suite(const SuiteContext& ctx);
 // Invalid arguments and bad algorithm names throw the documented errors.

@@ -1,0 +1,324 @@
+// The v-variants (MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw and
+// their I-forms), forwarded to Halyard's gatherv, scatterv, allgatherv and alltoallv as bytes:
+// each side's per-rank counts and displacements become byte counts and byte displacements, so
+// MPI_Alltoallw (a datatype per peer, displacements in bytes) is alltoallv in bytes too. The
+// byte arrays live during the call only: the algorithms copy what they keep.
+#include <mpi.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "shim/argument_checks.hpp"
+#include "shim/call_guard.hpp"
+#include "shim/collective_calls.hpp"
+#include "shim/mpi_error.hpp"
+#include "shim/shim_state.hpp"
+
+using namespace halyard::mpi_shim;
+using halyard::core::Collective;
+
+namespace {
+
+// One side's per-rank blocks in bytes.
+struct ByteLayout {
+  std::vector<std::size_t> counts;
+  std::vector<std::size_t> displacements;
+  std::size_t extent = 0;  // from the buffer's start to the end of its last non-empty block
+};
+
+std::string indexed(const char* name, int r) {
+  return std::string(name) + "[" + std::to_string(r) + "]";
+}
+
+// Block r: counts[r] elements of types[r] (or of `datatype` when types is null) at displs[r],
+// in elements of `datatype` (MPI's v-variants) or in bytes (types given: MPI_Alltoallw).
+struct SideArgs {
+  const int* counts;
+  const char* counts_name;
+  const int* displs;
+  const char* displs_name;
+  MPI_Datatype datatype;
+  const MPI_Datatype* types;
+  const char* type_name;  // "recvtype", or "recvtypes" for the per-peer array
+};
+
+ByteLayout layout_of(const halyard::Communicator& comm, const SideArgs& side) {
+  if (side.counts == nullptr) fail(MPI_ERR_ARG, std::string(side.counts_name) + " is NULL");
+  if (side.displs == nullptr) fail(MPI_ERR_ARG, std::string(side.displs_name) + " is NULL");
+  const bool per_peer = side.types != nullptr;
+  ByteLayout layout;
+  layout.counts.resize(static_cast<std::size_t>(comm.size()));
+  layout.displacements.resize(layout.counts.size());
+  const TypeObject* shared = per_peer ? nullptr : &checked_datatype(side.datatype, side.type_name);
+  for (int r = 0; r < comm.size(); ++r) {
+    const std::string count_name = indexed(side.counts_name, r);
+    const std::size_t n = checked_count(side.counts[r], count_name.c_str());
+    const std::string type_name = per_peer ? indexed(side.type_name, r) : side.type_name;
+    const TypeObject& type =
+        per_peer ? checked_datatype(side.types[r], type_name.c_str()) : *shared;
+    // Blocks move as bytes at their place in the buffer: a type with holes would need packing.
+    if (n > 0 && !type.contiguous_for(n)) {
+      fail(MPI_ERR_TYPE, type_name + " " + display_name(type) +
+                             ": the v and w collectives take datatypes without holes only");
+    }
+    // Displacements count extents (bytes for MPI_Alltoallw); the data starts at the true lb.
+    const MPI_Aint start = static_cast<MPI_Aint>(side.displs[r]) * (per_peer ? 1 : type.extent) +
+                           (n > 0 ? type.true_lb : 0);
+    if (start < 0) {
+      fail(MPI_ERR_ARG, "negative " + indexed(side.displs_name, r) + " " +
+                            std::to_string(side.displs[r]) + " is not supported");
+    }
+    const auto i = static_cast<std::size_t>(r);
+    layout.counts[i] = n * type.size;
+    layout.displacements[i] = static_cast<std::size_t>(start);
+    if (layout.counts[i] != 0) {
+      layout.extent = std::max(layout.extent, layout.displacements[i] + layout.counts[i]);
+    }
+  }
+  return layout;
+}
+
+// This rank's own block: `send` must carry what the other side's layout expects of it.
+std::size_t own_block(const Block& send, const ByteLayout& layout, const char* counts_name,
+                      int rank) {
+  const std::size_t expected = layout.counts[static_cast<std::size_t>(rank)];
+  if (send.bytes != expected) {
+    fail(MPI_ERR_ARG, send.description + " does not match " + indexed(counts_name, rank) + " (" +
+                          std::to_string(expected) + " bytes)");
+  }
+  return expected;
+}
+
+// Gatherv and scatterv (RootedSides in collective_calls.hpp): `layout_args` describe the
+// root's blocks.
+Started start_rooted_v(const halyard::Communicator& c, const RootedSides& call, const void* blocks,
+                       const SideArgs& layout_args, const void* own, int own_count,
+                       MPI_Datatype own_type, int root) {
+  check_root(root, c);
+  const bool is_root = c.rank() == root;
+  const std::string blocks_name = std::string(call.blocks_side) + "buf";
+  const std::string own_name = std::string(call.own_side) + "buf";
+  const bool gather = call.collective == Collective::kGatherv;
+  ByteLayout layout;
+  std::size_t own_bytes = 0;
+  const bool in_place = is_root && is_in_place(own);
+  Block own_side{};
+  if (!in_place) own_side = block_of(own_count, own_type, call.own_side);
+  if (is_root) {
+    layout = layout_of(c, layout_args);
+    check_buffer(blocks, layout.extent, blocks_name.c_str());
+    own_bytes = in_place ? layout.counts[static_cast<std::size_t>(root)]
+                         : own_block(own_side, layout, layout_args.counts_name, root);
+  } else {
+    own_bytes = own_side.bytes;  // the side with the blocks is not significant here
+  }
+  // The own block may be of a type with holes: packed (gather) or unpacked (scatter) here.
+  TypedBuffer own_data;
+  if (!in_place) {
+    check_buffer(own, own_side.count, *own_side.type, own_name.c_str());
+    own_data = TypedBuffer(own, own_side.count, *own_side.type,
+                           gather ? TypedBuffer::Use::kSend : TypedBuffer::Use::kReceive);
+  }
+  const void* own_bytes_at = in_place ? own : own_data.data();
+  return {start({call.collective,
+                 c,
+                 gather ? own_bytes_at : blocks,
+                 const_cast<void*>(gather ? blocks : own_bytes_at),
+                 own_bytes,
+                 layout.counts.data(),
+                 layout.displacements.data(),
+                 kBytes,
+                 {},
+                 root}),
+          unpack_all({own_data})};
+}
+
+Started start_gatherv(const halyard::Communicator& c, const void* sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                      const int displs[], MPI_Datatype recvtype, int root) {
+  return start_rooted_v(c, {Collective::kGatherv, "recv", "send"}, recvbuf,
+                        {recvcounts, "recvcounts", displs, "displs", recvtype, nullptr, "recvtype"},
+                        sendbuf, sendcount, sendtype, root);
+}
+
+Started start_scatterv(const halyard::Communicator& c, const void* sendbuf, const int sendcounts[],
+                       const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root) {
+  return start_rooted_v(c, {Collective::kScatterv, "send", "recv"}, sendbuf,
+                        {sendcounts, "sendcounts", displs, "displs", sendtype, nullptr, "sendtype"},
+                        recvbuf, recvcount, recvtype, root);
+}
+
+Started start_allgatherv(const halyard::Communicator& c, const void* sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                         const int displs[], MPI_Datatype recvtype) {
+  const ByteLayout recv =
+      layout_of(c, {recvcounts, "recvcounts", displs, "displs", recvtype, nullptr, "recvtype"});
+  check_buffer(recvbuf, recv.extent, "recvbuf");
+  const bool in_place = is_in_place(sendbuf);
+  TypedBuffer sent;  // packed here for a type with holes
+  std::size_t own = recv.counts[static_cast<std::size_t>(c.rank())];
+  if (!in_place) {
+    const Block send = block_of(sendcount, sendtype, "send");
+    own = own_block(send, recv, "recvcounts", c.rank());
+    check_buffer(sendbuf, send.count, *send.type, "sendbuf");
+    sent = TypedBuffer(sendbuf, send.count, *send.type, TypedBuffer::Use::kSend);
+  }
+  return {start({Collective::kAllgatherv, c, in_place ? sendbuf : sent.data(), recvbuf, own,
+                 recv.counts.data(), recv.displacements.data(), kBytes}),
+          unpack_all({sent})};
+}
+
+// MPI_Alltoallv and MPI_Alltoallw, once their sides are described. MPI_IN_PLACE: the blocks
+// leave from recvbuf, laid out as its side says; the send side is not significant.
+halyard::Request start_alltoall_layouts(const halyard::Communicator& c, const void* sendbuf,
+                                        const SideArgs& send_side, void* recvbuf,
+                                        const SideArgs& recv_side) {
+  const ByteLayout recv = layout_of(c, recv_side);
+  check_buffer(recvbuf, recv.extent, "recvbuf");
+  ByteLayout send;
+  if (!is_in_place(sendbuf)) {
+    send = layout_of(c, send_side);
+    check_buffer(sendbuf, send.extent, "sendbuf");
+    // This rank's block to itself: both sides of the copy must agree.
+    const auto me = static_cast<std::size_t>(c.rank());
+    if (send.counts[me] != recv.counts[me]) {
+      fail(MPI_ERR_ARG, indexed(send_side.counts_name, c.rank()) + " (" +
+                            std::to_string(send.counts[me]) + " bytes) does not match " +
+                            indexed(recv_side.counts_name, c.rank()) + " (" +
+                            std::to_string(recv.counts[me]) + " bytes)");
+    }
+  }
+  return start({Collective::kAlltoallv,
+                c,
+                sendbuf,
+                recvbuf,
+                0,
+                recv.counts.data(),
+                recv.displacements.data(),
+                kBytes,
+                {},
+                -1,
+                send.counts.data(),
+                send.displacements.data()});
+}
+
+halyard::Request start_alltoallv(const halyard::Communicator& c, const void* sendbuf,
+                                 const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                 void* recvbuf, const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype) {
+  return start_alltoall_layouts(
+      c, sendbuf, {sendcounts, "sendcounts", sdispls, "sdispls", sendtype, nullptr, "sendtype"},
+      recvbuf, {recvcounts, "recvcounts", rdispls, "rdispls", recvtype, nullptr, "recvtype"});
+}
+
+halyard::Request start_alltoallw(const halyard::Communicator& c, const void* sendbuf,
+                                 const int sendcounts[], const int sdispls[],
+                                 const MPI_Datatype sendtypes[], void* recvbuf,
+                                 const int recvcounts[], const int rdispls[],
+                                 const MPI_Datatype recvtypes[]) {
+  if (recvtypes == nullptr) fail(MPI_ERR_ARG, "recvtypes is NULL");
+  if (sendtypes == nullptr && !is_in_place(sendbuf)) fail(MPI_ERR_ARG, "sendtypes is NULL");
+  return start_alltoall_layouts(
+      c, sendbuf,
+      {sendcounts, "sendcounts", sdispls, "sdispls", MPI_DATATYPE_NULL, sendtypes, "sendtypes"},
+      recvbuf,
+      {recvcounts, "recvcounts", rdispls, "rdispls", MPI_DATATYPE_NULL, recvtypes, "recvtypes"});
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  return blocking_call("MPI_Gatherv", comm, [&](const halyard::Communicator& c) {
+    return start_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         root);
+  });
+}
+
+int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request* request) {
+  return nonblocking_call("MPI_Igatherv", comm, request, [&](const halyard::Communicator& c) {
+    return start_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         root);
+  });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  return blocking_call("MPI_Scatterv", comm, [&](const halyard::Communicator& c) {
+    return start_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                          root);
+  });
+}
+
+int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request* request) {
+  return nonblocking_call("MPI_Iscatterv", comm, request, [&](const halyard::Communicator& c) {
+    return start_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                          root);
+  });
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  return blocking_call("MPI_Allgatherv", comm, [&](const halyard::Communicator& c) {
+    return start_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  });
+}
+
+int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request* request) {
+  return nonblocking_call("MPI_Iallgatherv", comm, request, [&](const halyard::Communicator& c) {
+    return start_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return blocking_call("MPI_Alltoallv", comm, [&](const halyard::Communicator& c) {
+    return start_alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype);
+  });
+}
+
+int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request* request) {
+  return nonblocking_call("MPI_Ialltoallv", comm, request, [&](const halyard::Communicator& c) {
+    return start_alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype);
+  });
+}
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return blocking_call("MPI_Alltoallw", comm, [&](const halyard::Communicator& c) {
+    return start_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes);
+  });
+}
+
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request* request) {
+  return nonblocking_call("MPI_Ialltoallw", comm, request, [&](const halyard::Communicator& c) {
+    return start_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes);
+  });
+}
+
+}  // extern "C"

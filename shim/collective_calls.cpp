@@ -1,0 +1,87 @@
+#include "shim/collective_calls.hpp"
+
+#include "collectives/core/validate.hpp"
+#include "collectives/post_call.hpp"
+#include "shim/mpi_error.hpp"
+#include "shim/shim_state.hpp"
+
+namespace halyard::mpi_shim {
+
+namespace {
+
+// Set while a blocking MPI collective is on the stack: its call is marked blocking
+// (CollArgs::blocking), since it waits for the request at once.
+thread_local bool blocking_collective = false;
+// Set while MPI_*_init checks a persistent collective's arguments (CheckingOnly).
+thread_local bool checking_only = false;
+
+}  // namespace
+
+Block block_of(int count, MPI_Datatype datatype, const char* side) {
+  std::string count_name = std::string(side) + "count";
+  std::string type_name = std::string(side) + "type";
+  std::size_t n = checked_count(count, count_name.c_str());
+  const TypeObject& type = checked_datatype(datatype, type_name.c_str());
+  std::size_t bytes = bytes_of(n, type);
+  return {n, &type, bytes,
+          count_name + " " + std::to_string(count) + " x " + display_name(type) + " (" +
+              std::to_string(bytes) + " bytes)"};
+}
+
+std::size_t matching_block(const Block& send, const Block& recv) {
+  if (send.bytes != recv.bytes) {
+    fail(MPI_ERR_ARG, send.description + " does not match " + recv.description);
+  }
+  return send.bytes;
+}
+
+std::size_t blocks(std::size_t block, const Communicator& comm) {
+  return block * static_cast<std::size_t>(comm.size());
+}
+
+TypedBuffer all_blocks(const void* buf, const Block& block, const Communicator& comm,
+                       TypedBuffer::Use use) {
+  return {buf, blocks(block.count, comm), *block.type, use};
+}
+
+BlockingCollective::BlockingCollective() {
+  blocking_collective = true;
+}
+BlockingCollective::~BlockingCollective() {
+  blocking_collective = false;
+}
+bool in_blocking_collective() {
+  return blocking_collective;
+}
+
+CheckingOnly::CheckingOnly() {
+  checking_only = true;
+}
+CheckingOnly::~CheckingOnly() {
+  checking_only = false;
+}
+
+Request start(core::CollArgs args) {
+  core::settle(args);
+  if (checking_only) [[unlikely]]
+    return Request::make_completed(args.comm.loop(), {});
+  args.blocking = blocking_collective;
+  return post_call(args);
+}
+
+void check_request_out(MPI_Request* request) {
+  if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
+}
+
+void post(MPI_Comm comm, MPI_Request* request, Started started) {
+  *request =
+      shim_state().add_request({std::move(started.request), shim_state().comm(comm).errhandler,
+                                std::move(started.complete)});
+}
+
+void wait_for(const Started& started) {
+  Status status = started.request.wait_ok();
+  if (started.complete) started.complete(status);
+}
+
+}  // namespace halyard::mpi_shim
