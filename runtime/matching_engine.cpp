@@ -50,7 +50,9 @@ Status MatchingEngine::receive_status(const Status& transport_status, const Enve
 
 void MatchingEngine::deliver(std::unique_ptr<IncomingMessage> message, PostedReceive receive) {
   if (failure_) {
-    // Matched before the failure, not started: the buffer stays as it is.
+    // Matched before the failure, not started: the buffer stays as it is, and the sender
+    // stops waiting for a read.
+    message->decline();
     receive.done(*failure_);
     return;
   }
@@ -139,6 +141,10 @@ MatchingEngine::ContextQueues& MatchingEngine::remember_queues(std::uint32_t con
 }
 
 void MatchingEngine::arrive(std::unique_ptr<IncomingMessage> message) {
+  if (failure_) {
+    message->decline();  // no receive can match it any more
+    return;
+  }
   const Envelope& env = message->envelope();
   ContextQueues& q = queues(env.context);
   for (auto it = q.posted.begin(); it != q.posted.end(); ++it) {
@@ -279,6 +285,11 @@ void MatchingEngine::fail_all(const Status& status, std::function<void()> draine
   }
   posted_count_ = 0;
   for (auto& r : failed) r.done(status);
+  // No receive can match what waits unexpected any more: its senders stop waiting for reads.
+  for (auto& [context, q] : contexts_) {
+    for (auto& message : q.unexpected) message->decline();
+    q.unexpected.clear();
+  }
   if (!drained) return;
   if (deliveries_in_flight_ == 0)
     drained();

@@ -86,8 +86,9 @@ class MatchingEngine {
   // those where they lie in the queue).
   std::size_t cancel_unmatched(std::uint32_t context, int tag, const Status& status);
 
-  // A peer failed (or the process timed out): completes every posted receive with `status`
-  // and stops delivering. From then on a matched receive whose delivery has not started
+  // A peer failed (or the process timed out): completes every posted receive with `status`,
+  // declines the unexpected messages (IncomingMessage::decline) and every later arrival, and
+  // stops delivering. From then on a matched receive whose delivery has not started
   // completes with `status` without any byte moved, and one whose delivery a transport is
   // running completes with `status` when the transport has finished or cancelled it (see
   // Transport::peer_failed). `drained` runs once no delivery is left in flight, at once when

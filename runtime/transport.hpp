@@ -72,6 +72,11 @@ class IncomingMessage {
     return std::nullopt;
   }
 
+  // The runtime will never deliver this message (the process failed): a transport whose sender
+  // still holds the payload tells it so, and its send completes without waiting for a read.
+  // Called at most once, instead of deliver().
+  virtual void decline() {}
+
  protected:
   explicit IncomingMessage(const Envelope& e) : envelope_(e) {}
 

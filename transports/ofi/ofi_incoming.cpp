@@ -101,4 +101,10 @@ void RendezvousIncoming::deliver(void* dst, std::size_t capacity, Completion don
   transport_.deliver_rendezvous(request_, dst, capacity, std::move(done));
 }
 
+void RendezvousIncoming::decline() {
+  if (delivered_) return;
+  delivered_ = true;
+  transport_.answer_withdrawn(request_.header.sender, request_.send_id);
+}
+
 }  // namespace halyard::ofi

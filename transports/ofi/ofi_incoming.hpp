@@ -52,6 +52,7 @@ class RendezvousIncoming final : public IncomingMessage {
   RendezvousIncoming(const RendezvousRequest& request, OfiTransport& transport)
       : IncomingMessage(request.envelope), request_(request), transport_(transport) {}
   void deliver(void* dst, std::size_t capacity, Completion done) override;
+  void decline() override;
 
  private:
   RendezvousRequest request_;

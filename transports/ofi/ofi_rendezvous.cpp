@@ -309,6 +309,10 @@ void OfiTransport::answer_withdraw(int sender, std::uint64_t send_id) {
   if (reading) return;
   // Not begun (announced, or not matched yet), or already finished: it never begins now.
   withdrawn_.insert({sender, send_id});
+  answer_withdrawn(sender, send_id);
+}
+
+void OfiTransport::answer_withdrawn(int sender, std::uint64_t send_id) {
   Finish finish{};
   finish.header.kind = FrameKind::kFinish;
   finish.header.sender = info_.rank;

@@ -175,11 +175,15 @@ class OfiTransport final : public Transport {
   void on_finish(const Finish& frame);
   // A peer's Withdraw of its send `send_id`: answered now unless the transfer is under way.
   void answer_withdraw(int sender, std::uint64_t send_id);
+  // Tells `sender` that this rank never reads its send `send_id` (Finish, withdrawn).
+  void answer_withdrawn(int sender, std::uint64_t send_id);
   // kWithdrawGrace after withdraw_sends(): ends the withdrawn sends no receiver answered (it
   // may have ended normally, which no failure notice reports), closing their memory
   // registrations first. Returns how many it ended.
   int end_unanswered_withdrawals();
-  static constexpr std::chrono::seconds kWithdrawGrace{5};
+  // Short of hlaunch's 2 s between a failure notice and SIGTERM: a receiver that ended before
+  // answering must not keep its sender from reporting the failure.
+  static constexpr std::chrono::seconds kWithdrawGrace{1};
   void on_sender_chunk_done(RendezvousSend& send, const Status& status);
   void on_receiver_chunk_done(RendezvousReceive& receive, const Status& status);
 

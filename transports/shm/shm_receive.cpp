@@ -89,6 +89,12 @@ class RendezvousIncoming final : public IncomingMessage {
                        std::move(done));
   }
 
+  void decline() override {
+    if (delivered_) return;
+    delivered_ = true;
+    owner_->answer_withdrawn(peer_local_, request_.id);
+  }
+
  private:
   ShmTransport* owner_;
   int peer_local_;

@@ -78,6 +78,8 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   void defer(Completion done, Status status);
   // A receive's status: ok with `size` bytes, or kTruncated when only `bytes` fit.
   static Status receive_status(std::size_t bytes, std::size_t size);
+  // Tells the sender of transfer `id` that this rank never reads it (PullDone, withdrawn).
+  void answer_withdrawn(int peer_local, std::uint64_t id);
   // Called by an EagerIncoming whose payload still sits in a ring when it is destroyed.
   void forget_announcing(const EagerIncoming* message);
 

@@ -27,6 +27,10 @@ void ShmTransport::answer_withdraw(int peer_local, std::uint64_t id) {
   // Not begun (announced, or not even matched yet), or already finished: it never begins now.
   // An id remembered for a transfer that had finished is never asked for again.
   p.withdrawn.insert(id);
+  answer_withdrawn(peer_local, id);
+}
+
+void ShmTransport::answer_withdrawn(int peer_local, std::uint64_t id) {
   PullDone fin{id, kPullWithdrawn, 0};
   send_control(peer_local, CellKind::kPullDone, &fin, sizeof fin);
 }
