@@ -162,4 +162,80 @@ int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   });
 }
 
+int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Gatherv_init", comm, request, [=](const Comm& c) {
+    return start_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         root);
+  });
+}
+
+int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Scatterv_init", comm, request, [=](const Comm& c) {
+    return start_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                          root);
+  });
+}
+
+int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Allgatherv_init", comm, request, [=](const Comm& c) {
+    return start_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  });
+}
+
+int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                       MPI_Request* request) {
+  return persistent_collective("MPI_Alltoallv_init", comm, request, [=](const Comm& c) {
+    return start_alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype);
+  });
+}
+
+int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info,
+                       MPI_Request* request) {
+  return persistent_collective("MPI_Alltoallw_init", comm, request, [=](const Comm& c) {
+    return start_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes);
+  });
+}
+
+int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                                  MPI_Request* request) {
+  return persistent_collective("MPI_Reduce_scatter_block_init", comm, request, [=](const Comm& c) {
+    return start_reduce_scatter_block(c, sendbuf, recvbuf, recvcount, datatype, op);
+  });
+}
+
+int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                            MPI_Request* request) {
+  return persistent_collective("MPI_Reduce_scatter_init", comm, request, [=](const Comm& c) {
+    return start_reduce_scatter(c, sendbuf, recvbuf, recvcounts, datatype, op);
+  });
+}
+
+int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Scan_init", comm, request, [=](const Comm& c) {
+    return start_scan(c, sendbuf, recvbuf, count, datatype, op);
+  });
+}
+
+int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Exscan_init", comm, request, [=](const Comm& c) {
+    return start_exscan(c, sendbuf, recvbuf, count, datatype, op);
+  });
+}
+
 }  // extern "C"
