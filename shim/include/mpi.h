@@ -739,4 +739,18 @@ int MPI_Add_error_string(int errorcode, const char* string);
 }
 #endif
 
+/* The profiling interface (issue 25): every call MPI_X above is also PMPI_X, and MPI_X is a weak
+ * symbol, so a tool defines its own MPI_X and forwards to PMPI_X. mpi_profiling.h declares the
+ * PMPI_X; the build generates it from this header, so it is included last, after every
+ * declaration. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Profiling control: the shim has no profiler of its own, so every level is accepted. */
+int MPI_Pcontrol(const int level, ...);
+#ifdef __cplusplus
+}
+#endif
+#include "mpi_profiling.h"
+
 #endif /* HALYARD_MPI_H */
