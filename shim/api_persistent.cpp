@@ -11,20 +11,24 @@
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
 #include "shim/collective_starts.hpp"
+#include "shim/persistent_collective.hpp"
 #include "shim/point_to_point_posting.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
 
-namespace {
+namespace halyard::mpi_shim {
 
-// A persistent request of `comm` whose rounds `start` posts; inactive until MPI_Start.
 void add_persistent(const CommEntry& entry, MPI_Request* request,
                     std::function<void(PendingRequest&)> start) {
   PendingRequest pending{{}, entry.errhandler};
   pending.start = std::move(start);
   *request = shim_state().add_request(std::move(pending));
 }
+
+}  // namespace halyard::mpi_shim
+
+namespace {
 
 int send_init(const char* call, SendMode mode, const void* buf, int count, MPI_Datatype datatype,
               int dest, int tag, MPI_Comm comm, MPI_Request* request) {
@@ -39,26 +43,6 @@ int send_init(const char* call, SendMode mode, const void* buf, int count, MPI_D
                      round.request = post_send(mode, c, data, dest, tag);
                      round.complete = unpack_all({data});  // holds a staging buffer until then
                    });
-  });
-}
-
-// MPI_<Coll>_init: `post(comm)` is the collective's non-blocking start with the caller's
-// arguments. It runs once now under CheckingOnly (every argument error is reported here, by
-// this call), then at every MPI_Start.
-template <typename Post>
-int persistent_collective(const char* call, MPI_Comm comm, MPI_Request* request, Post post) {
-  return guarded(call, comm, [&] {
-    const CommEntry& entry = shim_state().comm(comm);
-    check_request_out(request);
-    {
-      CheckingOnly checking;
-      post(entry.comm);
-    }
-    add_persistent(entry, request, [post, c = entry.comm](PendingRequest& round) {
-      Started started = post(c);
-      round.request = std::move(started.request);
-      round.complete = std::move(started.complete);
-    });
   });
 }
 

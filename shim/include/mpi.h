@@ -706,6 +706,26 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request* request);
+/* MPI-4 persistent forms (issue 25); `info` is accepted and ignored. */
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request);
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request);
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info info, MPI_Request* request);
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request);
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request);
 
 /* Further environment: error handlers, memory, library version (issue 25) */
 typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* errorcode, ...);

@@ -1,8 +1,9 @@
 /* Persistent requests (issue 25): MPI_Send_init / Recv_init (and the Ssend, Bsend, Rsend forms)
  * around a ring, the MPI-4 persistent collectives restarted 1000 times with data that changes
- * every round (the v- and w-variants, reduce-scatter and the scans too), checked element by
- * element against a serial reference, MPI_Startall, the inactive-request rules of MPI_Wait /
- * MPI_Test, MPI_Request_free, and argument errors reported once, by MPI_*_init.
+ * every round (the v- and w-variants, reduce-scatter, the scans and the neighborhood collectives
+ * too), checked element by element against a serial reference, MPI_Startall, the
+ * inactive-request rules of MPI_Wait / MPI_Test, MPI_Request_free, and argument errors reported
+ * once, by MPI_*_init.
  */
 #include <mpi.h>
 #include <string.h>
@@ -377,6 +378,77 @@ static void check_more_collectives(void) {
   free(b);
 }
 
+/* The persistent neighborhood collectives on a periodic ring (a cartesian communicator of one
+ * dimension): neighbour 0 is the left rank, neighbour 1 the right one. The v- and w-forms
+ * receive with a gap of one element between the blocks. */
+static void check_neighbor_collectives(void) {
+  enum { kCalls = 5, kSpan = 2 * kCount + 1 };
+  MPI_Comm ring;
+  int dims[1] = {size}, periods[1] = {1};
+  CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+  int mine[kCount], blocks[2 * kCount];
+  int gathered[kSpan], gathered_v[kSpan], exchanged[kSpan], exchanged_v[kSpan], exchanged_w[kSpan];
+  int counts[2] = {kCount, kCount}, packed[2] = {0, kCount}, gapped[2] = {0, kCount + 1};
+  MPI_Aint packed_bytes[2] = {0, kCount * (MPI_Aint)sizeof(int)};
+  MPI_Aint gapped_bytes[2] = {0, (kCount + 1) * (MPI_Aint)sizeof(int)};
+  MPI_Datatype types[2] = {MPI_INT, MPI_INT};
+  MPI_Request requests[kCalls];
+  CHECK_MPI(MPI_Neighbor_allgather_init(mine, kCount, MPI_INT, gathered, kCount, MPI_INT, ring,
+                                        MPI_INFO_NULL, &requests[0]));
+  CHECK_MPI(MPI_Neighbor_allgatherv_init(mine, kCount, MPI_INT, gathered_v, counts, gapped, MPI_INT,
+                                         ring, MPI_INFO_NULL, &requests[1]));
+  CHECK_MPI(MPI_Neighbor_alltoall_init(blocks, kCount, MPI_INT, exchanged, kCount, MPI_INT, ring,
+                                       MPI_INFO_NULL, &requests[2]));
+  CHECK_MPI(MPI_Neighbor_alltoallv_init(blocks, counts, packed, MPI_INT, exchanged_v, counts,
+                                        gapped, MPI_INT, ring, MPI_INFO_NULL, &requests[3]));
+  CHECK_MPI(MPI_Neighbor_alltoallw_init(blocks, counts, packed_bytes, types, exchanged_w, counts,
+                                        gapped_bytes, types, ring, MPI_INFO_NULL, &requests[4]));
+  int want[kSpan], want_gapped[kSpan];
+  for (int round = 0; round < kRounds; ++round) {
+    for (int i = 0; i < kCount; ++i) {
+      mine[i] = value(rank, round, i);
+      blocks[i] = value(rank, round, i) * 2;              /* to the left */
+      blocks[kCount + i] = value(rank, round, i) * 2 + 1; /* to the right */
+    }
+    fill(gathered, kSpan, -1);
+    fill(gathered_v, kSpan, -1);
+    fill(exchanged, kSpan, -1);
+    fill(exchanged_v, kSpan, -1);
+    fill(exchanged_w, kSpan, -1);
+    run_round(requests, kCalls, round);
+
+    fill(want, kSpan, -1);
+    fill(want_gapped, kSpan, -1);
+    for (int i = 0; i < kCount; ++i) {
+      want[i] = want_gapped[i] = value(left, round, i);
+      want[kCount + i] = want_gapped[kCount + 1 + i] = value(right, round, i);
+    }
+    CHECK_ARRAY("MPI_Neighbor_allgather_init", gathered, want, kSpan);
+    CHECK_ARRAY("MPI_Neighbor_allgatherv_init", gathered_v, want_gapped, kSpan);
+    /* The left rank's block to its right, then the right rank's block to its left. */
+    for (int i = 0; i < kCount; ++i) {
+      want[i] = want_gapped[i] = value(left, round, i) * 2 + 1;
+      want[kCount + i] = want_gapped[kCount + 1 + i] = value(right, round, i) * 2;
+    }
+    CHECK_ARRAY("MPI_Neighbor_alltoall_init", exchanged, want, kSpan);
+    CHECK_ARRAY("MPI_Neighbor_alltoallv_init", exchanged_v, want_gapped, kSpan);
+    CHECK_ARRAY("MPI_Neighbor_alltoallw_init", exchanged_w, want_gapped, kSpan);
+    if (check_failures > 0) break; /* one round's report is enough */
+  }
+  for (int c = 0; c < kCalls; ++c) CHECK_MPI(MPI_Request_free(&requests[c]));
+  /* Argument errors come from MPI_*_init; a communicator without a topology is refused. */
+  MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Request request = MPI_REQUEST_NULL;
+  CHECK(MPI_Neighbor_alltoall_init(blocks, -1, MPI_INT, exchanged, kCount, MPI_INT, ring,
+                                   MPI_INFO_NULL, &request) == MPI_ERR_COUNT);
+  CHECK(MPI_Neighbor_allgather_init(mine, kCount, MPI_INT, gathered, kCount, MPI_INT,
+                                    MPI_COMM_WORLD, MPI_INFO_NULL, &request) == MPI_ERR_TOPOLOGY);
+  CHECK(request == MPI_REQUEST_NULL);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  CHECK_MPI(MPI_Comm_free(&ring));
+}
+
 /* Larger buffers take other algorithms: 50 rounds of a 64 Ki-element allreduce and bcast. */
 static void check_large(void) {
   enum { kLarge = 1 << 16, kLargeRounds = 50 };
@@ -455,6 +527,7 @@ int main(int argc, char** argv) {
   check_point_to_point();
   check_collectives();
   check_more_collectives();
+  check_neighbor_collectives();
   check_large();
   check_errors();
   CHECK_MPI(MPI_Finalize());
