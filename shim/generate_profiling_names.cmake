@@ -1,7 +1,8 @@
 # The profiling interface, generated from mpi.h at build time (cmake -P, run by
 # shim/CMakeLists.txt whenever mpi.h changes), so that a call declared in mpi.h gets its PMPI_
 # twin with nothing more written. A call is a line of mpi.h that declares MPI_<Capital><lower...>(
-# after its return type (the all-capital MPI_COMM_DUP_FN and friends are callbacks, not calls).
+# after its return type (the all-capital MPI_COMM_DUP_FN and friends are callbacks, not calls;
+# tests/shim/check_profiling_symbols.sh checks that no call escapes this pattern).
 # Writes, under OUTPUT_DIR:
 #   include/mpi_profiling.h  (public, included at the end of mpi.h) PMPI_X declared with the
 #                            type of MPI_X;
@@ -16,8 +17,11 @@ foreach(required MPI_H OUTPUT_DIR)
   endif()
 endforeach()
 
-set(call_line "^[A-Za-z_][A-Za-z0-9_]*[ *]+MPI_[A-Z][a-z0-9_]*\\(")
+# The return type may be several words (an attribute macro first, say); typedefs of function
+# types (MPI_User_function) are not calls.
+set(call_line "^[A-Za-z_][A-Za-z0-9_ *]*[ *]MPI_[A-Z][a-z0-9_]*\\(")
 file(STRINGS ${MPI_H} declarations REGEX "${call_line}")
+list(FILTER declarations EXCLUDE REGEX "^typedef ")
 set(names)
 foreach(line IN LISTS declarations)
   string(REGEX MATCH "MPI_[A-Z][a-z0-9_]*\\(" name "${line}")
