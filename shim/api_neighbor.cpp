@@ -13,6 +13,8 @@
 #include "collectives/neighbor/neighbor_exchange.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/collective_calls.hpp"
+#include "shim/persistent_collective.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/topology.hpp"
 
@@ -116,10 +118,11 @@ void check_neighbor_buffer(const void* buffer, const std::vector<Block>& blocks,
   check_buffer(buffer, bytes, name);  // MPI_IN_PLACE is not allowed in neighborhood collectives
 }
 
-// Posts the exchange of `comm`'s neighbours with the blocks laid out as given.
-halyard::Request start_exchange(MPI_Comm handle, const void* sendbuf, const Layout& send_layout,
-                                void* recvbuf, const Layout& recv_layout) {
-  const halyard::Communicator& comm = shim_state().comm(handle).comm;
+// Posts the exchange of `comm`'s neighbours with the blocks laid out as given (under
+// CheckingOnly, checks them and posts nothing).
+halyard::Request start_exchange(const halyard::Communicator& comm, const void* sendbuf,
+                                const Layout& send_layout, void* recvbuf,
+                                const Layout& recv_layout) {
   const Topology& topology = checked_topology(comm, MPI_UNDEFINED);
   const std::vector<Neighbor> sources = topology.in_neighbors(comm.rank());
   const std::vector<Neighbor> destinations = topology.out_neighbors(comm.rank());
@@ -137,6 +140,7 @@ halyard::Request start_exchange(MPI_Comm handle, const void* sendbuf, const Layo
     sends.push_back({destinations[i].rank, destinations[i].lane,
                      static_cast<const std::byte*>(sendbuf) + send[i].offset, send[i].bytes});
   }
+  if (in_checking_only()) return halyard::Request::make_completed(comm.loop(), {});
   return halyard::ineighbor_exchange(comm, topology.lanes(), receives, sends);
 }
 
@@ -154,14 +158,23 @@ CallForm nonblocking(MPI_Request* request) {
 int neighbor_call(const char* call, MPI_Comm comm, CallForm form, const void* sendbuf,
                   const Layout& send, void* recvbuf, const Layout& recv) {
   return guarded(call, comm, [&] {
+    const CommEntry& entry = shim_state().comm(comm);
     if (form.blocking) {
-      start_exchange(comm, sendbuf, send, recvbuf, recv).wait_ok();
+      start_exchange(entry.comm, sendbuf, send, recvbuf, recv).wait_ok();
       return;
     }
-    MPI_Errhandler errhandler = shim_state().comm(comm).errhandler;
     if (form.request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
-    *form.request =
-        shim_state().add_request({start_exchange(comm, sendbuf, send, recvbuf, recv), errhandler});
+    *form.request = shim_state().add_request(
+        {start_exchange(entry.comm, sendbuf, send, recvbuf, recv), entry.errhandler});
+  });
+}
+
+// The persistent form (MPI-4 MPI_Neighbor_*_init): the layouts keep the caller's arrays, which
+// MPI requires to stay unchanged while the request lives.
+int neighbor_init(const char* call, MPI_Comm comm, MPI_Request* request, const void* sendbuf,
+                  Layout send, void* recvbuf, Layout recv) {
+  return persistent_collective(call, comm, request, [=](const halyard::Communicator& c) -> Started {
+    return start_exchange(c, sendbuf, send, recvbuf, recv);
   });
 }
 
@@ -246,6 +259,50 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request* request) {
   return neighbor_call("MPI_Ineighbor_alltoallw", comm, nonblocking(request), sendbuf,
+                       typed_blocks(sendcounts, sdispls, sendtypes, "send"), recvbuf,
+                       typed_blocks(recvcounts, rdispls, recvtypes, "recv"));
+}
+
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info, MPI_Request* request) {
+  return neighbor_init("MPI_Neighbor_allgather_init", comm, request, sendbuf,
+                       same_block(sendcount, sendtype, "send"), recvbuf,
+                       consecutive_blocks(recvcount, recvtype, "recv"));
+}
+
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                                 MPI_Request* request) {
+  return neighbor_init("MPI_Neighbor_allgatherv_init", comm, request, sendbuf,
+                       same_block(sendcount, sendtype, "send"), recvbuf,
+                       counted_blocks(recvcounts, displs, recvtype, "recv"));
+}
+
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info, MPI_Request* request) {
+  return neighbor_init("MPI_Neighbor_alltoall_init", comm, request, sendbuf,
+                       consecutive_blocks(sendcount, sendtype, "send"), recvbuf,
+                       consecutive_blocks(recvcount, recvtype, "recv"));
+}
+
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                                MPI_Request* request) {
+  return neighbor_init("MPI_Neighbor_alltoallv_init", comm, request, sendbuf,
+                       counted_blocks(sendcounts, sdispls, sendtype, "send"), recvbuf,
+                       counted_blocks(recvcounts, rdispls, recvtype, "recv"));
+}
+
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info,
+                                MPI_Request* request) {
+  return neighbor_init("MPI_Neighbor_alltoallw_init", comm, request, sendbuf,
                        typed_blocks(sendcounts, sdispls, sendtypes, "send"), recvbuf,
                        typed_blocks(recvcounts, rdispls, recvtypes, "recv"));
 }

@@ -11,20 +11,24 @@
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
 #include "shim/collective_starts.hpp"
+#include "shim/persistent_collective.hpp"
 #include "shim/point_to_point_posting.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
 
-namespace {
+namespace halyard::mpi_shim {
 
-// A persistent request of `comm` whose rounds `start` posts; inactive until MPI_Start.
 void add_persistent(const CommEntry& entry, MPI_Request* request,
                     std::function<void(PendingRequest&)> start) {
   PendingRequest pending{{}, entry.errhandler};
   pending.start = std::move(start);
   *request = shim_state().add_request(std::move(pending));
 }
+
+}  // namespace halyard::mpi_shim
+
+namespace {
 
 int send_init(const char* call, SendMode mode, const void* buf, int count, MPI_Datatype datatype,
               int dest, int tag, MPI_Comm comm, MPI_Request* request) {
@@ -39,26 +43,6 @@ int send_init(const char* call, SendMode mode, const void* buf, int count, MPI_D
                      round.request = post_send(mode, c, data, dest, tag);
                      round.complete = unpack_all({data});  // holds a staging buffer until then
                    });
-  });
-}
-
-// MPI_<Coll>_init: `post(comm)` is the collective's non-blocking start with the caller's
-// arguments. It runs once now under CheckingOnly (every argument error is reported here, by
-// this call), then at every MPI_Start.
-template <typename Post>
-int persistent_collective(const char* call, MPI_Comm comm, MPI_Request* request, Post post) {
-  return guarded(call, comm, [&] {
-    const CommEntry& entry = shim_state().comm(comm);
-    check_request_out(request);
-    {
-      CheckingOnly checking;
-      post(entry.comm);
-    }
-    add_persistent(entry, request, [post, c = entry.comm](PendingRequest& round) {
-      Started started = post(c);
-      round.request = std::move(started.request);
-      round.complete = std::move(started.complete);
-    });
   });
 }
 
@@ -159,6 +143,82 @@ int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Request* request) {
   return persistent_collective("MPI_Alltoall_init", comm, request, [=](const Comm& c) {
     return start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  });
+}
+
+int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Gatherv_init", comm, request, [=](const Comm& c) {
+    return start_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         root);
+  });
+}
+
+int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Scatterv_init", comm, request, [=](const Comm& c) {
+    return start_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                          root);
+  });
+}
+
+int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Allgatherv_init", comm, request, [=](const Comm& c) {
+    return start_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+  });
+}
+
+int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                       MPI_Request* request) {
+  return persistent_collective("MPI_Alltoallv_init", comm, request, [=](const Comm& c) {
+    return start_alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype);
+  });
+}
+
+int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info,
+                       MPI_Request* request) {
+  return persistent_collective("MPI_Alltoallw_init", comm, request, [=](const Comm& c) {
+    return start_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes);
+  });
+}
+
+int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                                  MPI_Request* request) {
+  return persistent_collective("MPI_Reduce_scatter_block_init", comm, request, [=](const Comm& c) {
+    return start_reduce_scatter_block(c, sendbuf, recvbuf, recvcount, datatype, op);
+  });
+}
+
+int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                            MPI_Request* request) {
+  return persistent_collective("MPI_Reduce_scatter_init", comm, request, [=](const Comm& c) {
+    return start_reduce_scatter(c, sendbuf, recvbuf, recvcounts, datatype, op);
+  });
+}
+
+int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Scan_init", comm, request, [=](const Comm& c) {
+    return start_scan(c, sendbuf, recvbuf, count, datatype, op);
+  });
+}
+
+int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return persistent_collective("MPI_Exscan_init", comm, request, [=](const Comm& c) {
+    return start_exscan(c, sendbuf, recvbuf, count, datatype, op);
   });
 }
 

@@ -11,6 +11,7 @@
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
+#include "shim/collective_starts.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/reduction_args.hpp"
 #include "shim/typed_buffer.hpp"
@@ -50,6 +51,23 @@ Started start_reduction(const halyard::core::CollArgs& args, const ReductionArgs
   if (!in_blocking_collective()) unit.keep_until_done(request);
   return {std::move(request), std::move(complete)};
 }
+
+Started start_prefix(const halyard::Communicator& c, Collective collective, const void* sendbuf,
+                     void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  const std::size_t n = checked_count(count);
+  const TypeObject& type = checked_datatype(datatype);
+  const ReductionArgs unit = checked_reduction(1, datatype, type, op);
+  ReducedBuffers b = reduced_buffers(sendbuf, recvbuf, n, n, type);
+  // Exscan leaves rank 0's recvbuf untouched: nothing staged is unpacked there.
+  const bool untouched = collective == Collective::kExscan && c.rank() == 0;
+  return start_reduction(
+      {collective, c, b.send, b.received.data(), n * unit.count, {}, {}, unit.type, unit.op}, unit,
+      untouched ? unpack_all({b.sent}) : unpack_all({b.sent, b.received}));
+}
+
+}  // namespace
+
+namespace halyard::mpi_shim {
 
 Started start_reduce_scatter_block(const halyard::Communicator& c, const void* sendbuf,
                                    void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op) {
@@ -91,20 +109,17 @@ Started start_reduce_scatter(const halyard::Communicator& c, const void* sendbuf
                          unit, unpack_all({b.sent, b.received}));
 }
 
-Started start_scan(const halyard::Communicator& c, Collective collective, const void* sendbuf,
-                   void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
-  const std::size_t n = checked_count(count);
-  const TypeObject& type = checked_datatype(datatype);
-  const ReductionArgs unit = checked_reduction(1, datatype, type, op);
-  ReducedBuffers b = reduced_buffers(sendbuf, recvbuf, n, n, type);
-  // Exscan leaves rank 0's recvbuf untouched: nothing staged is unpacked there.
-  const bool untouched = collective == Collective::kExscan && c.rank() == 0;
-  return start_reduction(
-      {collective, c, b.send, b.received.data(), n * unit.count, {}, {}, unit.type, unit.op}, unit,
-      untouched ? unpack_all({b.sent}) : unpack_all({b.sent, b.received}));
+Started start_scan(const halyard::Communicator& c, const void* sendbuf, void* recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op) {
+  return start_prefix(c, Collective::kScan, sendbuf, recvbuf, count, datatype, op);
 }
 
-}  // namespace
+Started start_exscan(const halyard::Communicator& c, const void* sendbuf, void* recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op) {
+  return start_prefix(c, Collective::kExscan, sendbuf, recvbuf, count, datatype, op);
+}
+
+}  // namespace halyard::mpi_shim
 
 extern "C" {
 
@@ -142,14 +157,14 @@ int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm) {
   return blocking_call("MPI_Scan", comm, [&](const halyard::Communicator& c) {
-    return start_scan(c, Collective::kScan, sendbuf, recvbuf, count, datatype, op);
+    return start_scan(c, sendbuf, recvbuf, count, datatype, op);
   });
 }
 
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request* request) {
   return nonblocking_call("MPI_Iscan", comm, request, [&](const halyard::Communicator& c) {
-    return start_scan(c, Collective::kScan, sendbuf, recvbuf, count, datatype, op);
+    return start_scan(c, sendbuf, recvbuf, count, datatype, op);
   });
 }
 
@@ -157,14 +172,14 @@ int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm) {
   return blocking_call("MPI_Exscan", comm, [&](const halyard::Communicator& c) {
-    return start_scan(c, Collective::kExscan, sendbuf, recvbuf, count, datatype, op);
+    return start_exscan(c, sendbuf, recvbuf, count, datatype, op);
   });
 }
 
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request* request) {
   return nonblocking_call("MPI_Iexscan", comm, request, [&](const halyard::Communicator& c) {
-    return start_scan(c, Collective::kExscan, sendbuf, recvbuf, count, datatype, op);
+    return start_exscan(c, sendbuf, recvbuf, count, datatype, op);
   });
 }
 

@@ -12,6 +12,7 @@
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
+#include "shim/collective_starts.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/shim_state.hpp"
 
@@ -134,6 +135,44 @@ Started start_rooted_v(const halyard::Communicator& c, const RootedSides& call, 
           unpack_all({own_data})};
 }
 
+// MPI_Alltoallv and MPI_Alltoallw, once their sides are described. MPI_IN_PLACE: the blocks
+// leave from recvbuf, laid out as its side says; the send side is not significant.
+halyard::Request start_alltoall_layouts(const halyard::Communicator& c, const void* sendbuf,
+                                        const SideArgs& send_side, void* recvbuf,
+                                        const SideArgs& recv_side) {
+  const ByteLayout recv = layout_of(c, recv_side);
+  check_buffer(recvbuf, recv.extent, "recvbuf");
+  ByteLayout send;
+  if (!is_in_place(sendbuf)) {
+    send = layout_of(c, send_side);
+    check_buffer(sendbuf, send.extent, "sendbuf");
+    // This rank's block to itself: both sides of the copy must agree.
+    const auto me = static_cast<std::size_t>(c.rank());
+    if (send.counts[me] != recv.counts[me]) {
+      fail(MPI_ERR_ARG, indexed(send_side.counts_name, c.rank()) + " (" +
+                            std::to_string(send.counts[me]) + " bytes) does not match " +
+                            indexed(recv_side.counts_name, c.rank()) + " (" +
+                            std::to_string(recv.counts[me]) + " bytes)");
+    }
+  }
+  return start({Collective::kAlltoallv,
+                c,
+                sendbuf,
+                recvbuf,
+                0,
+                recv.counts.data(),
+                recv.displacements.data(),
+                kBytes,
+                {},
+                -1,
+                send.counts.data(),
+                send.displacements.data()});
+}
+
+}  // namespace
+
+namespace halyard::mpi_shim {
+
 Started start_gatherv(const halyard::Communicator& c, const void* sendbuf, int sendcount,
                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                       const int displs[], MPI_Datatype recvtype, int root) {
@@ -170,54 +209,18 @@ Started start_allgatherv(const halyard::Communicator& c, const void* sendbuf, in
           unpack_all({sent})};
 }
 
-// MPI_Alltoallv and MPI_Alltoallw, once their sides are described. MPI_IN_PLACE: the blocks
-// leave from recvbuf, laid out as its side says; the send side is not significant.
-halyard::Request start_alltoall_layouts(const halyard::Communicator& c, const void* sendbuf,
-                                        const SideArgs& send_side, void* recvbuf,
-                                        const SideArgs& recv_side) {
-  const ByteLayout recv = layout_of(c, recv_side);
-  check_buffer(recvbuf, recv.extent, "recvbuf");
-  ByteLayout send;
-  if (!is_in_place(sendbuf)) {
-    send = layout_of(c, send_side);
-    check_buffer(sendbuf, send.extent, "sendbuf");
-    // This rank's block to itself: both sides of the copy must agree.
-    const auto me = static_cast<std::size_t>(c.rank());
-    if (send.counts[me] != recv.counts[me]) {
-      fail(MPI_ERR_ARG, indexed(send_side.counts_name, c.rank()) + " (" +
-                            std::to_string(send.counts[me]) + " bytes) does not match " +
-                            indexed(recv_side.counts_name, c.rank()) + " (" +
-                            std::to_string(recv.counts[me]) + " bytes)");
-    }
-  }
-  return start({Collective::kAlltoallv,
-                c,
-                sendbuf,
-                recvbuf,
-                0,
-                recv.counts.data(),
-                recv.displacements.data(),
-                kBytes,
-                {},
-                -1,
-                send.counts.data(),
-                send.displacements.data()});
-}
-
-halyard::Request start_alltoallv(const halyard::Communicator& c, const void* sendbuf,
-                                 const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                                 void* recvbuf, const int recvcounts[], const int rdispls[],
-                                 MPI_Datatype recvtype) {
+Started start_alltoallv(const halyard::Communicator& c, const void* sendbuf, const int sendcounts[],
+                        const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int rdispls[], MPI_Datatype recvtype) {
   return start_alltoall_layouts(
       c, sendbuf, {sendcounts, "sendcounts", sdispls, "sdispls", sendtype, nullptr, "sendtype"},
       recvbuf, {recvcounts, "recvcounts", rdispls, "rdispls", recvtype, nullptr, "recvtype"});
 }
 
-halyard::Request start_alltoallw(const halyard::Communicator& c, const void* sendbuf,
-                                 const int sendcounts[], const int sdispls[],
-                                 const MPI_Datatype sendtypes[], void* recvbuf,
-                                 const int recvcounts[], const int rdispls[],
-                                 const MPI_Datatype recvtypes[]) {
+Started start_alltoallw(const halyard::Communicator& c, const void* sendbuf, const int sendcounts[],
+                        const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
+                        const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[]) {
   if (recvtypes == nullptr) fail(MPI_ERR_ARG, "recvtypes is NULL");
   if (sendtypes == nullptr && !is_in_place(sendbuf)) fail(MPI_ERR_ARG, "sendtypes is NULL");
   return start_alltoall_layouts(
@@ -227,7 +230,7 @@ halyard::Request start_alltoallw(const halyard::Communicator& c, const void* sen
       {recvcounts, "recvcounts", rdispls, "rdispls", MPI_DATATYPE_NULL, recvtypes, "recvtypes"});
 }
 
-}  // namespace
+}  // namespace halyard::mpi_shim
 
 extern "C" {
 

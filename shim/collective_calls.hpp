@@ -85,6 +85,10 @@ class CheckingOnly {
   CheckingOnly& operator=(const CheckingOnly&) = delete;
 };
 
+// True while a CheckingOnly lives on this thread: a start that posts without start() (the
+// neighborhood exchange) returns a completed request instead.
+bool in_checking_only();
+
 // Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go.
 Request start(core::CollArgs args);
 // MPI_ERR_ARG for a null request pointer.

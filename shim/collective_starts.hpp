@@ -30,4 +30,31 @@ Started start_scatter(const Communicator& comm, const void* sendbuf, int sendcou
 Started start_alltoall(const Communicator& comm, const void* sendbuf, int sendcount,
                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype);
 
+// The v- and w-variants (api_vector_collectives.cpp).
+Started start_gatherv(const Communicator& comm, const void* sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                      const int displs[], MPI_Datatype recvtype, int root);
+Started start_scatterv(const Communicator& comm, const void* sendbuf, const int sendcounts[],
+                       const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root);
+Started start_allgatherv(const Communicator& comm, const void* sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                         const int displs[], MPI_Datatype recvtype);
+Started start_alltoallv(const Communicator& comm, const void* sendbuf, const int sendcounts[],
+                        const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+Started start_alltoallw(const Communicator& comm, const void* sendbuf, const int sendcounts[],
+                        const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
+                        const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[]);
+// Reduce-scatter and the prefix reductions (api_prefix_collectives.cpp).
+Started start_reduce_scatter_block(const Communicator& comm, const void* sendbuf, void* recvbuf,
+                                   int recvcount, MPI_Datatype datatype, MPI_Op op);
+Started start_reduce_scatter(const Communicator& comm, const void* sendbuf, void* recvbuf,
+                             const int recvcounts[], MPI_Datatype datatype, MPI_Op op);
+Started start_scan(const Communicator& comm, const void* sendbuf, void* recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op);
+Started start_exscan(const Communicator& comm, const void* sendbuf, void* recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op);
+
 }  // namespace halyard::mpi_shim

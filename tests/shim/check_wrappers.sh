@@ -3,9 +3,11 @@
 # arguments passed through untouched (spaces included), separate compile and link steps, a
 # program that runs, and an unsupported MPI call failing to build instead of doing nothing.
 #
-#   check_wrappers.sh BIN_DIR INCLUDE_DIR LIB_DIR C_COMPILER CXX_COMPILER
+#   check_wrappers.sh BIN_DIR INCLUDE_DIR PROFILING_INCLUDE_DIR LIB_DIR C_COMPILER CXX_COMPILER
+# (PROFILING_INCLUDE_DIR: where the build generates mpi_profiling.h.)
 set -uo pipefail
-bin=$1 include=$2 lib=$3 cc=$4 cxx=$5
+bin=$1 lib=$4 cc=$5 cxx=$6
+include="$2 -I$3"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
