@@ -755,6 +755,21 @@ int MPI_Add_error_class(int* errorclass);
 int MPI_Add_error_code(int errorclass, int* errorcode);
 int MPI_Add_error_string(int errorcode, const char* string);
 
+/* Windows, declared only (issue 25, so that programs whose shared code mentions windows, such
+ * as the OSU micro-benchmarks' utilities, compile). One-sided communication is issue 26: until it
+ * defines these calls, a program that calls one compiles and then fails to link (undefined
+ * reference), never silently does nothing. HALYARD_MPI_DECLARED_ONLY marks them, so that the
+ * profiling interface gives them no PMPI_ twin yet. */
+#define HALYARD_MPI_DECLARED_ONLY
+typedef int MPI_Win;
+HALYARD_MPI_DECLARED_ONLY int MPI_Win_create(void* base, MPI_Aint size, int disp_unit,
+                                             MPI_Info info, MPI_Comm comm, MPI_Win* win);
+HALYARD_MPI_DECLARED_ONLY int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                                               MPI_Comm comm, void* baseptr, MPI_Win* win);
+HALYARD_MPI_DECLARED_ONLY int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win);
+HALYARD_MPI_DECLARED_ONLY int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size);
+HALYARD_MPI_DECLARED_ONLY int MPI_Win_free(MPI_Win* win);
+
 #ifdef __cplusplus
 }
 #endif
