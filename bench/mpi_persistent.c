@@ -18,10 +18,6 @@
 
 #include "mpi_size_arg.h"
 
-#ifndef MPI_INFO_NULL /* the shim's info objects may come later than its persistent collectives */
-#define MPI_INFO_NULL (HALYARD_MPI_KIND_INFO | 0)
-#endif
-
 enum { kRounds = 5 };
 
 static int iterations_for(size_t size, double scale) {

@@ -10,10 +10,6 @@
 
 #include "shim_check.h"
 
-#ifndef MPI_INFO_NULL
-#define MPI_INFO_NULL (HALYARD_MPI_KIND_INFO | 0)
-#endif
-
 enum { kRounds = 1000, kCount = 5 };
 
 static int rank, size, left, right;
