@@ -8,14 +8,10 @@
 // derived type with holes is packed before and unpacked after the call.
 #include <mpi.h>
 
-#include <cstring>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "collectives/core/in_place.hpp"
-#include "collectives/core/validate.hpp"
-#include "collectives/post_call.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
@@ -25,8 +21,6 @@
 #include "shim/typed_buffer.hpp"
 
 using namespace halyard::mpi_shim;
-using halyard::Datatype;
-using halyard::core::CollArgs;
 using halyard::core::Collective;
 
 namespace {
