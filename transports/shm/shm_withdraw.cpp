@@ -81,10 +81,14 @@ int ShmTransport::end_sends_to_ended_peers() {
   next_liveness_check_ = now + std::chrono::milliseconds(10);
   int ended = 0;
   std::erase_if(outstanding_, [&](auto& entry) {
-    const Peer& p = peers_[static_cast<std::size_t>(entry.second.peer_local)];
+    Peer& p = peers_[static_cast<std::size_t>(entry.second.peer_local)];
     // A process that has ended reads nothing any more. (A reused pid only makes the send wait
     // on, until the answer or the job's end.)
     if (::kill(p.block->pid, 0) == 0 || errno != ESRCH) return false;
+    // Nor does it consume a stream it asked for: drop the pushes of this transfer too.
+    const std::uint64_t transfer = entry.first;
+    queued_pushes_ -=
+        std::erase_if(p.pushes, [&](const StagedTransfer& t) { return t.id == transfer; });
     defer(std::move(entry.second.done),
           Status::failure(ErrorCode::kCancelled,
                           "shm: send withdrawn after the process failed; rank " +
