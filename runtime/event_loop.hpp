@@ -205,9 +205,11 @@ class EventLoop {
   void untrack(PendingOperation& op) noexcept;
   void fail_all_pending(const Status& status);
   std::size_t pending_count() const noexcept { return pending_count_; }
-  // How many tracked operations finished (completed, failed or dropped) so far: a count that
-  // stands still while operations are pending means the process makes no progress.
+  // How many operations finished (completed, failed or dropped) so far: a count that stands
+  // still while operations are pending means the process makes no progress. Untracked ones
+  // (sends, which complete only through their transport) count through count_finished().
   std::uint64_t finished_count() const noexcept { return finished_count_; }
+  void count_finished() noexcept { ++finished_count_; }
 
  private:
   struct SourceSlot {

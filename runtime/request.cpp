@@ -47,7 +47,10 @@ struct RequestState final : PendingOperation, Pooled<RequestState> {
     status = std::move(s);
     // Release: a thread that sees done (without the lock) sees the status too.
     done.store(true, std::memory_order_release);
-    if (EventLoop* tracker = tracking_loop()) tracker->untrack(*this);
+    if (EventLoop* tracker = tracking_loop())
+      tracker->untrack(*this);
+    else
+      loop->count_finished();  // a send's completion is progress too (the watchdog's measure)
     if (has_waiter) loop->lock()->notify_waiters();
     if (!first_callback) return true;
     // Run the callbacks from the loop, never inside complete(): the completer may be holding

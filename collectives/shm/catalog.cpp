@@ -3,10 +3,8 @@
 #include <memory>
 
 #include "collectives/base/base.hpp"
-#include "collectives/shm/channel.hpp"
-#include "collectives/shm/channel_table.hpp"
+#include "collectives/shm/channel_binding.hpp"
 #include "collectives/shm/shm.hpp"
-#include "runtime/node_memory.hpp"
 
 namespace halyard::shm {
 
@@ -16,30 +14,6 @@ using core::Algorithm;
 using core::CollArgs;
 using core::Collective;
 using core::SelectedAlgorithm;
-
-// A communicator's channel, attached to it at its first call (null: the engine cannot run on
-// it, decided alike on every member).
-struct ChannelBinding {
-  std::shared_ptr<Channel> channel;
-};
-
-bool whole_comm_on_this_node(const Communicator& comm, const NodeMemory& memory) {
-  for (int r = 0; r < comm.size(); ++r) {
-    if (!memory.on_this_node(comm.world_rank(r))) return false;
-  }
-  return true;
-}
-
-Channel* channel_of(const Communicator& comm) {
-  if (auto* binding = comm.peek_attachment<ChannelBinding>()) return binding->channel.get();
-  std::shared_ptr<Channel> channel;
-  NodeMemory* memory = node_memory_of(comm);
-  if (memory != nullptr && comm.size() > 1 && whole_comm_on_this_node(comm, *memory)) {
-    channel = ChannelTable::agree(comm, *memory);
-  }
-  return comm.attach(std::make_shared<ChannelBinding>(ChannelBinding{std::move(channel)}))
-      ->channel.get();
-}
 
 Request fallback(const CollArgs& a) {
   switch (a.collective) {
@@ -59,8 +33,7 @@ Request fallback(const CollArgs& a) {
 }
 
 Request post(const CollArgs& a, const SelectedAlgorithm&) {
-  if (Channel* channel = channel_of(a.comm)) return channel->start(a);
-  return fallback(a);
+  return ChannelBinding::of(a.comm).start(a, fallback);
 }
 
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
@@ -82,14 +55,14 @@ core::AlgorithmTable algorithms() {
 }
 
 bool bind_channel(const Communicator& node) {
-  return channel_of(node) != nullptr;
+  return ChannelBinding::of(node).wait_agreed(node) != nullptr;
 }
 
 Request post_bound(CollArgs args) {
   args.bytes = args.count * datatype_size(args.type);
-  const auto* binding = args.comm.peek_attachment<ChannelBinding>();
-  if (binding != nullptr && binding->channel) return binding->channel->start(args);
-  return fallback(args);
+  ChannelBinding* binding = ChannelBinding::find(args.comm);
+  if (binding == nullptr) return fallback(args);
+  return binding->start(args, fallback);
 }
 
 }  // namespace halyard::shm

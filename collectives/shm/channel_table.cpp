@@ -3,10 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "collectives/base/base.hpp"
-#include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel.hpp"
-#include "runtime/event_loop.hpp"
 #include "runtime/runtime_services.hpp"
 #include "runtime/support/error.hpp"
 
@@ -47,28 +44,28 @@ void ChannelTable::release(int index, std::uint64_t last_seq,
   draining_.push_back({index, last_seq, std::move(members)});
 }
 
-std::shared_ptr<Channel> ChannelTable::agree(const Communicator& comm, NodeMemory& memory) {
-  if (comm.loop().in_pass()) {
-    throw Error(ErrorCode::kUnsupported,
-                "shm: the first collective of a communicator through the shm engine agrees on "
-                "its channel and must not be called from inside a completion callback");
-  }
-  std::shared_ptr<ChannelTable> table = of(comm);
-  // Per channel: taken on some member (max of 0/1), and the highest seq any member used on it.
-  std::vector<std::uint64_t> state = table->local_state();
-  Status agreed = base::iallreduce_recursive_doubling(comm, kInPlace, state.data(), state.size(),
-                                                      Datatype::kUint64, Op::kMax)
-                      .wait();
-  if (!agreed.ok()) {
-    throw Error(agreed.code, "shm: agreeing on a collective channel failed: " + agreed.message);
-  }
+std::vector<std::uint64_t> ChannelTable::open_agreement() {
+  std::vector<std::uint64_t> state = local_state();
+  std::lock_guard lock(mutex_);
+  if (agreements_open_++ > 0) std::fill_n(state.begin(), kChannelsPerRank, 1);
+  return state;
+}
+
+std::shared_ptr<Channel> ChannelTable::conclude_agreement(
+    const Communicator& comm, NodeMemory& memory, const std::vector<std::uint64_t>& agreed) {
+  abandon_agreement();
   for (int k = 0; k < kChannelsPerRank; ++k) {
-    if (state[static_cast<std::size_t>(k)] != 0) continue;
-    table->take(k);
-    const std::uint64_t first_seq = state[static_cast<std::size_t>(kChannelsPerRank + k)] + 1;
-    return std::make_shared<Channel>(comm, memory, std::move(table), k, first_seq);
+    if (agreed[static_cast<std::size_t>(k)] != 0) continue;
+    take(k);
+    const std::uint64_t first_seq = agreed[static_cast<std::size_t>(kChannelsPerRank + k)] + 1;
+    return std::make_shared<Channel>(comm, memory, shared_from_this(), k, first_seq);
   }
   return nullptr;
+}
+
+void ChannelTable::abandon_agreement() {
+  std::lock_guard lock(mutex_);
+  --agreements_open_;
 }
 
 }  // namespace halyard::shm

@@ -2,6 +2,7 @@
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/channel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/channel_binding.cpp
   ${CMAKE_CURRENT_LIST_DIR}/channel_progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/channel_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/flag_algorithms.cpp)

@@ -53,9 +53,20 @@ int main(int argc, char** argv) {
   const std::size_t kCount = small ? 16 : (64u << 20) / sizeof(float);
   std::vector<float> send(kCount, 1.0f), recv(kCount, 0.0f);
   barrier(world);
-  if (small && world.rank() == victim) {
-    std::printf("victim %d dies at %lld by %s\n", victim, now_ms(), mode.c_str());
-    die(mode);
+  if (small) {
+    // The victim dies only once every survivor has left the barrier (each tells it so): a
+    // survivor still finishing its barrier would fail there instead of in the allreduce.
+    constexpr int kLeftBarrier = 9;
+    char token = 0;
+    if (world.rank() != victim) {
+      world.isend(victim, kLeftBarrier, &token, 1).wait_ok();
+    } else {
+      for (int r = 0; r + 1 < world.size(); ++r) {
+        world.irecv(kAnySource, kLeftBarrier, &token, 1).wait_ok();
+      }
+      std::printf("victim %d dies at %lld by %s\n", victim, now_ms(), mode.c_str());
+      die(mode);
+    }
   }
 
   Request allreduce =
