@@ -142,9 +142,7 @@ std::size_t Channel::block_offset(const Call& call, int rank) const {
 }
 
 std::size_t Channel::block_length(const Call& call, int rank) const {
-  const std::size_t bytes = block_bytes(call, rank);
-  const std::size_t offset = offset_of(call);
-  return offset < bytes ? std::min(call.chunk_bytes, bytes - offset) : 0;
+  return chunk_part(call, block_bytes(call, rank));
 }
 
 }  // namespace halyard::shm

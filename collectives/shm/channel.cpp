@@ -6,7 +6,6 @@
 #include <cstring>
 #include <utility>
 
-#include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel_progress.hpp"
 #include "collectives/shm/channel_table.hpp"
 #include "runtime/datatypes/reduction.hpp"
@@ -122,9 +121,9 @@ int Channel::progress() {
   return events;
 }
 
-std::size_t Channel::length_of(const Call& call) const {
+std::size_t Channel::chunk_part(const Call& call, std::size_t bytes) const {
   const std::size_t offset = offset_of(call);
-  return offset < call.bytes ? std::min(call.chunk_bytes, call.bytes - offset) : 0;
+  return offset < bytes ? std::min(call.chunk_bytes, bytes - offset) : 0;
 }
 
 bool Channel::posted(int rank, std::uint64_t seq) {

@@ -125,7 +125,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }
   std::size_t offset_of(const Call& call) const { return call.chunk * call.chunk_bytes; }
-  std::size_t length_of(const Call& call) const;
+  // The current chunk's part of `bytes` chunked from the start (0 past their end).
+  std::size_t chunk_part(const Call& call, std::size_t bytes) const;
+  std::size_t length_of(const Call& call) const { return chunk_part(call, call.bytes); }
   // Member `rank`'s block in the buffer of one block per rank, and its part of the current chunk.
   std::size_t block_bytes(const Call& call, int rank) const;
   std::size_t block_offset(const Call& call, int rank) const;
