@@ -9,13 +9,14 @@
 // the fewest hops, one cache-line transfer per flag, for the small nodes and messages the
 // engine is chosen for.
 //
-// Calls advance in order. start() runs a call as far as the peers' flags allow and returns a
-// completed request when it finished; otherwise the call is queued and the runtime's
-// ChannelProgress source (a source of the event loop like any transport, so blocking waits back
-// off, yield and sleep as for every other wait) advances it on each pass. A call ends only in
-// progress(): after it completes, no byte of its buffers is read or written. When the process
-// fails (a peer died, the watchdog), queued calls complete with that failure and the channel
-// takes no more calls.
+// Calls advance in order, and a call takes its seqs when it begins (after the one before it
+// finished: gatherv's and scatterv's non-roots learn their number from the root). start() runs a
+// call as far as the peers' flags allow and returns a completed request when it finished; otherwise
+// the call is queued and the runtime's ChannelProgress source (a source of the event loop like any
+// transport, so blocking waits back off, yield and sleep as for every other wait) advances it on
+// each pass. A call ends only in progress(): after it completes, no byte of its buffers is read or
+// written. When the process fails (a peer died, the watchdog), queued calls complete with that
+// failure and the channel takes no more calls.
 #pragma once
 
 #include <cstddef>
@@ -82,13 +83,13 @@ class Channel : public std::enable_shared_from_this<Channel> {
     bool learns_chunks = false;
     bool root_tells_chunks = false;
     std::uint64_t chunk = 0;  // the chunk under way
-    bool begun = false;
-    bool published = false;  // this rank's part of that chunk is out
-    bool sliced = false;     // allreduce by slices (see advance_sliced_allreduce)
-    bool reduced = false;    // sliced: this rank's slice of the chunk is out
-    int next_peer = 0;       // peers before it have published the chunk
-    Request request;         // null while start() runs
-    Communicator comm;       // set when the call is queued (its process failure is watched)
+    bool begun = false;       // it has its seqs (begin())
+    bool published = false;   // this rank's part of that chunk is out
+    bool sliced = false;      // allreduce by slices (see advance_sliced_allreduce)
+    bool reduced = false;     // sliced: this rank's slice of the chunk is out
+    int next_peer = 0;        // peers before it have published the chunk
+    Request request;          // null while start() runs
+    Communicator comm;        // set when the call is queued (its process failure is watched)
   };
 
   // A blocking call (CollArgs::blocking) that did not finish at once polls its flags here: a
