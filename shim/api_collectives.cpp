@@ -249,7 +249,9 @@ Started start_scatter(const halyard::Communicator& c, const void* sendbuf, int s
   const void* halyard_send = is_root ? sent.data() : sendbuf;  // not significant elsewhere
   halyard::Request request =
       start({Collective::kScatter, c, halyard_send, halyard_recv, block, {}, {}, kBytes, {}, root});
-  if (own_block) request.on_complete([own_block](const halyard::Status&) {});
+  // A blocking call may come back as a null request, already complete (the shm engine's):
+  // then nothing is left to keep alive.
+  if (own_block && request.valid()) request.on_complete([own_block](const halyard::Status&) {});
   return {request, unpack_all({sent, received})};
 }
 

@@ -27,6 +27,21 @@ Request fallback(const CollArgs& a) {
       return base::igather_linear(a.comm, a.send, a.recv, a.count, a.type, a.root);
     case Collective::kAllgather:
       return base::iallgather_ring(a.comm, a.send, a.recv, a.count, a.type);
+    case Collective::kScatter:
+      return base::iscatter_linear(a.comm, a.send, a.recv, a.count, a.type, a.root);
+    case Collective::kGatherv:
+      return base::igatherv_linear(a.comm, a.send, a.count, a.recv, a.counts, a.displacements,
+                                   a.type, a.root);
+    case Collective::kScatterv:
+      return base::iscatterv_linear(a.comm, a.send, a.counts, a.displacements, a.recv, a.count,
+                                    a.type, a.root);
+    case Collective::kAllgatherv:
+      return base::iallgatherv_ring(a.comm, a.send, a.count, a.recv, a.counts, a.displacements,
+                                    a.type);
+    case Collective::kReduceScatterBlock:
+      return base::ireduce_scatter_block_ring(a.comm, a.send, a.recv, a.count, a.type, a.op);
+    case Collective::kReduceScatter:
+      return base::ireduce_scatter_ring(a.comm, a.send, a.recv, a.counts, a.type, a.op);
     default:
       return base::iallreduce_recursive_doubling(a.comm, a.send, a.recv, a.count, a.type, a.op);
   }
@@ -39,13 +54,17 @@ Request post(const CollArgs& a, const SelectedAlgorithm&) {
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
 constexpr core::Supports kOneNode{MemoryKind::kHost, core::CommShapes::kOneNode, true};
 
+constexpr core::AlgorithmEntry entry(Collective collective) {
+  return {collective, "shm", Algorithm::kShm, kNoTree, kOneNode, post};
+}
+
 constexpr core::AlgorithmEntry kAlgorithms[] = {
-    {Collective::kBarrier, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
-    {Collective::kBcast, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
-    {Collective::kReduce, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
-    {Collective::kAllreduce, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
-    {Collective::kAllgather, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
-    {Collective::kGather, "shm", Algorithm::kShm, kNoTree, kOneNode, post},
+    entry(Collective::kBarrier),       entry(Collective::kBcast),
+    entry(Collective::kReduce),        entry(Collective::kAllreduce),
+    entry(Collective::kAllgather),     entry(Collective::kGather),
+    entry(Collective::kScatter),       entry(Collective::kReduceScatterBlock),
+    entry(Collective::kReduceScatter), entry(Collective::kGatherv),
+    entry(Collective::kScatterv),      entry(Collective::kAllgatherv),
 };
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <utility>
 
-#include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel_progress.hpp"
 #include "collectives/shm/channel_table.hpp"
 #include "runtime/datatypes/reduction.hpp"
@@ -64,37 +63,11 @@ Channel::~Channel() {
 }
 
 Request Channel::start(const core::CollArgs& args) {
-  Call call;
-  call.collective = args.collective;
-  call.recv = static_cast<std::byte*>(args.recv);
-  call.send = core::is_in_place(args.send) ? call.recv : static_cast<const std::byte*>(args.send);
-  if (args.collective == core::Collective::kBcast) call.send = call.recv;
-  const bool blocks = args.collective == core::Collective::kAllgather ||
-                      args.collective == core::Collective::kGather;
-  // In place, a rank's block already lies at its place in recv.
-  if (blocks && core::is_in_place(args.send)) {
-    call.send = call.recv + static_cast<std::size_t>(rank_) * args.bytes;
-  }
-  call.type = args.type;
-  call.op = args.op;
-  call.root = args.root;
-  call.bytes = args.bytes;
-  const std::size_t element =
-      args.collective == core::Collective::kBarrier ? std::size_t{1} : datatype_size(args.type);
-  // Allreduce by slices where every rank reducing everything would cost too much (more ranks,
-  // more bytes): then a cell holds the input in its first half and the slice results in its
-  // second.
-  call.sliced = args.collective == core::Collective::kAllreduce && size_ > 2 &&
-                args.bytes >= kSlicedAllreduceMinBytes;
-  const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
-  call.chunk_bytes = room / element * element;
-  call.chunks = call.bytes == 0 ? 1 : (call.bytes + call.chunk_bytes - 1) / call.chunk_bytes;
-  if (args.collective == core::Collective::kBarrier && size_ > 2) call.chunks = 2;
-  call.first_seq = next_seq_;
-  next_seq_ += call.chunks;
+  Call call = plan(args);
   if (failure_ != nullptr) return Request::make_completed(loop_, *failure_);
   // Calls run in order: this one starts now only when none is queued before it.
-  if (queue_.empty() && advance(call)) {
+  if (queue_.empty()) begin(call);
+  if (call.begun && advance(call)) {
     // A blocking caller only waits on it: a null request is a completed one, without the cost
     // of one.
     return args.blocking ? Request() : Request::make_completed(loop_, {});
@@ -127,6 +100,7 @@ int Channel::progress() {
   int events = 0;
   while (!queue_.empty()) {
     Call& call = queue_.front();
+    if (!call.begun) begin(call);
     const std::uint64_t before = call.chunk;
     const bool finished = failure_ == nullptr && advance(call);
     events += static_cast<int>(call.chunk - before);
@@ -147,8 +121,9 @@ int Channel::progress() {
   return events;
 }
 
-std::size_t Channel::length_of(const Call& call) const {
-  return std::min(call.chunk_bytes, call.bytes - offset_of(call));
+std::size_t Channel::chunk_part(const Call& call, std::size_t bytes) const {
+  const std::size_t offset = offset_of(call);
+  return offset < bytes ? std::min(call.chunk_bytes, bytes - offset) : 0;
 }
 
 bool Channel::posted(int rank, std::uint64_t seq) {
@@ -182,19 +157,24 @@ bool Channel::reusable(std::uint64_t seq) {
   return true;
 }
 
-void Channel::publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader) {
-  FlagLine& line = headers_[static_cast<std::size_t>(rank_)]->post[seq & 1];
+std::byte* Channel::outbox(std::uint64_t seq, std::size_t bytes, int reader) {
   if (bytes > 0) {
     payload_seq_[seq & 1] = seq;
     payload_reader_[seq & 1] = reader;
   }
-  if (bytes <= kInlineBytes) {
-    if (bytes > 0) std::memcpy(line.data, data, bytes);
-  } else {
-    std::memcpy(cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_, data, bytes);
-  }
-  store_seq(line, seq);
+  if (bytes <= kInlineBytes) return headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data;
+  return cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_;
+}
+
+void Channel::post(std::uint64_t seq) {
+  store_seq(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1], seq);
   announce();
+}
+
+void Channel::publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader) {
+  std::byte* to = outbox(seq, bytes, reader);
+  if (bytes > 0) std::memcpy(to, data, bytes);
+  post(seq);
 }
 
 const std::byte* Channel::payload(int rank, std::uint64_t seq, std::size_t bytes) const {
@@ -217,9 +197,10 @@ void Channel::finish_chunk(Call& call) {
 void Channel::place_blocks(Call& call) {
   const std::uint64_t seq = seq_of(call);
   const std::size_t offset = offset_of(call);
-  const std::size_t length = length_of(call);
   for (int r = 0; r < size_; ++r) {
-    std::byte* to = call.recv + static_cast<std::size_t>(r) * call.bytes + offset;
+    const std::size_t length = block_length(call, r);
+    if (length == 0) continue;
+    std::byte* to = call.recv + block_offset(call, r) + offset;
     const std::byte* from = r == rank_ ? call.send + offset : payload(r, seq, length);
     if (from != to) std::memcpy(to, from, length);
   }

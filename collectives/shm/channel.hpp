@@ -9,13 +9,14 @@
 // the fewest hops, one cache-line transfer per flag, for the small nodes and messages the
 // engine is chosen for.
 //
-// Calls advance in order. start() runs a call as far as the peers' flags allow and returns a
-// completed request when it finished; otherwise the call is queued and the runtime's
-// ChannelProgress source (a source of the event loop like any transport, so blocking waits back
-// off, yield and sleep as for every other wait) advances it on each pass. A call ends only in
-// progress(): after it completes, no byte of its buffers is read or written. When the process
-// fails (a peer died, the watchdog), queued calls complete with that failure and the channel
-// takes no more calls.
+// Calls advance in order, and a call takes its seqs when it begins (after the one before it
+// finished: gatherv's and scatterv's non-roots learn their number from the root). start() runs a
+// call as far as the peers' flags allow and returns a completed request when it finished; otherwise
+// the call is queued and the runtime's ChannelProgress source (a source of the event loop like any
+// transport, so blocking waits back off, yield and sleep as for every other wait) advances it on
+// each pass. A call ends only in progress(): after it completes, no byte of its buffers is read or
+// written. When the process fails (a peer died, the watchdog), queued calls complete with that
+// failure and the channel takes no more calls.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "collectives/base/block_layout.hpp"
 #include "collectives/core/coll_args.hpp"
 #include "collectives/shm/channel_layout.hpp"
 #include "runtime/communicator.hpp"
@@ -45,8 +47,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
 
-  // Starts barrier, bcast, reduce, allreduce, allgather or gather on validated arguments
-  // (core/validate.hpp).
+  // Starts barrier, bcast, reduce, allreduce, allgather, gather, scatter, reduce_scatter(_block),
+  // gatherv, scatterv or allgatherv on validated arguments (core/validate.hpp).
   Request start(const core::CollArgs& args);
 
   // Advances the queued calls in order; returns how many chunks moved (0: nothing to do now).
@@ -61,15 +63,27 @@ class Channel : public std::enable_shared_from_this<Channel> {
   struct Call {
     core::Collective collective;
     const std::byte* send;  // this rank's contribution (its recv buffer for in-place)
-    std::byte* recv;
+    std::byte* recv;        // null at an in-place scatter(v) root (its block stays in send)
     Datatype type;
     Op op;
     int root;
+    // What the call is chunked over: the vector (bcast, reduce, allreduce, reduce_scatter), a
+    // block (gather, allgather), the largest block (the v-variants, where this rank knows them;
+    // else its own), or a slot's worth of each block (scatter(v): chunk_bytes is the slot).
     std::size_t bytes;
-    std::size_t chunk_bytes;  // a multiple of the datatype's size
-    std::uint64_t first_seq;
+    std::size_t chunk_bytes;      // a multiple of the datatype's size
+    std::uint64_t first_seq = 0;  // set when the call begins (begin())
     std::uint64_t chunks;
+    // Where the members' blocks lie (bytes) where they differ or follow no rank * bytes rule:
+    // the v-variants where this rank knows the counts, reduce_scatter(_block)'s input.
+    bool varied = false;
+    base::BlockLayout blocks;
+    // gatherv and scatterv off the root, which alone knows every count: the root's flag of the
+    // call's first chunk carries the number of chunks (root_tells_chunks at the root).
+    bool learns_chunks = false;
+    bool root_tells_chunks = false;
     std::uint64_t chunk = 0;  // the chunk under way
+    bool begun = false;       // it has its seqs (begin())
     bool published = false;   // this rank's part of that chunk is out
     bool sliced = false;      // allreduce by slices (see advance_sliced_allreduce)
     bool reduced = false;     // sliced: this rank's slice of the chunk is out
@@ -88,16 +102,37 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // From this size on more than 2 ranks, allreduce goes by slices (docs/collectives.md).
   static constexpr std::size_t kSlicedAllreduceMinBytes = 8 * 1024;
 
+  // The call's buffers, layout and chunking (call_plan.cpp).
+  Call plan(const core::CollArgs& args) const;
+  void plan_blocks(Call& call, const core::CollArgs& args) const;
+  // The call takes the channel's next seqs; set_chunks() corrects their number once a
+  // learns_chunks call learnt it (calls run one at a time, so no later call took any yet).
+  void begin(Call& call);
+  void set_chunks(Call& call, std::uint64_t chunks);
+  // The chunk count the root's flag of `seq` carries (learns_chunks), and the root's side.
+  std::uint64_t chunks_told(int root, std::uint64_t seq) const;
+  void tell_chunks(std::byte* line_data, const Call& call) const;
+
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);
   bool advance_barrier(Call& call);
   bool advance_rooted(Call& call);
   bool advance_symmetric(Call& call);
   bool advance_sliced_allreduce(Call& call);
+  bool advance_scatter(Call& call);
+  bool advance_reduce_scatter(Call& call);
+  // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
+  bool tell_gatherv_chunks(Call& call, std::uint64_t seq);
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }
   std::size_t offset_of(const Call& call) const { return call.chunk * call.chunk_bytes; }
-  std::size_t length_of(const Call& call) const;
+  // The current chunk's part of `bytes` chunked from the start (0 past their end).
+  std::size_t chunk_part(const Call& call, std::size_t bytes) const;
+  std::size_t length_of(const Call& call) const { return chunk_part(call, call.bytes); }
+  // Member `rank`'s block in the buffer of one block per rank, and its part of the current chunk.
+  std::size_t block_bytes(const Call& call, int rank) const;
+  std::size_t block_offset(const Call& call, int rank) const;
+  std::size_t block_length(const Call& call, int rank) const;
 
   // Whether `rank` has published call `seq` (and, learnt on the way, finished seq - 1).
   bool posted(int rank, std::uint64_t seq);
@@ -115,12 +150,16 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // which no reader's copy depends on.
   static constexpr int kAllReaders = -1;
   void publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader);
+  // publish() in two steps, for a payload assembled in place (scatter): where this rank's
+  // `bytes` of `seq` go (its flag line or its cell), then the flag.
+  std::byte* outbox(std::uint64_t seq, std::size_t bytes, int reader);
+  void post(std::uint64_t seq);
   // Where `rank`'s part of `seq` lies (in its flag line or its cell).
   const std::byte* payload(int rank, std::uint64_t seq, std::size_t bytes) const;
   // This rank finished `seq`: its done flag says so (writers wait on it to reuse a parity).
   void finish_chunk(Call& call);
   // Copies the members' parts of the current chunk to their blocks of call.recv (this rank's
-  // from call.send, unless it already lies there).
+  // from call.send, unless it already lies there): gather(v) and allgather(v).
   void place_blocks(Call& call);
   // Reduces the members' parts of the current chunk, in rank order, into call.recv.
   void reduce_chunk(Call& call, const std::byte* own);

@@ -1,6 +1,7 @@
 // The shm engine's algorithms (channel.hpp): flat, one chunk (one seq) at a time, each step
 // taken only when the flags it needs are up. A step that must wait returns false; the
 // progress source calls advance() again on its next pass.
+#include <algorithm>
 #include <cstring>
 
 #include "collectives/shm/channel.hpp"
@@ -14,10 +15,18 @@ bool Channel::advance(Call& call) {
     case core::Collective::kBcast:
     case core::Collective::kReduce:
     case core::Collective::kGather:
+    case core::Collective::kGatherv:
       return advance_rooted(call);
     case core::Collective::kAllgather:
+    case core::Collective::kAllgatherv:
     case core::Collective::kAllreduce:
       return advance_symmetric(call);
+    case core::Collective::kScatter:
+    case core::Collective::kScatterv:
+      return advance_scatter(call);
+    case core::Collective::kReduceScatter:
+    case core::Collective::kReduceScatterBlock:
+      return advance_reduce_scatter(call);
     default:
       break;
   }
@@ -49,27 +58,38 @@ bool Channel::advance_barrier(Call& call) {
   return true;
 }
 
-// Bcast, reduce and gather: one side publishes each chunk once its readers finished what it
-// last published in that parity (bcast: the root, read by everyone; reduce and gather: the
+// Bcast, reduce and gather(v): one side publishes each chunk once its readers finished what it
+// last published in that parity (bcast: the root, read by everyone; reduce and gather(v): the
 // others, read by the root), and the other side consumes it (copies it out; reduces every part
-// in rank order; copies every block to its place).
+// in rank order; copies every block to its place). Gatherv's others learn the number of chunks
+// from the root's flag of the first one (only the root knows every count).
 bool Channel::advance_rooted(Call& call) {
   const bool bcast = call.collective == core::Collective::kBcast;
+  const bool blocks = call.collective != core::Collective::kReduce && !bcast;
   const bool writer = bcast == (rank_ == call.root);
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
     const std::size_t offset = offset_of(call);
     const std::size_t length = length_of(call);
     if (writer) {
-      if (!reusable(seq)) return false;
-      publish(seq, call.send + offset, length, bcast ? kAllReaders : call.root);
+      if (!call.published) {
+        if (!reusable(seq)) return false;
+        publish(seq, call.send + offset, blocks ? block_length(call, rank_) : length,
+                bcast ? kAllReaders : call.root);
+        call.published = true;
+      }
+      if (call.learns_chunks && call.chunk == 0) {
+        if (!posted(call.root, seq)) return false;
+        set_chunks(call, chunks_told(call.root, seq));
+      }
     } else if (bcast) {
       if (!posted(call.root, seq)) return false;
       if (length > 0) std::memcpy(call.recv + offset, payload(call.root, seq, length), length);
     } else {
+      if (call.root_tells_chunks && !tell_gatherv_chunks(call, seq)) return false;
       if (!all_posted(call, seq)) return false;
       if (length == 0) {
-      } else if (call.collective == core::Collective::kGather) {
+      } else if (blocks) {
         place_blocks(call);
       } else {
         reduce_chunk(call, call.send + offset);
@@ -77,6 +97,15 @@ bool Channel::advance_rooted(Call& call) {
     }
     finish_chunk(call);
   }
+  return true;
+}
+
+bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
+  if (call.chunk != 0 || call.published) return true;
+  if (!reusable(seq)) return false;
+  tell_chunks(outbox(seq, sizeof call.chunks, kAllReaders), call);
+  post(seq);
+  call.published = true;
   return true;
 }
 
@@ -88,24 +117,22 @@ bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {
   return true;
 }
 
-// Allgather and allreduce, symmetric: everyone publishes its part, chunk by chunk, and consumes
-// everyone's: copies each block to its place (allgather), or reduces all parts in rank order so
-// every rank computes the same bits (allreduce; its own part is read back from where it
-// published it, so in place works).
+// Allgather(v) and allreduce, symmetric: everyone publishes its part, chunk by chunk (a flag
+// alone where its block has no more), and consumes everyone's: copies each block to its place
+// (allgather(v)), or reduces all parts in rank order so every rank computes the same bits
+// (allreduce; its own part is read back from where it published it, so in place works).
 bool Channel::advance_symmetric(Call& call) {
   if (call.sliced) return advance_sliced_allreduce(call);
   const bool reduce = call.collective == core::Collective::kAllreduce;
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
-    const std::size_t length = length_of(call);
+    const std::size_t length = reduce ? length_of(call) : block_length(call, rank_);
     if (!publish_part(call, seq, length)) return false;
     if (!all_posted(call, seq)) return false;
-    if (length > 0) {
-      if (reduce) {
-        reduce_chunk(call, payload(rank_, seq, length));
-      } else {
-        place_blocks(call);
-      }
+    if (!reduce) {
+      place_blocks(call);
+    } else if (length > 0) {
+      reduce_chunk(call, payload(rank_, seq, length));
     }
     finish_chunk(call);
   }
@@ -137,6 +164,74 @@ bool Channel::advance_sliced_allreduce(Call& call) {
     for (int r = 0; r < size_; ++r) {
       const auto [from, bytes] = slice_of(call, r);
       if (bytes > 0) std::memcpy(out + from, result_area(r, seq), bytes);
+    }
+    finish_chunk(call);
+  }
+  return true;
+}
+
+// Scatter(v): the root publishes each chunk with every member's piece of it in that member's slot
+// (its payload divided in size() slots of chunk_bytes), and copies its own block at once; each
+// member copies its slot out, and once it has its whole block leaves the chunks that remain
+// (they carry nothing for it). Scatterv's others learn the number of chunks from the root's
+// flag line of the first one (its payload is in the cell then).
+bool Channel::advance_scatter(Call& call) {
+  const std::size_t payload_bytes = call.chunk_bytes * static_cast<std::size_t>(size_);
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t offset = offset_of(call);
+    if (rank_ == call.root) {
+      if (!reusable(seq)) return false;
+      std::byte* out = outbox(seq, payload_bytes, kAllReaders);
+      for (int r = 0; r < size_; ++r) {
+        const std::size_t length = block_length(call, r);
+        if (r == rank_ || length == 0) continue;
+        std::memcpy(out + static_cast<std::size_t>(r) * call.chunk_bytes,
+                    call.send + block_offset(call, r) + offset, length);
+      }
+      if (call.root_tells_chunks && call.chunk == 0) {
+        tell_chunks(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data, call);
+      }
+      post(seq);
+      const std::size_t own = block_bytes(call, rank_);
+      if (call.chunk == 0 && call.recv != nullptr && own > 0) {
+        std::memcpy(call.recv, call.send + block_offset(call, rank_), own);
+      }
+    } else {
+      if (!posted(call.root, seq)) return false;
+      if (call.learns_chunks && call.chunk == 0) set_chunks(call, chunks_told(call.root, seq));
+      const std::size_t length = block_length(call, rank_);
+      if (length > 0) {
+        std::memcpy(call.recv + offset,
+                    payload(call.root, seq, payload_bytes) +
+                        static_cast<std::size_t>(rank_) * call.chunk_bytes,
+                    length);
+      }
+      if (offset + call.chunk_bytes >= block_bytes(call, rank_)) call.chunk = call.chunks - 1;
+    }
+    finish_chunk(call);
+  }
+  return true;
+}
+
+// Reduce-scatter(_block): everyone publishes its input, chunk by chunk, and reduces its own
+// block's part of each chunk (every part, in rank order) from the cells straight into recv, as
+// the sliced allreduce reduces its slice. A chunk that holds none of this rank's block is
+// published and left at once. In place, results land below the input not yet published.
+bool Channel::advance_reduce_scatter(Call& call) {
+  const std::size_t mine = block_offset(call, rank_);
+  const std::size_t mine_end = mine + block_bytes(call, rank_);
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t offset = offset_of(call);
+    const std::size_t length = length_of(call);
+    if (!publish_part(call, seq, length)) return false;
+    const std::size_t from = std::max(offset, mine);
+    const std::size_t to = std::min(offset + length, mine_end);
+    if (from < to) {
+      if (!all_posted(call, seq)) return false;
+      reduce_parts(call, seq, length, from - offset, to - from, payload(rank_, seq, length),
+                   call.recv + (from - mine));
     }
     finish_chunk(call);
   }

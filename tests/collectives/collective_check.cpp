@@ -2,10 +2,10 @@
 //   hlaunch -n N [--vnodes K] collective_check SUITE [ALGORITHM] [VAR=VALUE ...]
 // SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier, gatherv,
 // scatterv, allgatherv, alltoallv, reduce_scatter_block, reduce_scatter, scan, exscan, inflight,
-// inflight_more, errors, off_node or huge. ALGORITHM (e.g. base:ring, adapt:binary) is exported as
-// HALYARD_<SUITE>_ALG and VAR=VALUE pairs are exported as given, both before the runtime starts
-// (the selection layer reads them once). Any mismatch prints rank, case, index, expected and got,
-// and exits 1.
+// inflight_more, channels, shm_blocks, errors, off_node or huge. ALGORITHM (e.g. base:ring,
+// adapt:binary) is exported as HALYARD_<SUITE>_ALG and VAR=VALUE pairs are exported as given, both
+// before the runtime starts (the selection layer reads them once). Any mismatch prints rank, case,
+// index, expected and got, and exits 1.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +47,7 @@ const std::map<std::string, Suite>& suites() {
       {"inflight", {nullptr, inflight_suite}},
       {"inflight_more", {nullptr, inflight_more_suite}},
       {"channels", {nullptr, channels_suite}},
+      {"shm_blocks", {nullptr, shm_blocks_suite}},
       {"errors", {nullptr, errors_suite}},
       {"off_node", {nullptr, off_node_suite}},
       {"huge", {nullptr, huge_suite}},

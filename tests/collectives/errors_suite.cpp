@@ -123,7 +123,7 @@ void off_node_suite(const SuiteContext& ctx) {
   std::vector<int> out(mine.size() * static_cast<std::size_t>(w.size()), -1);
   const std::string needle = "runs only on a communicator whose ranks share one node";
   const ErrorCode kInvalid = ErrorCode::kInvalidArgument;
-  // Only the collectives whose algorithm the test forced (shm has no gather or allgather).
+  // Only the collectives whose algorithm the test forced.
   auto forced = [](const char* variable) { return std::getenv(variable) != nullptr; };
   if (forced("HALYARD_BCAST_ALG")) {
     expect_error("bcast on several nodes", kInvalid, needle,
@@ -142,6 +142,24 @@ void off_node_suite(const SuiteContext& ctx) {
   if (forced("HALYARD_ALLGATHER_ALG")) {
     expect_error("allgather on several nodes", kInvalid, needle,
                  [&] { iallgather(w, mine.data(), out.data(), 4, Datatype::kInt32); });
+  }
+  if (forced("HALYARD_SCATTER_ALG")) {
+    expect_error("scatter on several nodes", kInvalid, needle,
+                 [&] { iscatter(w, out.data(), mine.data(), 4, Datatype::kInt32, 0); });
+  }
+  const std::vector<std::size_t> counts(static_cast<std::size_t>(w.size()), 4);
+  if (forced("HALYARD_REDUCE_SCATTER_ALG")) {
+    expect_error("reduce_scatter on several nodes", kInvalid, needle, [&] {
+      ireduce_scatter(w, out.data(), mine.data(), counts.data(), Datatype::kInt32, Op::kSum);
+    });
+  }
+  if (forced("HALYARD_GATHERV_ALG")) {
+    std::vector<std::size_t> displacements;
+    for (std::size_t r = 0; r < counts.size(); ++r) displacements.push_back(4 * r);
+    expect_error("gatherv on several nodes", kInvalid, needle, [&] {
+      igatherv(w, mine.data(), 4, out.data(), counts.data(), displacements.data(), Datatype::kInt32,
+               0);
+    });
   }
   // The same name runs on this rank's node communicator: the refusal is the communicator's.
   const Communicator node = w.node_comm();

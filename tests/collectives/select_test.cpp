@@ -41,18 +41,19 @@ TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
             (std::vector<std::string>{"base:dissemination", "shm", "han"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kGather),
             (std::vector<std::string>{"base:linear", "intranode:sm", "intranode:cma", "shm"}));
-  EXPECT_EQ(valid_algorithm_names(Collective::kScatter), std::vector<std::string>{"base:linear"});
+  EXPECT_EQ(valid_algorithm_names(Collective::kScatter),
+            (std::vector<std::string>{"base:linear", "shm"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kAlltoall),
             (std::vector<std::string>{"base:pairwise", "base:bruck"}));
-  const std::vector<std::string> linear = {"base:linear"};
-  const std::vector<std::string> ring = {"base:ring"};
+  const std::vector<std::string> linear = {"base:linear", "shm"};
+  const std::vector<std::string> ring = {"base:ring", "shm"};
   const std::vector<std::string> recursive_doubling = {"base:recursive_doubling"};
   EXPECT_EQ(valid_algorithm_names(Collective::kGatherv), linear);
   EXPECT_EQ(valid_algorithm_names(Collective::kScatterv), linear);
   EXPECT_EQ(valid_algorithm_names(Collective::kAllgatherv), ring);
   EXPECT_EQ(valid_algorithm_names(Collective::kAlltoallv),
             std::vector<std::string>{"base:pairwise"});
-  const std::vector<std::string> ring_pairwise = {"base:ring", "base:pairwise"};
+  const std::vector<std::string> ring_pairwise = {"base:ring", "base:pairwise", "shm"};
   EXPECT_EQ(valid_algorithm_names(Collective::kReduceScatterBlock), ring_pairwise);
   EXPECT_EQ(valid_algorithm_names(Collective::kReduceScatter), ring_pairwise);
   EXPECT_EQ(valid_algorithm_names(Collective::kScan), recursive_doubling);
@@ -221,6 +222,24 @@ TEST(SelectRules, ShmEngineOnOneNode) {
   EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 1u << 20).algorithm, Algorithm::kRing);
   EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, 8).algorithm, Algorithm::kLinear);
+}
+
+// Issue 24: scatter and reduce-scatter take the shm engine on one node while the whole vector
+// is at most 8 KiB (scatter and reduce_scatter_block size by one block); the v-variants never
+// by default (their sizes differ between ranks), nor across nodes.
+TEST(SelectRules, ShmBlockCollectivesOnSmallVectors) {
+  const CommShape four_ranks = CommShape::single_node(4);
+  for (Collective c : {Collective::kScatter, Collective::kReduceScatterBlock}) {
+    EXPECT_EQ(builtin_rule(c, four_ranks, 2048).algorithm, Algorithm::kShm);
+    EXPECT_NE(builtin_rule(c, four_ranks, 2049).algorithm, Algorithm::kShm);
+    EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
+  }
+  EXPECT_EQ(builtin_rule(Collective::kReduceScatter, four_ranks, 8192).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kReduceScatter, four_ranks, 8193).algorithm, Algorithm::kRing);
+  EXPECT_EQ(builtin_rule(Collective::kScatter, four_ranks, 4096).algorithm, Algorithm::kLinear);
+  for (Collective c : {Collective::kGatherv, Collective::kScatterv, Collective::kAllgatherv}) {
+    EXPECT_NE(builtin_rule(c, four_ranks, 8).algorithm, Algorithm::kShm);
+  }
 }
 
 TEST(AdaptParams, TreeAndSegmentFromTheSelection) {

@@ -50,6 +50,8 @@ void errors_suite(const SuiteContext& ctx);
 void off_node_suite(const SuiteContext& ctx);
 // More communicators than the shm engine has channels, made and freed over and over.
 void channels_suite(const SuiteContext& ctx);
+// The shm engine's block collectives on two communicators, in flight and blocking in place.
+void shm_blocks_suite(const SuiteContext& ctx);
 // One 64 MiB allreduce and bcast (run on few ranks only).
 void huge_suite(const SuiteContext& ctx);
 

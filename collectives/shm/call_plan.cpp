@@ -1,0 +1,148 @@
+// How a call of the shm engine is laid out before it runs (channel.hpp): its buffers, where the
+// members' blocks lie, how it is cut into chunks, and when it takes its seqs.
+#include <algorithm>
+#include <cstring>
+
+#include "collectives/core/in_place.hpp"
+#include "collectives/shm/channel.hpp"
+
+namespace halyard::shm {
+
+namespace {
+
+using core::Collective;
+
+std::uint64_t chunks_for(std::size_t bytes, std::size_t chunk_bytes) {
+  if (bytes == 0 || chunk_bytes == 0) return 1;
+  return (bytes + chunk_bytes - 1) / chunk_bytes;
+}
+
+}  // namespace
+
+Channel::Call Channel::plan(const core::CollArgs& args) const {
+  Call call;
+  call.collective = args.collective;
+  call.recv = static_cast<std::byte*>(args.recv);
+  call.send = core::is_in_place(args.send) ? call.recv : static_cast<const std::byte*>(args.send);
+  if (args.collective == Collective::kBcast) call.send = call.recv;
+  const bool blocks =
+      args.collective == Collective::kAllgather || args.collective == Collective::kGather;
+  // In place, a rank's block already lies at its place in recv.
+  if (blocks && core::is_in_place(args.send)) {
+    call.send = call.recv + static_cast<std::size_t>(rank_) * args.bytes;
+  }
+  call.type = args.type;
+  call.op = args.op;
+  call.root = args.root;
+  call.bytes = args.bytes;
+  const std::size_t element =
+      args.collective == Collective::kBarrier ? std::size_t{1} : datatype_size(args.type);
+  // Allreduce by slices where every rank reducing everything would cost too much (more ranks,
+  // more bytes): then a cell holds the input in its first half and the slice results in its
+  // second.
+  call.sliced = args.collective == Collective::kAllreduce && size_ > 2 &&
+                args.bytes >= kSlicedAllreduceMinBytes;
+  const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
+  call.chunk_bytes = room / element * element;
+  plan_blocks(call, args);
+  call.chunks = chunks_for(call.bytes, call.chunk_bytes);
+  if (args.collective == Collective::kBarrier && size_ > 2) call.chunks = 2;
+  return call;
+}
+
+// The collectives with a block per member beyond gather and allgather (whose blocks follow the
+// rank * bytes rule). Their chunks cut every block alike: chunk i carries bytes
+// [i * chunk_bytes, (i + 1) * chunk_bytes) of each, so a call has as many chunks as its largest
+// block needs; scatter(v)'s root shares its payload among the members, a slot each.
+void Channel::plan_blocks(Call& call, const core::CollArgs& args) const {
+  const std::size_t element = datatype_size(args.type);
+  const bool root = rank_ == args.root;
+  const auto largest = [&](int except) {
+    std::size_t bytes = 0;
+    for (int r = 0; r < size_; ++r) {
+      if (r != except) bytes = std::max(bytes, call.blocks.bytes(r));
+    }
+    return bytes;
+  };
+  switch (args.collective) {
+    case Collective::kGatherv:
+    case Collective::kAllgatherv:
+      if (args.collective == Collective::kGatherv && !root) {
+        call.learns_chunks = true;  // call.bytes is this rank's block
+        return;
+      }
+      call.varied = true;
+      call.root_tells_chunks = args.collective == Collective::kGatherv;
+      call.blocks = base::BlockLayout(size_, args.counts, args.displacements, element);
+      if (core::is_in_place(args.send)) call.send = call.recv + call.blocks.offset(rank_);
+      call.bytes = largest(-1);
+      return;
+    case Collective::kScatter:
+    case Collective::kScatterv: {
+      if (root && core::is_in_place(args.recv)) call.recv = nullptr;
+      const bool varied = args.collective == Collective::kScatterv;
+      // Scatter's whole payload rides in the root's flag line where it fits; scatterv's always
+      // goes to the cell, since the root's line carries the chunk count then.
+      const std::size_t slot = cell_bytes_ / static_cast<std::size_t>(size_) / element * element;
+      const bool fits_inline =
+          !varied && args.bytes * static_cast<std::size_t>(size_) <= kInlineBytes;
+      call.chunk_bytes = fits_inline ? args.bytes : slot;
+      if (varied && !root) {
+        call.learns_chunks = true;  // call.bytes is this rank's block
+        return;
+      }
+      if (!varied) return;
+      call.varied = true;
+      call.root_tells_chunks = true;
+      call.blocks = base::BlockLayout(size_, args.counts, args.displacements, element);
+      call.bytes = largest(rank_);
+      return;
+    }
+    case Collective::kReduceScatterBlock:
+      call.varied = true;
+      call.blocks = base::BlockLayout::uniform(size_, args.count, element);
+      call.bytes = call.blocks.extent();
+      return;
+    case Collective::kReduceScatter:
+      call.varied = true;
+      call.blocks = base::BlockLayout(size_, args.counts, nullptr, element);
+      return;
+    default:
+      return;
+  }
+}
+
+void Channel::begin(Call& call) {
+  call.begun = true;
+  call.first_seq = next_seq_;
+  next_seq_ += call.chunks;
+}
+
+void Channel::set_chunks(Call& call, std::uint64_t chunks) {
+  next_seq_ = call.first_seq + chunks;
+  call.chunks = chunks;
+}
+
+std::uint64_t Channel::chunks_told(int root, std::uint64_t seq) const {
+  std::uint64_t chunks = 0;
+  std::memcpy(&chunks, headers_[static_cast<std::size_t>(root)]->post[seq & 1].data, sizeof chunks);
+  return chunks;
+}
+
+void Channel::tell_chunks(std::byte* line_data, const Call& call) const {
+  std::memcpy(line_data, &call.chunks, sizeof call.chunks);
+}
+
+std::size_t Channel::block_bytes(const Call& call, int rank) const {
+  return call.varied ? call.blocks.bytes(rank) : call.bytes;
+}
+
+std::size_t Channel::block_offset(const Call& call, int rank) const {
+  return call.varied ? call.blocks.offset(rank) : static_cast<std::size_t>(rank) * call.bytes;
+}
+
+std::size_t Channel::block_length(const Call& call, int rank) const {
+  return chunk_part(call, block_bytes(call, rank));
+}
+
+}  // namespace halyard::shm
