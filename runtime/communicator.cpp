@@ -417,8 +417,8 @@ Status Communicator::recv(int peer, int tag, void* buffer, std::size_t bytes) co
   const int world_source = prepare_recv("recv", peer, buffer, bytes);
   const State& s = *state_;
   EventLoop& loop = s.p2p->loop();
-  // With a progress thread a waiter sleeps until the request's completion wakes it; inside a
-  // callback the request path reports the nested wait.
+  // A shared loop (progress thread, several application threads) waits through the request,
+  // which handles the lock; inside a callback the request path reports the nested wait.
   if (loop.threaded() || loop.in_pass()) return irecv(peer, tag, buffer, bytes).wait_ok();
 
   // The latency path: no Request (no tracking, no reference counts), just a flag to wait for.
@@ -496,27 +496,53 @@ std::uint32_t Communicator::exchange_creation_items(std::span<const int> partici
                                                     std::vector<CreationItem>& items,
                                                     CreationItem mine) const {
   const State& s = checked("exchange_creation_items");
-  // A linear allgather over the participants, on a library tag: creation is rare and small,
-  // and collectives are built on top of communicators.
-  mine.next_context = s.p2p->next_context();
-  items.assign(participants.size(), mine);
-  std::vector<Request> requests;
-  requests.reserve(2 * participants.size());
-  for (std::size_t i = 0; i < participants.size(); ++i) {
-    int r = participants[i];
-    if (r == s.rank) continue;
-    requests.push_back(irecv_internal(r, kCommCreateTag, &items[i], sizeof(CreationItem)));
-    requests.push_back(isend_internal(r, kCommCreateTag, &mine, sizeof(CreationItem)));
-  }
-  Status st = wait_all(requests);
-  if (!st.ok()) throw Error(st.code, "exchanging creation items failed: " + st.message);
+  ContextProposals& proposals = s.p2p->context_proposals();
+  struct InFlight {
+    ContextProposals& proposals;
+    std::uint32_t parent;
+    bool proposing = false;
+    InFlight(ContextProposals& p, std::uint32_t c) : proposals(p), parent(c) { p.begin(c); }
+    ~InFlight() {
+      if (proposing) proposals.end_round();
+      proposals.end(parent);
+    }
+  } in_flight(proposals, s.context);
+  constexpr std::uint32_t kAbstain = 0;  // the world's context, never proposed
+  for (;;) {
+    // Creations from several threads: one proposes per process and round
+    // (runtime/context_proposals.hpp); a round with an abstention is repeated.
+    in_flight.proposing = proposals.try_propose(s.context);
+    mine.next_context = in_flight.proposing ? s.p2p->next_context() : kAbstain;
+    // A linear allgather over the participants, on a library tag: creation is rare and small,
+    // and collectives are built on top of communicators.
+    items.assign(participants.size(), mine);
+    std::vector<Request> requests;
+    requests.reserve(2 * participants.size());
+    for (std::size_t i = 0; i < participants.size(); ++i) {
+      int r = participants[i];
+      if (r == s.rank) continue;
+      requests.push_back(irecv_internal(r, kCommCreateTag, &items[i], sizeof(CreationItem)));
+      requests.push_back(isend_internal(r, kCommCreateTag, &mine, sizeof(CreationItem)));
+    }
+    Status st = wait_all(requests);
+    if (!st.ok()) throw Error(st.code, "exchanging creation items failed: " + st.message);
 
-  // Every participant's used contexts lie below its next_context, so the maximum is free on
-  // all of them. Communicators from one split share it: their groups are disjoint.
-  std::uint32_t context = 0;
-  for (const auto& item : items) context = std::max(context, item.next_context);
-  s.p2p->reserve_contexts_below(context + 1);
-  return context;
+    // Every participant's used contexts lie below its next_context, so the maximum is free on
+    // all of them. Communicators from one split share it: their groups are disjoint.
+    std::uint32_t context = 0;
+    bool abstained = false;
+    for (const auto& item : items) {
+      context = std::max(context, item.next_context);
+      abstained = abstained || item.next_context == kAbstain;
+    }
+    if (abstained) {
+      if (in_flight.proposing) proposals.end_round();
+      in_flight.proposing = false;
+      continue;
+    }
+    s.p2p->reserve_contexts_below(context + 1);
+    return context;
+  }
 }
 
 Communicator Communicator::with_members(const std::vector<int>& members,

@@ -184,30 +184,52 @@ std::chrono::nanoseconds EventLoop::time_to_next_timer() const {
                   std::chrono::duration_cast<std::chrono::nanoseconds>(left));
 }
 
-bool EventLoop::prepare_sleep(std::chrono::nanoseconds& timeout) {
+bool EventLoop::prepare_sleep(std::vector<pollfd>& fds, std::chrono::nanoseconds& timeout) {
   if (!deferred_.empty()) return false;
   timeout = std::min<std::chrono::nanoseconds>(kMaxBlock, time_to_next_timer());
   if (timeout.count() == 0) return false;
-  wait_fds_.clear();
+  fds.clear();
   for (const auto& slot : sources_) {
     if (slot.source == nullptr) continue;
     if (!slot.source->prepare_to_block()) return false;  // work is already there
     int fd = slot.source->wait_fd();
-    if (fd >= 0) wait_fds_.push_back({fd, POLLIN, 0});
+    if (fd >= 0) fds.push_back({fd, POLLIN, 0});
   }
   return true;
 }
 
 bool EventLoop::sleep_while_idle() {
+  // Several threads may sleep at once: each on fds of its own.
+  std::vector<pollfd> fds;
   std::chrono::nanoseconds timeout{};
-  if (lock_ == nullptr || !prepare_sleep(timeout)) return false;
-  lock_->sleep(wait_fds_, timeout);
+  if (!prepare_sleep(fds, timeout)) return false;
+  lock_->sleep(fds, timeout);
   return true;
+}
+
+void EventLoop::drive_step(int& idle) {
+  if (poll() > 0) {
+    idle = 0;
+    lock_->notify_after_pass();
+    lock_->wake_sleeper();
+    lock_->yield_to_contenders();
+    return;
+  }
+  ++idle;
+  if (policy_ == WaitPolicy::kSpin || idle < kSpinPasses) {
+    lock_->yield_to_contenders();
+    return;
+  }
+  // A source without a wait fd (an ofi CQ opened without one) must be polled: at least let
+  // every other runnable thread go first.
+  if (policy_ == WaitPolicy::kYield || idle < kSpinPasses + kYieldPasses || !sleep_while_idle()) {
+    lock_->yield_cpu();
+  }
 }
 
 void EventLoop::block_once() {
   std::chrono::nanoseconds timeout{};
-  if (!prepare_sleep(timeout)) return;
+  if (!prepare_sleep(wait_fds_, timeout)) return;
   sleep_on_fds(wait_fds_, timeout, "event loop");
 }
 
@@ -218,9 +240,17 @@ void EventLoop::run_until(const std::function<bool()>& done) {
                 "with on_complete() instead");
   }
   if (lock_ != nullptr) {
-    // The progress thread makes the progress: sleep until one of its passes satisfies done().
+    // The caller may hold the lock already (at any depth): the steps below release it
+    // completely whenever they wait, so other threads post and progress meanwhile.
     Access access(*this);
-    lock_->wait_until(done, true);
+    if (driven_) {
+      // The progress thread makes the progress: sleep until one of its passes satisfies done().
+      lock_->wait_until(done, true);
+      return;
+    }
+    // No progress thread: this waiting thread drives the loop itself, as the others that wait.
+    int idle = 0;
+    while (!done()) drive_step(idle);
     return;
   }
   int idle = 0;

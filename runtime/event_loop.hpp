@@ -17,10 +17,14 @@
 //
 // Single-threaded by default: one thread drives the loop (the bootstrap client's reader thread
 // only writes an eventfd that a source here watches), and nothing on its path locks.
-// With a progress thread (runtime/progress_thread.hpp) the loop gets a LoopLock: the progress
-// thread runs the passes, and every entry point that application threads use (posting,
-// attaching callbacks, completing, waiting) holds the lock through EventLoop::Access, which
-// is one pointer test when there is no lock. Callbacks then run on the progress thread.
+// A shared loop has a LoopLock: with a progress thread (runtime/progress_thread.hpp), or when
+// several application threads use the runtime at once (Runtime::share_loop()). Every entry
+// point that application threads use (posting, attaching callbacks, completing, waiting)
+// holds the lock through EventLoop::Access, which is one pointer test when there is no lock.
+// Who runs the passes: the progress thread when there is one (the loop is driven(); waiting
+// threads sleep until its passes complete what they wait for), else every waiting thread
+// itself, one pass at a time under the lock (drive_step()). Callbacks run on the thread whose
+// pass finds them.
 #pragma once
 
 #include <poll.h>
@@ -151,11 +155,15 @@ class EventLoop {
     LoopLock* lock_;
   };
 
-  // The lock shared with a progress thread; null when the loop is single-threaded. Installed
-  // and removed by ProgressThread while no other thread uses the loop.
+  // The lock of a shared loop; null when the loop is single-threaded. Installed and removed
+  // (by ProgressThread, Runtime::share_loop()) while no other thread uses the loop.
   LoopLock* lock() const noexcept { return lock_; }
   bool threaded() const noexcept { return lock_ != nullptr; }
   void set_lock(LoopLock* lock) noexcept { lock_ = lock; }
+  // A progress thread runs the passes (set by it while no other thread uses the loop): waiting
+  // threads sleep instead of polling.
+  bool driven() const noexcept { return driven_; }
+  void set_driven(bool driven) noexcept { driven_ = driven; }
 
   // Sources are not owned: remove them before destroying them.
   SourceId add_source(CompletionSource& source);
@@ -188,10 +196,12 @@ class EventLoop {
   void run_until(const std::function<bool()>& done);
   Status wait(const Request& request);
 
-  // Progress thread, lock held: sleeps on the sources' wait fds (for at most kMaxBlock) unless
-  // work is already there or a source cannot be slept on (no wait fd); false when it did not
-  // sleep. The idle step of ProgressThread's back-off.
-  bool sleep_while_idle();
+  // One step of a thread that drives a shared loop (the progress thread, or an application
+  // thread that waits while none runs), lock held: a pass, then the back-off of run_until() in
+  // the lock's terms: hand the lock to threads waiting for it, give up the CPU without it, or
+  // sleep without it on the sources' wait fds (for at most kMaxBlock). `idle` counts the passes
+  // without events so far. A pass that made progress wakes the threads that sleep or wait.
+  void drive_step(int& idle);
 
   // True while the calling thread runs a pass of this loop (so a callback is on the stack).
   bool in_pass() const noexcept {
@@ -225,16 +235,20 @@ class EventLoop {
   int run_timers();
   int run_deferred();
   void block_once();
-  // Fills wait_fds_ and `timeout` for a sleep; false when there is work already.
-  bool prepare_sleep(std::chrono::nanoseconds& timeout);
+  // Shared loop, lock held: sleeps like block_once() but without the lock; false when it did
+  // not sleep (work is there, or a source has no wait fd).
+  bool sleep_while_idle();
+  // Fills `fds` and `timeout` for a sleep; false when there is work already.
+  bool prepare_sleep(std::vector<pollfd>& fds, std::chrono::nanoseconds& timeout);
   void compact_sources();
   std::chrono::nanoseconds time_to_next_timer() const;
 
   WaitPolicy policy_;
   std::chrono::microseconds busy_poll_{0};
   int spin_passes_ = kSpinPasses;
-  LoopLock* lock_ = nullptr;  // set while a progress thread runs
-  std::vector<pollfd> wait_fds_;
+  LoopLock* lock_ = nullptr;         // set while the loop is shared
+  bool driven_ = false;              // a progress thread runs the passes
+  std::vector<pollfd> wait_fds_;     // block_once()'s, single-threaded
   std::vector<SourceSlot> sources_;  // a removed slot keeps a null source until compacted
   bool sources_dirty_ = false;
   std::unordered_map<SourceId, std::unique_ptr<TransportSource>> transport_sources_;

@@ -44,19 +44,34 @@ void LoopLock::unlock() {
   mutex_.unlock();
 }
 
-void LoopLock::yield_to_contenders() {
-  if (contenders() == 0) return;
+int LoopLock::release_all() {
   const int depth = depth_;
   depth_ = 0;
   owner_.store(std::thread::id(), std::memory_order_relaxed);
   mutex_.unlock();
+  return depth;
+}
+
+void LoopLock::reacquire(int depth) {
+  mutex_.lock();
+  owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  depth_ = depth;
+}
+
+void LoopLock::yield_to_contenders() {
+  if (contenders() == 0) return;
+  const int depth = release_all();
   // std::mutex is not fair: without stepping aside, this thread would take the lock back
   // before the woken contender runs. A bounded number of yields keeps a contender that is
   // itself descheduled from stalling progress.
   for (int i = 0; i < 64 && contenders() > 0; ++i) ::sched_yield();
-  mutex_.lock();
-  owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
-  depth_ = depth;
+  reacquire(depth);
+}
+
+void LoopLock::yield_cpu() {
+  const int depth = release_all();
+  ::sched_yield();
+  reacquire(depth);
 }
 
 void LoopLock::notify_waiters() {
@@ -68,28 +83,25 @@ void LoopLock::notify_after_pass() {
 }
 
 void LoopLock::wake_sleeper() {
-  if (!sleeping_) return;
-  sleeping_ = false;  // one write is enough until it sleeps again
+  if (sleepers_ == 0 || wake_pending_) return;
+  wake_pending_ = true;  // one write is enough until the last sleeper drains it
   std::uint64_t one = 1;
   [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof(one));
 }
 
 void LoopLock::sleep(std::vector<pollfd>& fds, std::chrono::nanoseconds timeout) {
   fds.push_back({wake_fd_, POLLIN, 0});
-  sleeping_ = true;
-  const int depth = depth_;
-  depth_ = 0;
-  owner_.store(std::thread::id(), std::memory_order_relaxed);
-  mutex_.unlock();
-  sleep_on_fds(fds, timeout, "progress thread");
-  if (fds.back().revents != 0) {
+  ++sleepers_;
+  const int depth = release_all();
+  sleep_on_fds(fds, timeout, "event loop driver");
+  reacquire(depth);
+  // The eventfd stays readable until drained, so every sleeper sees a wake; the last one out
+  // drains it (a thread that sleeps meanwhile at worst wakes once for nothing).
+  if (--sleepers_ == 0 && wake_pending_) {
     std::uint64_t count = 0;
     [[maybe_unused]] ssize_t n = ::read(wake_fd_, &count, sizeof(count));
+    wake_pending_ = false;
   }
-  mutex_.lock();
-  owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
-  depth_ = depth;
-  sleeping_ = false;
 }
 
 }  // namespace halyard

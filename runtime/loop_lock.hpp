@@ -1,10 +1,13 @@
-// LoopLock: what makes an EventLoop safe to share between a progress thread and application
-// threads (HALYARD_PROGRESS_THREAD=1). It exists only while a progress thread runs; without one
-// the loop has no lock at all and its single-threaded path is unchanged.
+// LoopLock: what makes an EventLoop safe to share between threads: a progress thread and
+// application threads (HALYARD_PROGRESS_THREAD=1), or several application threads that call
+// into the runtime at once (Runtime::share_loop(), the MPI shim's MPI_THREAD_MULTIPLE), or
+// both. It exists only while the loop is shared; otherwise the loop has no lock at all and its
+// single-threaded path is unchanged.
 //
 // The design is one lock per loop, held by whoever touches the loop's state: the progress
 // thread while it runs passes, an application thread while it posts an operation, attaches a
-// callback or completes a request (EventLoop::Access). It is re-entrant for its owner, so code
+// callback, completes a request or (without a progress thread) runs passes itself while it
+// waits (EventLoop::Access, EventLoop::drive_step()). It is re-entrant for its owner, so code
 // that runs both from callbacks (progress thread, lock held) and from application calls can
 // take it unconditionally. A single lock rather than marshalling every call to the progress
 // thread keeps the posting path short: an application thread posts its own isend or collective
@@ -13,9 +16,10 @@
 // Three things keep it from costing a core or starving anyone:
 // - contention hand-off: the progress thread keeps the lock across idle passes but gives it up
 //   as soon as an application thread is waiting for it (contenders());
-// - sleeping: an idle progress thread releases the lock and sleeps in ppoll(2) on the sources'
-//   wait fds plus the lock's own eventfd, which an application thread writes when it leaves the
-//   lock while the progress thread sleeps (so work posted meanwhile is seen at once);
+// - sleeping: an idle driver (the progress thread, or an application thread waiting without
+//   one) releases the lock and sleeps in ppoll(2) on the sources' wait fds plus the lock's own
+//   eventfd, which another thread writes when it needs a pass or when its pass made progress
+//   (so work posted, or a request completed, meanwhile is seen at once);
 // - waiting: application threads that wait for a request or a predicate sleep on a condition
 //   variable (a futex), releasing the lock entirely, and are woken by the completion itself
 //   (notify_waiters()) or by passes that made progress (notify_after_pass()).
@@ -48,8 +52,10 @@ class LoopLock {
 
   // Threads waiting to acquire (the progress thread hands over when this is non-zero).
   int contenders() const noexcept { return contenders_.load(std::memory_order_relaxed); }
-  // Called by the lock holder (the progress thread) between passes: lets waiting threads in.
+  // Called by the lock holder (a driver) between passes: lets waiting threads in.
   void yield_to_contenders();
+  // Caller holds the lock (at any depth): releases it completely, sched_yield()s, takes it back.
+  void yield_cpu();
 
   // Caller holds the lock (at any depth): releases it completely, sleeps until `done()` is
   // true (evaluated with the lock held), then takes it back at the same depth. `on_passes`:
@@ -63,20 +69,26 @@ class LoopLock {
   // Caller holds the lock: a pass made progress; wakes wait_until(…, on_passes = true) waiters.
   void notify_after_pass();
 
-  // Progress thread, lock held: releases the lock, sleeps in ppoll(2) on `fds` plus the wake
-  // eventfd for at most `timeout`, then takes the lock back.
+  // A driver, lock held: releases the lock, sleeps in ppoll(2) on `fds` plus the wake eventfd
+  // for at most `timeout`, then takes the lock back. Several threads may sleep at once.
   void sleep(std::vector<pollfd>& fds, std::chrono::nanoseconds timeout);
-  // Wakes the progress thread if it sleeps in sleep() (caller holds the lock).
+  // Wakes the threads that sleep in sleep() (caller holds the lock).
   void wake_sleeper();
 
  private:
+  // Caller holds the lock: releases it at every depth and returns the depth; reacquire() takes
+  // it back at that depth.
+  int release_all();
+  void reacquire(int depth);
+
   std::mutex mutex_;
   std::atomic<std::thread::id> owner_{};
   int depth_ = 0;  // owner only
   std::atomic<int> contenders_{0};
   std::condition_variable waiters_cv_;
-  int pass_waiters_ = 0;   // under mutex_
-  bool sleeping_ = false;  // under mutex_: the progress thread is in sleep()
+  int pass_waiters_ = 0;       // under mutex_
+  int sleepers_ = 0;           // under mutex_: threads in sleep()
+  bool wake_pending_ = false;  // under mutex_: wake_fd_ was written and not drained yet
   int wake_fd_ = -1;
 };
 

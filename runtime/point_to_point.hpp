@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "runtime/active_messages.hpp"
+#include "runtime/context_proposals.hpp"
 #include "runtime/matching_engine.hpp"
 #include "runtime/request.hpp"
 #include "runtime/transport.hpp"
@@ -83,6 +84,8 @@ class PointToPoint final : public EagerMatcher {
   // the maximum of its members' next_context() and everyone moves past it (see Communicator).
   std::uint32_t next_context() const noexcept { return next_context_; }
   void reserve_contexts_below(std::uint32_t bound);
+  // Which creation in flight may propose a context (several threads create communicators).
+  ContextProposals& context_proposals() noexcept { return context_proposals_; }
 
   // Expires when this object is destroyed; communicators check it before touching it.
   std::weak_ptr<const void> lifetime() const noexcept { return lifetime_; }
@@ -110,6 +113,7 @@ class PointToPoint final : public EagerMatcher {
   std::optional<Status> failure_;
   std::size_t sends_in_flight_ = 0;
   std::uint32_t next_context_ = 1;  // 0 is the world communicator's
+  ContextProposals context_proposals_;
   // Synchronous sends waiting for their acknowledgement, by id (24 bits, wrapping).
   std::unordered_map<std::uint32_t, std::shared_ptr<SynchronousSend>> synchronous_sends_;
   std::uint32_t next_synchronous_id_ = 0;

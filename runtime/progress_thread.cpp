@@ -1,7 +1,5 @@
 #include "runtime/progress_thread.hpp"
 
-#include <sched.h>
-
 #include <exception>
 #include <string>
 
@@ -15,14 +13,20 @@ bool ProgressThread::enabled_from_environment() {
 }
 
 ProgressThread::ProgressThread(EventLoop& loop) : loop_(loop) {
-  if (loop_.threaded()) {
+  if (loop_.driven()) {
     throw Error(ErrorCode::kInvalidArgument, "ProgressThread: the loop already has one");
   }
-  loop_.set_lock(&lock_);
+  if (!loop_.threaded()) {
+    own_lock_ = std::make_unique<LoopLock>();
+    loop_.set_lock(own_lock_.get());
+  }
+  lock_ = loop_.lock();
+  loop_.set_driven(true);
   try {
     thread_ = std::thread([this] { run(); });
   } catch (...) {
-    loop_.set_lock(nullptr);
+    loop_.set_driven(false);
+    if (own_lock_) loop_.set_lock(nullptr);
     throw;
   }
 }
@@ -37,56 +41,33 @@ void ProgressThread::stop() {
     throw Error(ErrorCode::kInvalidArgument,
                 "ProgressThread::stop: called from a callback on the progress thread");
   }
-  lock_.lock();
+  lock_->lock();
   stop_requested_ = true;
-  lock_.unlock();  // wakes the thread if it sleeps
+  lock_->wake_sleeper();
+  lock_->unlock();
   thread_.join();
-  loop_.set_lock(nullptr);
+  loop_.set_driven(false);
+  if (own_lock_) loop_.set_lock(nullptr);
 }
 
 void ProgressThread::run() {
   log::debug("progress thread started");
-  lock_.lock();
+  lock_->lock();
   int idle = 0;
-  const WaitPolicy policy = loop_.policy();
   while (!stop_requested_) {
-    int events = 0;
     try {
-      events = loop_.poll();
+      loop_.drive_step(idle);
     } catch (const std::exception& e) {
       // A callback threw: there is no caller to hand the exception to. Fail what is pending so
       // that the application's waits return with the reason instead of hanging.
       log::error("progress thread: a completion callback threw: {}", e.what());
       loop_.fail_all_pending(Status::failure(
           ErrorCode::kInternal, std::string("a completion callback threw: ") + e.what()));
-      events = 1;
-    }
-    if (events > 0) {
       idle = 0;
-      lock_.notify_after_pass();
-      lock_.yield_to_contenders();
-      continue;
-    }
-    ++idle;
-    if (policy == WaitPolicy::kSpin || idle < EventLoop::kSpinPasses) {
-      lock_.yield_to_contenders();
-      continue;
-    }
-    if (policy == WaitPolicy::kYield || idle < EventLoop::kSpinPasses + EventLoop::kYieldPasses) {
-      lock_.unlock();
-      ::sched_yield();
-      lock_.lock();
-      continue;
-    }
-    if (!loop_.sleep_while_idle()) {
-      // A source without a wait fd (an ofi CQ opened without one) must be polled: at least
-      // let every other runnable thread go first.
-      lock_.unlock();
-      ::sched_yield();
-      lock_.lock();
+      lock_->notify_after_pass();
     }
   }
-  lock_.unlock();
+  lock_->unlock();
   log::debug("progress thread stopped");
 }
 

@@ -3,18 +3,20 @@
 // collectives advance without the application calling into the library: the overlap of
 // communication and computation that the MVAPICH2 co-design paper measures.
 //
-// While it runs, the loop has a LoopLock (runtime/loop_lock.hpp): the thread runs passes with
-// the lock held, hands it to application threads that post or complete operations, and backs
-// off like run_until() does (HALYARD_WAIT: spin, then sched_yield, then sleep in ppoll(2) on the
-// sources' wait fds and its own wake eventfd), so an idle progress thread costs no core.
-// Completion callbacks run on this thread; application threads that wait sleep on a
-// condition variable until the completion wakes them.
+// While it runs, the loop has a LoopLock (runtime/loop_lock.hpp): its own, or the one already
+// there when application threads share the loop (Runtime::share_loop()). The thread runs
+// passes with the lock held, hands it to application threads that post or complete
+// operations, and backs off like run_until() does (EventLoop::drive_step(); HALYARD_WAIT: spin,
+// then sched_yield, then sleep in ppoll(2) on the sources' wait fds and the lock's wake
+// eventfd), so an idle progress thread costs no core. Completion callbacks run on this thread;
+// application threads that wait sleep on a condition variable until the completion wakes them.
 //
-// stop() (and the destructor) ends the thread and removes the lock; afterwards the loop is
-// single-threaded again. Start and stop from the thread that owns the runtime, while no other
-// application thread uses it.
+// stop() (and the destructor) ends the thread and removes the lock it installed; afterwards
+// the loop is single-threaded again (or shared, driven by its waiting threads). Start and stop
+// from the thread that owns the runtime, while no other application thread uses it.
 #pragma once
 
+#include <memory>
 #include <thread>
 
 #include "runtime/event_loop.hpp"
@@ -24,7 +26,7 @@ namespace halyard {
 
 class ProgressThread {
  public:
-  // Installs the lock and starts the thread.
+  // Installs a lock unless the loop has one, and starts the thread.
   explicit ProgressThread(EventLoop& loop);
   ~ProgressThread();
   ProgressThread(const ProgressThread&) = delete;
@@ -42,7 +44,8 @@ class ProgressThread {
   void run();
 
   EventLoop& loop_;
-  LoopLock lock_;
+  std::unique_ptr<LoopLock> own_lock_;  // null when the loop was shared already
+  LoopLock* lock_;
   bool stop_requested_ = false;  // under lock_
   std::thread thread_;
 };

@@ -174,7 +174,7 @@ bool Request::test() const {
   // Inside a callback the loop is already mid-pass: polling again would re-enter the
   // transports, so test() only looks. A progress thread makes the progress itself.
   EventLoop& loop = *state_->loop;
-  if (!loop.threaded() && !loop.in_pass()) loop.poll();
+  if (!loop.driven() && !loop.in_pass()) loop.poll();
   return done();
 }
 
@@ -182,7 +182,7 @@ Status Request::wait() const {
   if (state_ == nullptr) return kNullRequestStatus;
   if (done()) return state_->status;
   EventLoop& loop = *state_->loop;
-  if (!loop.threaded() || loop.in_pass()) {
+  if (!loop.driven() || loop.in_pass()) {
     loop.run_until([this] { return state_->done.load(std::memory_order_relaxed); });
     return state_->status;
   }

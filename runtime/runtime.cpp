@@ -140,6 +140,25 @@ void Runtime::stop_progress_thread() {
   progress_.reset();
 }
 
+void Runtime::share_loop() {
+  if (finalized_) {
+    throw Error(ErrorCode::kInvalidArgument, "Runtime::share_loop: the runtime was finalized");
+  }
+  if (shared_lock_) return;
+  // A running progress thread has a lock of its own: restarted, it takes the shared one, which
+  // then outlives it.
+  const bool restart = progress_thread_running();
+  stop_progress_thread();
+  shared_lock_ = std::make_unique<LoopLock>();
+  loop_->set_lock(shared_lock_.get());
+  if (restart) start_progress_thread();
+}
+
+void Runtime::stop_threads() {
+  stop_progress_thread();
+  if (shared_lock_ && loop_) loop_->set_lock(nullptr);
+}
+
 void Runtime::wire_transports() {
   for (const auto& t : router_->transports()) {
     t->set_incoming_handler(p2p_->incoming_handler());
@@ -197,7 +216,7 @@ void Runtime::finalize() {
     throw Error(ErrorCode::kInvalidArgument, "Runtime::finalize: called from inside a callback");
   }
   // The rest runs single-threaded: the closing barrier and the teardown must not race passes.
-  stop_progress_thread();
+  stop_threads();
   finalized_ = true;
   loop_->poll();  // take in notices that arrived since the last pass
   // Sends still in flight are the application's last messages: let them complete.
@@ -218,7 +237,7 @@ void Runtime::finalize() {
 }
 
 void Runtime::tear_down() {
-  stop_progress_thread();
+  stop_threads();
   // Detach the inbox before it can go: the bootstrap's reader thread must not post into it
   // while the destructor closes its eventfd (a race ThreadSanitizer found). on_notice()
   // synchronizes with the thread that delivers notices.

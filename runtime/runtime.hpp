@@ -14,7 +14,9 @@
 //
 // An optional progress thread (HALYARD_PROGRESS_THREAD=1, RuntimeParts::progress_thread or
 // start_progress_thread()) drives the event loop while the application computes; see
-// runtime/progress_thread.hpp. finalize() stops it first and finishes single-threaded.
+// runtime/progress_thread.hpp. share_loop() lets several application threads use the runtime
+// at once (the MPI shim's MPI_THREAD_MULTIPLE). finalize() stops both first and finishes
+// single-threaded.
 #pragma once
 
 #include <memory>
@@ -90,6 +92,13 @@ class Runtime {
   // The running progress thread, or null (tests measure its CPU time).
   ProgressThread* progress_thread() noexcept { return progress_.get(); }
 
+  // Lets several application threads call into the runtime at once: the loop gets a LoopLock
+  // (unless a progress thread gave it one), every entry point takes it, and a thread that
+  // waits releases it while it waits, driving the loop itself when no progress thread runs.
+  // Idempotent; call from the thread that owns the runtime before other threads use it.
+  // finalize() ends the sharing.
+  void share_loop();
+
   // Fails every pending and later operation with `status` (what a peer-failure notice does);
   // `failed_rank`, when known, is the world rank whose process is gone (PointToPoint::fail).
   void fail(const Status& status, int failed_rank = -1);
@@ -103,6 +112,8 @@ class Runtime {
   void build(RuntimeParts parts);
   void wire_transports();
   void start_device_support();
+  // Back to one thread: stops the progress thread and removes share_loop()'s lock.
+  void stop_threads();
   void tear_down();
 
   LaunchInfo info_;
@@ -113,6 +124,7 @@ class Runtime {
   std::unique_ptr<Router> router_;
   std::unique_ptr<PointToPoint> p2p_;
   std::unique_ptr<CollectiveWatchdog> watchdog_;  // HALYARD_COLL_TIMEOUT; null when off
+  std::unique_ptr<LoopLock> shared_lock_;         // share_loop()'s, installed until finalize
   std::unique_ptr<ProgressThread> progress_;      // null unless a progress thread runs
   Communicator world_;
   std::vector<EventLoop::SourceId> sources_;

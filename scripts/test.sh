@@ -68,14 +68,16 @@ if stage asan; then
 fi
 
 # Stage 3: TSan on what runs threads: hlaunch, the ranks' bootstrap client (reader thread), the
-# in-process tests that run one runtime per thread, and the progress thread (in-process tests,
-# and 2 ranks through hlaunch with the thread switched on mid-job).
+# in-process tests that run one runtime per thread, the progress thread (in-process tests,
+# and 2 ranks through hlaunch with the thread switched on mid-job), and the MPI shim under
+# MPI_THREAD_MULTIPLE (4 threads per rank, with and without the progress thread).
 tsan_targets=(hlaunch kv_exchange_rank misbehaving_rank placement_rank cpu_share_rank
   launcher_protocol_test
   launcher_store_test launcher_parts_test launcher_launch_info_test launcher_hosts_test
   halyard_collectives_demo reliability_bootstrap_hardening_test
-  core_communicator_test core_active_messages_test progress_thread_test exchange_check)
-tsan_tests='^(launcher_|reliability_bootstrap|BootstrapHardening|KeyValueStore|CollectiveGate|Control|LaunchOptions|LaunchInfo|Communicator|AmTest|ProgressThread|progress_exchange_n2$)'
+  core_communicator_test core_active_messages_test progress_thread_test exchange_check
+  halyard_mpi shim_threads)
+tsan_tests='^(launcher_|reliability_bootstrap|BootstrapHardening|KeyValueStore|CollectiveGate|Control|LaunchOptions|LaunchInfo|Communicator|AmTest|ProgressThread|progress_exchange_n2$|shim_threads_)'
 if stage tsan; then
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     sanitizer_stage tsan HALYARD_TSAN "$tsan_tests" "${tsan_targets[@]}"

@@ -63,11 +63,14 @@ int MPI_Init_thread(int* /*argc*/, char*** /*argv*/, int required, int* provided
   if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE) {
     fatal_error("MPI_Init_thread", MPI_ERR_ARG, "invalid thread level " + std::to_string(required));
   }
-  // Halyard's event loop belongs to one thread: the main one, which makes every MPI call.
-  int level = std::min(required, MPI_THREAD_FUNNELED);
-  record_thread_level(level);
+  // Every level is provided; MPI_THREAD_MULTIPLE shares the runtime between threads
+  // (call_guard.hpp), the lower levels leave it single-threaded.
+  record_thread_level(required);
   int result = initialize("MPI_Init_thread");
-  if (provided != nullptr) *provided = level;
+  if (result == MPI_SUCCESS && required == MPI_THREAD_MULTIPLE) {
+    shim_state().share_between_threads();
+  }
+  if (provided != nullptr) *provided = required;
   return result;
 }
 
@@ -82,12 +85,14 @@ int MPI_Finalized(int* flag) {
 }
 
 int MPI_Finalize(void) {
-  return guarded("MPI_Finalize", MPI_COMM_WORLD, [] {
-    // MPI deletes MPI_COMM_SELF's attributes first, so that their delete callbacks can serve
-    // as the program's own finalization hooks (while MPI still works).
+  // MPI deletes MPI_COMM_SELF's attributes first, so that their delete callbacks can serve as
+  // the program's own finalization hooks (while MPI still works).
+  int result = guarded("MPI_Finalize", MPI_COMM_WORLD, [] {
     delete_all_attributes(MPI_COMM_SELF, shim_state().comm(MPI_COMM_SELF));
-    shim_state().finalize();
   });
+  if (result != MPI_SUCCESS) return result;
+  // Without the call lock: the runtime's finalize removes it (call_guard.hpp).
+  return reporting_failures("MPI_Finalize", MPI_COMM_WORLD, [] { shim_state().finalize(); });
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode) {

@@ -4,6 +4,28 @@
 // MPI_ERRORS_RETURN returns the class, MPI_ERRORS_ARE_FATAL ends the whole job with a message
 // that names the call, e.g. "MPI_Bcast: invalid root 7 (communicator size 4)", and a user
 // handler is called with the communicator and the class, after which the call returns it.
+//
+// Locking convention for MPI_THREAD_MULTIPLE (the one mechanism every file of calls relies on):
+// - One lock serializes the shim: the runtime's event-loop lock (runtime/loop_lock.hpp), which
+//   ShimState::locked_loop() names once MPI_Init_thread granted MPI_THREAD_MULTIPLE (null at
+//   the lower levels, where a call pays a pointer test for it).
+// - guarded() holds it for the whole call, error handling included. So every table and object
+//   of the shim (communicators, requests, messages, datatypes, ops, groups, info, keyvals and
+//   attributes, errhandlers, error codes, the bsend buffer, ...) is read and changed only under
+//   it: a new file of MPI calls needs nothing but guarded() around each body, and no lock of
+//   its own. The lock is re-entrant: an error handler, an attribute callback or a user op that
+//   calls MPI takes it again.
+// - A call that waits (blocking point-to-point and collectives, MPI_Wait*, MPI_Probe, ...) waits
+//   through the runtime (Request::wait(), EventLoop::run_until()), which releases the lock
+//   completely while it waits and takes it back before it returns, so other threads call,
+//   complete and progress meanwhile; without a progress thread the waiting threads run the
+//   loop's passes themselves. Never wait in any other way inside guarded() (a spin on a flag
+//   that another MPI call sets would hold the lock and hang).
+// - Across such a wait, what the call holds stays valid because tables never move their entries
+//   (deques) and MPI forbids freeing an object that another thread still uses.
+// - Runtime callbacks (completion steps, user ops inside a reduction) run on whichever thread
+//   runs the pass, with the lock held.
+// - MPI_Finalize runs without it (reporting_failures()): the runtime's finalize removes it.
 #pragma once
 
 #include <mpi.h>
@@ -32,9 +54,9 @@ int apply_handler(const char* call, MPI_Errhandler handler, MPI_Comm comm, int e
 // The answer to a call made before MPI_Init or after MPI_Finalize.
 int report_outside_lifetime(const char* call);
 
+// Runs `body`, turning what it throws into the error handling of `call`.
 template <typename Body>
-int guarded(const char* call, MPI_Comm comm, Body&& body) {
-  if (shim_state().phase() != Phase::kInitialized) return report_outside_lifetime(call);
+int reporting_failures(const char* call, MPI_Comm comm, Body&& body) {
   try {
     body();
     return MPI_SUCCESS;
@@ -48,6 +70,14 @@ int guarded(const char* call, MPI_Comm comm, Body&& body) {
   } catch (const std::exception& e) {
     return report_error(call, comm, MPI_ERR_INTERN, e.what());
   }
+}
+
+template <typename Body>
+int guarded(const char* call, MPI_Comm comm, Body&& body) {
+  ShimState& state = shim_state();
+  if (state.phase() != Phase::kInitialized) return report_outside_lifetime(call);
+  EventLoop::Access call_lock(state.locked_loop());
+  return reporting_failures(call, comm, body);
 }
 
 }  // namespace halyard::mpi_shim

@@ -56,7 +56,15 @@ void ShimState::initialize() {
       CommEntry{world.split(world.rank(), 0), MPI_ERRORS_ARE_FATAL, "MPI_COMM_SELF", {}, {}});
 }
 
+void ShimState::share_between_threads() {
+  runtime_->share_loop();
+  locked_loop_ = &runtime_->loop();
+}
+
 void ShimState::finalize() {
+  // MPI_Finalize runs alone (the standard requires it) and without the call lock: the
+  // runtime's finalize removes the lock.
+  locked_loop_ = nullptr;
   world_errhandler_ = world_errhandler();
   comms_.clear();
   free_comms_.clear();

@@ -81,6 +81,12 @@ class ShimState {
   // Null outside the initialized phase.
   Runtime* runtime_if_any() { return phase_ == Phase::kInitialized ? runtime_ : nullptr; }
 
+  // MPI_THREAD_MULTIPLE: shares the runtime's loop between threads (Runtime::share_loop()) and
+  // makes its lock the lock every MPI call holds (call_guard.hpp).
+  void share_between_threads();
+  // The loop whose lock MPI calls hold; null unless MPI_THREAD_MULTIPLE was granted.
+  EventLoop* locked_loop() const { return locked_loop_; }
+
   // The entry of a valid, non-null communicator handle; throws MpiError(MPI_ERR_COMM).
   CommEntry& comm(MPI_Comm handle);
   // Null when `handle` names no communicator.
@@ -105,6 +111,7 @@ class ShimState {
   // Owned, but deliberately never destroyed unless MPI_Finalize runs: a program that exits
   // without it must not run a collective finalize from a static destructor.
   Runtime* runtime_ = nullptr;
+  EventLoop* locked_loop_ = nullptr;
   std::deque<std::optional<CommEntry>> comms_;  // index = handle's low bits; 0 = MPI_COMM_NULL
   std::vector<std::size_t> free_comms_;
   HandleTable<PendingRequest> requests_{HALYARD_MPI_KIND_REQUEST};  // 0 = MPI_REQUEST_NULL

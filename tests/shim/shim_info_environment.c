@@ -96,7 +96,7 @@ static void check_info_calls(void) {
   CHECK_MPI(MPI_Info_get(MPI_INFO_ENV, "maxprocs", 10, value, &flag));
   CHECK(flag == 1 && atoi(value) == world_size);
   CHECK_MPI(MPI_Info_get(MPI_INFO_ENV, "thread_level", 30, value, &flag));
-  CHECK(flag == 1 && strcmp(value, "MPI_THREAD_FUNNELED") == 0);
+  CHECK(flag == 1 && strcmp(value, "MPI_THREAD_MULTIPLE") == 0);
   CHECK_MPI(MPI_Info_get(MPI_INFO_ENV, "command", MPI_MAX_INFO_VAL - 1, value, &flag));
   CHECK(flag == 1 && strstr(value, "shim_info_environment") != NULL);
   CHECK(MPI_Info_set(MPI_INFO_ENV, "a", "b") == MPI_ERR_INFO);
@@ -194,7 +194,7 @@ static void* ask_if_main(void* flag) {
 static void check_environment(void) {
   int provided = -1, flag = -1;
   CHECK_MPI(MPI_Query_thread(&provided));
-  CHECK(provided == MPI_THREAD_FUNNELED);
+  CHECK(provided == MPI_THREAD_MULTIPLE);
   CHECK_MPI(MPI_Is_thread_main(&flag));
   CHECK(flag == 1);
   pthread_t other;
@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
   CHECK(strstr(version, "Halyard") != NULL && length == (int)strlen(version));
 
   CHECK_MPI(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-  CHECK(provided == MPI_THREAD_FUNNELED);
+  CHECK(provided == MPI_THREAD_MULTIPLE);
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &world_size));
   check_info_calls();
