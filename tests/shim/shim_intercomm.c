@@ -243,6 +243,105 @@ static void check_refused(MPI_Comm inter) {
   CHECK_CLASS(MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, 0, 1, &merged), MPI_ERR_COMM);
 }
 
+/* Scatterv and alltoallw, a vector datatype, a persistent bcast, probes, idup, and the
+ * communicator constructors that refuse an intercommunicator. Roots are in group A. */
+static void check_more(MPI_Comm inter) {
+  int root = root_arg(1, 0);
+  int root_world = 0; /* A's first rank */
+  int buf[4 * MAXN], recv[4 * MAXN], want[4 * MAXN];
+  /* Scatterv: remote rank j gets j + 1 ints, taken in reverse rank order. */
+  int counts[MAXN], displs[MAXN], at = 0;
+  for (int j = remote_size - 1; j >= 0; --j) counts[j] = j + 1, displs[j] = at, at += j + 1;
+  for (int k = 0; k < at; ++k) buf[k] = root == MPI_ROOT ? 3 * k + 1 : -1;
+  for (int k = 0; k < 4 * MAXN; ++k) recv[k] = -1;
+  CHECK_MPI(MPI_Scatterv(buf, counts, displs, MPI_INT, recv, local_rank + 1, MPI_INT, root, inter));
+  if (root >= 0) {
+    /* The root's layout: member i of this group (remote rank i to the root) got i + 1 ints at
+     * the displacement of the reverse order. */
+    int offset = 0;
+    for (int i = local_size - 1; i > local_rank; --i) offset += i + 1;
+    for (int k = 0; k <= local_rank; ++k) want[k] = 3 * (offset + k) + 1;
+    CHECK_ARRAY("scatterv", recv, want, local_rank + 1);
+    CHECK(recv[local_rank + 1] == -1);
+  }
+  /* Alltoallw: one int to every remote rank, byte displacements, received in reverse order. */
+  int ones[MAXN], sdispls[MAXN], rdispls[MAXN];
+  MPI_Datatype types[MAXN];
+  for (int j = 0; j < remote_size; ++j) {
+    ones[j] = 1, types[j] = MPI_INT;
+    sdispls[j] = j * (int)sizeof(int);
+    rdispls[j] = (remote_size - 1 - j) * (int)sizeof(int);
+    buf[j] = 7000 + 10 * world_rank + j;
+    want[remote_size - 1 - j] = 7000 + 10 * remote_world[j] + local_rank;
+  }
+  CHECK_MPI(MPI_Alltoallw(buf, ones, sdispls, types, recv, ones, rdispls, types, inter));
+  CHECK_ARRAY("alltoallw", recv, want, remote_size);
+  /* A vector type with holes: 2 items of 3 ints 2 apart; the holes keep their sentinel. */
+  MPI_Datatype strided;
+  MPI_Type_vector(3, 1, 2, MPI_INT, &strided);
+  MPI_Type_commit(&strided);
+  for (int k = 0; k < 12; ++k) buf[k] = root == MPI_ROOT ? 100 + k : -1;
+  CHECK_MPI(MPI_Bcast(buf, 2, strided, root, inter));
+  if (root >= 0) {
+    /* Item i covers ints 5 i, 5 i + 2, 5 i + 4 (extent 5 ints). */
+    for (int k = 0; k < 10; ++k) want[k] = -1;
+    for (int i = 0; i < 2; ++i) {
+      for (int e = 0; e < 3; ++e) want[5 * i + 2 * e] = 100 + 5 * i + 2 * e;
+    }
+    CHECK_ARRAY("bcast of a vector type", buf, want, 10);
+  }
+  MPI_Type_free(&strided);
+  /* A persistent bcast, started three times with new data. */
+  MPI_Request persistent;
+  CHECK_MPI(MPI_Bcast_init(buf, 4, MPI_INT, root, inter, MPI_INFO_NULL, &persistent));
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < 4; ++k) buf[k] = root == MPI_ROOT ? round * 10 + k + root_world : -1;
+    CHECK_MPI(MPI_Start(&persistent));
+    CHECK_MPI(MPI_Wait(&persistent, MPI_STATUS_IGNORE));
+    if (root >= 0) {
+      for (int k = 0; k < 4; ++k) want[k] = round * 10 + k + root_world;
+      CHECK_ARRAY("persistent bcast", buf, want, 4);
+    }
+  }
+  CHECK_MPI(MPI_Request_free(&persistent));
+  /* Probe: local rank 0 of each group sends 3 ints to the other's rank 0. */
+  if (local_rank == 0) {
+    int out[3] = {world_rank, world_rank + 1, world_rank + 2}, in[3] = {-1, -1, -1}, count = -1;
+    MPI_Request sent;
+    MPI_Status status;
+    CHECK_MPI(MPI_Isend(out, 3, MPI_INT, 0, 9, inter, &sent));
+    CHECK_MPI(MPI_Probe(MPI_ANY_SOURCE, 9, inter, &status));
+    CHECK(status.MPI_SOURCE == 0);
+    MPI_Get_count(&status, MPI_INT, &count);
+    CHECK(count == 3);
+    CHECK_MPI(MPI_Recv(in, 3, MPI_INT, status.MPI_SOURCE, 9, inter, MPI_STATUS_IGNORE));
+    int expected[3] = {remote_world[0], remote_world[0] + 1, remote_world[0] + 2};
+    CHECK_ARRAY("probed message", in, expected, 3);
+    CHECK_MPI(MPI_Wait(&sent, MPI_STATUS_IGNORE));
+  }
+  /* idup: an intercommunicator with the same groups. */
+  MPI_Comm dup;
+  MPI_Request request;
+  int rsize = -1, result = -1;
+  CHECK_MPI(MPI_Comm_idup(inter, &dup, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Comm_remote_size(dup, &rsize));
+  CHECK(rsize == remote_size);
+  CHECK_MPI(MPI_Comm_compare(inter, dup, &result));
+  CHECK(result == MPI_CONGRUENT);
+  MPI_Comm_free(&dup);
+  /* Constructors of intracommunicators refuse an intercommunicator. */
+  MPI_Group group;
+  MPI_Comm made;
+  int dims[1] = {local_size}, periods[1] = {0};
+  MPI_Comm_group(inter, &group);
+  CHECK_CLASS(MPI_Comm_create(inter, group, &made), MPI_ERR_COMM);
+  CHECK_CLASS(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &made),
+              MPI_ERR_COMM);
+  CHECK_CLASS(MPI_Cart_create(inter, 1, dims, periods, 0, &made), MPI_ERR_COMM);
+  MPI_Group_free(&group);
+}
+
 /* Merge with A low: A's members first, then B's, each in local order. */
 static void check_merge(MPI_Comm inter) {
   MPI_Comm merged;
@@ -336,6 +435,7 @@ int main(int argc, char** argv) {
   check_rooted(inter, 0, (in_a ? remote_size : local_size) - 1, 1); /* root: B's last rank */
   check_all_to_all(inter);
   check_refused(inter);
+  check_more(inter);
   check_merge(inter);
   check_dup_split(inter);
 
