@@ -43,16 +43,29 @@ Communicator make_intercomm(Communicator local, std::vector<int> remote_world) {
   return bridge;
 }
 
+Started nothing_posted(const Communicator& comm) {
+  return {Request::make_completed(comm.loop(), {})};
+}
+
+int next_intercomm_tag(const Communicator& bridge) {
+  constexpr std::uint32_t kTags = 1U << 30;  // then the tags wrap
+  return kFirstCollectiveTag - static_cast<int>(bridge.next_collective_call() % kTags);
+}
+
+Started leaders_swap(const Communicator& bridge, const Communicator& local, int tag,
+                     const void* send, std::size_t send_bytes, void* receive,
+                     std::size_t receive_bytes) {
+  if (local.rank() != 0) return nothing_posted(bridge);
+  Request both[] = {bridge.irecv_internal(0, tag, receive, receive_bytes),
+                    bridge.isend_internal(0, tag, send, send_bytes)};
+  return {when_all(bridge.loop(), both)};
+}
+
 void swap_between_leaders(const Communicator& bridge, const void* send, std::size_t send_bytes,
                           void* receive, std::size_t receive_bytes) {
   const Intercomm& inter = checked_intercomm(bridge);
-  if (inter.local.rank() == 0) {
-    Request received = bridge.irecv_internal(0, kIntercommTag, receive, receive_bytes);
-    Request sent = bridge.isend_internal(0, kIntercommTag, send, send_bytes);
-    Request both[] = {received, sent};
-    Status status = wait_all(both);
-    if (!status.ok()) throw Error(status.code, "exchange between the group leaders failed");
-  }
+  int tag = next_intercomm_tag(bridge);
+  wait_for(leaders_swap(bridge, inter.local, tag, send, send_bytes, receive, receive_bytes));
   wait_for(start_bcast(inter.local, receive, static_cast<int>(receive_bytes), MPI_BYTE, 0));
 }
 

@@ -13,6 +13,7 @@
 
 #include "runtime/communicator.hpp"
 #include "runtime/tags.hpp"
+#include "shim/collective_calls.hpp"
 
 namespace halyard::mpi_shim {
 
@@ -23,10 +24,10 @@ struct Intercomm {
   int remote_size() const { return static_cast<int>(remote_world.size()); }
 };
 
-// The library tag of the traffic between the groups on a bridge: the bridge runs no
-// intracommunicator collective, and the intercommunicator forms block until done, so one tag
-// matches in call order.
-inline constexpr int kIntercommTag = kFirstCollectiveTag;
+// A library tag of its own for the next collective call on a bridge (every rank of both groups
+// makes these calls in the same order, and the bridge runs no intracommunicator collective), so
+// that calls in flight at once never match each other's messages.
+int next_intercomm_tag(const Communicator& bridge);
 
 // The Intercomm of a shim communicator, or null for an intracommunicator.
 const Intercomm* intercomm_of(const Communicator& comm);
@@ -45,8 +46,15 @@ Communicator make_intercomm(Communicator local, std::vector<int> remote_world);
 // color in both groups, ordered by (key, rank); empty where either group has none of that color
 // or `color` is negative.
 Communicator split_intercomm(const Communicator& bridge, int color, int key);
-// Collective over both groups of `inter`'s bridge: local leaders (local rank 0) swap
-// `send_bytes` for `receive_bytes`, then the leader broadcasts what it received to its group.
+// A step, or a call, that posts nothing (a completed request).
+Started nothing_posted(const Communicator& comm);
+// The local leaders (local rank 0) swap `send_bytes` for `receive_bytes` between the groups;
+// nothing is posted at the other members.
+Started leaders_swap(const Communicator& bridge, const Communicator& local, int tag,
+                     const void* send, std::size_t send_bytes, void* receive,
+                     std::size_t receive_bytes);
+// Collective over both groups of `inter`'s bridge (blocking): leaders_swap(), then the leader
+// broadcasts what it received to its group.
 void swap_between_leaders(const Communicator& bridge, const void* send, std::size_t send_bytes,
                           void* receive, std::size_t receive_bytes);
 

@@ -1,13 +1,15 @@
 #include "shim/intercomm_collectives.hpp"
 
+#include <array>
 #include <cstring>
-#include <numeric>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "shim/argument_checks.hpp"
 #include "shim/collective_starts.hpp"
 #include "shim/intercomm.hpp"
+#include "shim/intercomm_chain.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/typed_buffer.hpp"
 
@@ -16,11 +18,6 @@ namespace halyard::mpi_shim {
 namespace {
 
 using Use = TypedBuffer::Use;
-
-// What an intercommunicator form returns: it has finished when it returns.
-Started done(const Communicator& bridge) {
-  return {Request::make_completed(bridge.loop(), {})};
-}
 
 void refuse_in_place(const void* buffer, const char* name) {
   if (is_in_place(buffer)) {
@@ -77,12 +74,9 @@ struct BlockAt {
   MPI_Datatype type;
 };
 
-// Posts every receive and send between the groups, waits for them and unpacks what arrived.
-Started move_blocks(const Communicator& bridge, const std::vector<BlockAt>& sends,
+// Posts every block between the groups now, on the call's `tag`; MPI_Wait unpacks what arrived.
+Started move_blocks(const Communicator& bridge, int tag, const std::vector<BlockAt>& sends,
                     const std::vector<BlockAt>& receives) {
-  std::vector<TypedBuffer> received;
-  std::vector<TypedBuffer> sent;
-  std::vector<Request> requests;
   auto typed = [](const BlockAt& b, const char* side, Use use) {
     std::string count_name = std::string(side) + "count";
     std::string type_name = std::string(side) + "type";
@@ -92,57 +86,111 @@ Started move_blocks(const Communicator& bridge, const std::vector<BlockAt>& send
     check_buffer(b.buf, n, type, buffer_name.c_str());
     return TypedBuffer(address_at(b.buf, b.offset), n, type, use);
   };
+  std::vector<TypedBuffer> buffers;  // unpacked (receives) or kept (sends) until MPI_Wait
+  std::vector<Request> requests;
   for (const BlockAt& b : receives) {
-    received.push_back(typed(b, "recv", Use::kReceive));
-    requests.push_back(bridge.irecv_internal(b.peer, kIntercommTag, received.back().data(),
-                                             received.back().bytes()));
+    buffers.push_back(typed(b, "recv", Use::kReceive));
+    requests.push_back(
+        bridge.irecv_internal(b.peer, tag, buffers.back().data(), buffers.back().bytes()));
   }
   for (const BlockAt& b : sends) {
-    sent.push_back(typed(b, "send", Use::kSend));
+    buffers.push_back(typed(b, "send", Use::kSend));
     requests.push_back(
-        bridge.isend_internal(b.peer, kIntercommTag, sent.back().data(), sent.back().bytes()));
+        bridge.isend_internal(b.peer, tag, buffers.back().data(), buffers.back().bytes()));
   }
-  Status status = wait_all(requests);
-  if (!status.ok()) throw Error(status.code, status.message);
-  for (const TypedBuffer& b : received) b.complete();
-  return done(bridge);
+  return {when_all(bridge.loop(), requests), unpack_all(std::move(buffers))};
 }
 
-// The reduction of the local group's contributions, packed, at local rank 0 (empty elsewhere).
-std::vector<std::byte> reduce_to_leader(const Intercomm& inter, const void* sendbuf, int count,
-                                        MPI_Datatype datatype, MPI_Op op) {
-  refuse_in_place(sendbuf, "sendbuf");
-  std::size_t n = checked_count(count);
-  const TypeObject& type = checked_datatype(datatype);
-  bool leader = inter.local.rank() == 0;
-  std::vector<std::byte> laid_out;  // the result in the type's own layout
-  void* base = nullptr;
-  if (leader && n > 0) {
-    laid_out.resize(
-        static_cast<std::size_t>(static_cast<MPI_Aint>(n - 1) * type.extent + type.true_extent));
-    base = address_at(laid_out.data(), -type.true_lb);
+// The leader's broadcast to the rest of its group, over the bridge (local rank i is bridge rank
+// remote size + i on this side): the members' receives are posted at once, in the call, and
+// the leader's sends by a later step, once it has the data.
+struct FanOut {
+  int tag;
+  int remote_size;
+  int local_size;
+  bool leader;
+
+  FanOut(const Intercomm& inter, int call_tag)
+      : tag(call_tag),
+        remote_size(inter.remote_size()),
+        local_size(inter.local.size()),
+        leader(inter.local.rank() == 0) {}
+
+  // A member's receive from the leader (nothing at the leader).
+  Started receive(const Communicator& bridge, void* data, std::size_t bytes) const {
+    if (leader) return nothing_posted(bridge);
+    return {bridge.irecv_internal(remote_size, tag, data, bytes)};
   }
-  std::vector<std::byte> scratch(1);  // a recvbuf for count 0 at the leader
-  wait_for(start_reduce(inter.local, sendbuf, base != nullptr ? base : scratch.data(), count,
-                        datatype, op, 0));
-  if (!leader || n == 0) return {};
-  TypedBuffer packed(base, n, type, Use::kSend);
-  const auto* bytes = static_cast<const std::byte*>(packed.data());
-  return {bytes, bytes + packed.bytes()};
+  // The leader's sends to every member (nothing elsewhere).
+  Started send(const Communicator& bridge, const void* data, std::size_t bytes) const {
+    if (!leader) return nothing_posted(bridge);
+    std::vector<Request> requests;
+    for (int i = 1; i < local_size; ++i) {
+      requests.push_back(bridge.isend_internal(remote_size + i, tag, data, bytes));
+    }
+    return {when_all(bridge.loop(), requests)};
+  }
+};
+
+// The reduction of the local group's contributions, packed at local rank 0 (empty elsewhere).
+struct Reduced {
+  std::shared_ptr<const TypeObject> type;
+  std::size_t count = 0;
+  std::vector<std::byte> laid_out;  // the result in the type's own layout, at the leader
+  void* base = nullptr;             // where the type's displacement 0 falls in laid_out
+  std::vector<std::byte> packed;
+};
+
+// The steps that leave the reduction in `out->packed`: a reduce to local rank 0, then a pack.
+std::vector<ChainStep> reduce_to_leader(const Intercomm& inter, const std::shared_ptr<Reduced>& out,
+                                        const void* sendbuf, int count, MPI_Datatype datatype,
+                                        MPI_Op op) {
+  refuse_in_place(sendbuf, "sendbuf");
+  out->count = checked_count(count);
+  out->type = checked_datatype(datatype).shared_from_this();
+  const TypeObject& type = *out->type;
+  bool leader = inter.local.rank() == 0;
+  out->laid_out.resize(1);  // a recvbuf for count 0
+  out->base = out->laid_out.data();
+  if (leader && out->count > 0) {
+    out->laid_out.resize(static_cast<std::size_t>(
+        static_cast<MPI_Aint>(out->count - 1) * type.extent + type.true_extent));
+    out->base = address_at(out->laid_out.data(), -type.true_lb);
+  }
+  Communicator local = inter.local;
+  auto reduce = [local, out, sendbuf, count, datatype, op] {
+    return start_reduce(local, sendbuf, out->base, count, datatype, op, 0);
+  };
+  auto pack = [local, out] {
+    if (local.rank() == 0 && out->count > 0) {
+      TypedBuffer packed(out->base, out->count, *out->type, Use::kSend);
+      const auto* bytes = static_cast<const std::byte*>(packed.data());
+      out->packed.assign(bytes, bytes + packed.bytes());
+    }
+    return nothing_posted(local);
+  };
+  return {reduce, pack};
 }
 
 }  // namespace
 
 Started inter_barrier(const Communicator& bridge) {
   const Intercomm& inter = checked_intercomm(bridge);
-  if (in_checking_only()) return done(bridge);
-  // Every local member has arrived, then the leaders meet, then the leader releases its group
-  // (a one-byte bcast: it cannot complete before the leader sends).
-  wait_for(start_barrier(inter.local));
-  char token = 1;
-  char remote_token = 0;
-  swap_between_leaders(bridge, &token, 1, &remote_token, 1);
-  return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
+  int tag = next_intercomm_tag(bridge);
+  // Every local member has arrived, then the leaders meet, then each leader releases its group.
+  auto tokens = std::make_shared<std::array<char, 2>>(std::array<char, 2>{1, 0});
+  FanOut fan(inter, tag);
+  Started released = fan.receive(bridge, &(*tokens)[1], 1);
+  Started arrived = start_barrier(inter.local);
+  Communicator local = inter.local;
+  return start_chain(bridge, {[arrived] { return arrived; },
+                              [bridge, local, tag, tokens] {
+                                return leaders_swap(bridge, local, tag, &(*tokens)[0], 1,
+                                                    &(*tokens)[1], 1);
+                              },
+                              [bridge, fan, tokens] { return fan.send(bridge, &(*tokens)[1], 1); },
+                              [released] { return released; }});
 }
 
 Started inter_bcast(const Communicator& bridge, void* buffer, int count, MPI_Datatype datatype,
@@ -152,61 +200,87 @@ Started inter_bcast(const Communicator& bridge, void* buffer, int count, MPI_Dat
   std::size_t n = checked_count(count);
   const TypeObject& type = checked_datatype(datatype);
   if (role != RootRole::kIdle) check_buffer(buffer, n, type, "buffer");
-  if (in_checking_only() || role == RootRole::kIdle) return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
+  int tag = next_intercomm_tag(bridge);
+  if (role == RootRole::kIdle) return nothing_posted(bridge);
   if (role == RootRole::kHere) {
     TypedBuffer data(buffer, n, type, Use::kSend);
-    bridge.isend_internal(0, kIntercommTag, data.data(), data.bytes()).wait_ok();
-    return done(bridge);
+    return {bridge.isend_internal(0, tag, data.data(), data.bytes()), unpack_all({data})};
   }
-  TypedBuffer data(buffer, n, type, Use::kReceive);
-  if (inter.local.rank() == 0) {
-    bridge.irecv_internal(root, kIntercommTag, data.data(), data.bytes()).wait_ok();
-  }
-  wait_for(start_bcast(inter.local, data.data(), static_cast<int>(data.bytes()), MPI_BYTE, 0));
-  data.complete();
-  return done(bridge);
+  // The remote leader receives from the root and passes the data on to its group.
+  auto data = std::make_shared<TypedBuffer>(buffer, n, type, Use::kReceive);
+  FanOut fan(inter, tag);
+  Started arrived = fan.leader
+                        ? Started{bridge.irecv_internal(root, tag, data->data(), data->bytes())}
+                        : fan.receive(bridge, data->data(), data->bytes());
+  return start_chain(
+      bridge,
+      {[arrived] { return arrived; },
+       [bridge, fan, data] { return fan.send(bridge, data->data(), data->bytes()); }},
+      unpack_all({*data}));
 }
 
 Started inter_reduce(const Communicator& bridge, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, int root) {
   const Intercomm& inter = checked_intercomm(bridge);
   RootRole role = root_role(inter, root);
-  if (in_checking_only() || role == RootRole::kIdle) return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
+  int tag = next_intercomm_tag(bridge);
+  if (role == RootRole::kIdle) return nothing_posted(bridge);
   if (role == RootRole::kHere) {
     std::size_t n = checked_count(count);
     const TypeObject& type = checked_datatype(datatype);
     check_buffer(recvbuf, n, type, "recvbuf");
     TypedBuffer result(recvbuf, n, type, Use::kReceive);
-    bridge.irecv_internal(0, kIntercommTag, result.data(), result.bytes()).wait_ok();
-    result.complete();
-    return done(bridge);
+    return {bridge.irecv_internal(0, tag, result.data(), result.bytes()), unpack_all({result})};
   }
-  std::vector<std::byte> reduced = reduce_to_leader(inter, sendbuf, count, datatype, op);
-  if (inter.local.rank() == 0) {
-    bridge.isend_internal(root, kIntercommTag, reduced.data(), reduced.size()).wait_ok();
-  }
-  return done(bridge);
+  auto reduced = std::make_shared<Reduced>();
+  std::vector<ChainStep> steps = reduce_to_leader(inter, reduced, sendbuf, count, datatype, op);
+  bool leader = inter.local.rank() == 0;
+  steps.push_back([bridge, leader, reduced, root, tag]() -> Started {
+    if (!leader) return nothing_posted(bridge);
+    return {bridge.isend_internal(root, tag, reduced->packed.data(), reduced->packed.size())};
+  });
+  return start_chain(bridge, std::move(steps));
+}
+
+// The steps of allreduce and reduce-scatter after the reduction: the leaders swap their groups'
+// results into `remote`, each leader passes the other group's on to its members (whose receives
+// `fan` posted in the call), and the members' receives complete.
+void append_swap_and_fan_out(std::vector<ChainStep>& steps, const Communicator& bridge,
+                             const Communicator& local, const FanOut& fan,
+                             const std::shared_ptr<Reduced>& reduced, void* remote,
+                             std::size_t remote_bytes) {
+  Started received = fan.receive(bridge, remote, remote_bytes);
+  steps.push_back([bridge, local, fan, reduced, remote, remote_bytes] {
+    return leaders_swap(bridge, local, fan.tag, reduced->packed.data(), reduced->packed.size(),
+                        remote, remote_bytes);
+  });
+  steps.push_back(
+      [bridge, fan, remote, remote_bytes] { return fan.send(bridge, remote, remote_bytes); });
+  steps.push_back([received] { return received; });
 }
 
 Started inter_allreduce(const Communicator& bridge, const void* sendbuf, void* recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op) {
   const Intercomm& inter = checked_intercomm(bridge);
-  if (in_checking_only()) return done(bridge);
-  std::vector<std::byte> reduced = reduce_to_leader(inter, sendbuf, count, datatype, op);
-  std::size_t n = checked_count(count);
-  const TypeObject& type = checked_datatype(datatype);
-  check_buffer(recvbuf, n, type, "recvbuf");
-  TypedBuffer result(recvbuf, n, type, Use::kReceive);
-  swap_between_leaders(bridge, reduced.data(), reduced.size(), result.data(), result.bytes());
-  result.complete();
-  return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
+  auto reduced = std::make_shared<Reduced>();
+  std::vector<ChainStep> steps = reduce_to_leader(inter, reduced, sendbuf, count, datatype, op);
+  check_buffer(recvbuf, reduced->count, *reduced->type, "recvbuf");
+  auto result =
+      std::make_shared<TypedBuffer>(recvbuf, reduced->count, *reduced->type, Use::kReceive);
+  FanOut fan(inter, next_intercomm_tag(bridge));
+  append_swap_and_fan_out(steps, bridge, inter.local, fan, reduced, result->data(),
+                          result->bytes());
+  return start_chain(bridge, std::move(steps), unpack_all({*result}));
 }
 
 Started inter_reduce_scatter(const Communicator& bridge, const void* sendbuf, void* recvbuf,
                              const int recvcounts[], MPI_Datatype datatype, MPI_Op op) {
   const Intercomm& inter = checked_intercomm(bridge);
   checked_array(recvcounts, "recvcounts");
-  if (in_checking_only()) return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
   int me = inter.local.rank();
   int total = 0;
   int before_me = 0;
@@ -215,18 +289,23 @@ Started inter_reduce_scatter(const Communicator& bridge, const void* sendbuf, vo
     if (i == me) before_me = total;
     total += recvcounts[i];
   }
-  const TypeObject& type = checked_datatype(datatype);
-  std::vector<std::byte> reduced = reduce_to_leader(inter, sendbuf, total, datatype, op);
-  // The other group's reduction reaches every member; each keeps its own part.
-  std::vector<std::byte> remote(static_cast<std::size_t>(total) * type.size);
-  swap_between_leaders(bridge, reduced.data(), reduced.size(), remote.data(), remote.size());
-  auto mine = checked_count(recvcounts[me], "recvcount");
+  auto reduced = std::make_shared<Reduced>();
+  std::vector<ChainStep> steps = reduce_to_leader(inter, reduced, sendbuf, total, datatype, op);
+  const TypeObject& type = *reduced->type;
+  std::size_t mine = checked_count(recvcounts[me], "recvcount");
   check_buffer(recvbuf, mine, type, "recvbuf");
-  TypedBuffer result(recvbuf, mine, type, Use::kReceive);
-  std::memcpy(result.data(), remote.data() + static_cast<std::size_t>(before_me) * type.size,
-              result.bytes());
-  result.complete();
-  return done(bridge);
+  auto result = std::make_shared<TypedBuffer>(recvbuf, mine, type, Use::kReceive);
+  // The other group's reduction reaches every member; each keeps its own part.
+  auto remote =
+      std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(total) * type.size);
+  FanOut fan(inter, next_intercomm_tag(bridge));
+  append_swap_and_fan_out(steps, bridge, inter.local, fan, reduced, remote->data(), remote->size());
+  std::size_t offset = static_cast<std::size_t>(before_me) * type.size;
+  steps.push_back([bridge, result, remote, offset] {
+    std::memcpy(result->data(), remote->data() + offset, result->bytes());
+    return nothing_posted(bridge);
+  });
+  return start_chain(bridge, std::move(steps), unpack_all({*result}));
 }
 
 Started inter_reduce_scatter_block(const Communicator& bridge, const void* sendbuf, void* recvbuf,
@@ -242,10 +321,12 @@ Started inter_gatherv(const Communicator& bridge, const void* sendbuf, int sendc
                       const int displs[], MPI_Datatype recvtype, int root) {
   const Intercomm& inter = checked_intercomm(bridge);
   RootRole role = root_role(inter, root);
-  if (in_checking_only() || role == RootRole::kIdle) return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
+  int tag = next_intercomm_tag(bridge);
+  if (role == RootRole::kIdle) return nothing_posted(bridge);
   if (role == RootRole::kRemote) {
     refuse_in_place(sendbuf, "sendbuf");
-    return move_blocks(bridge, {{root, sendbuf, 0, sendcount, sendtype}}, {});
+    return move_blocks(bridge, tag, {{root, sendbuf, 0, sendcount, sendtype}}, {});
   }
   checked_array(recvcounts, "recvcounts");
   std::vector<int> offsets =
@@ -254,7 +335,7 @@ Started inter_gatherv(const Communicator& bridge, const void* sendbuf, int sendc
   for (int j = 0; j < inter.remote_size(); ++j) {
     receives.push_back({j, recvbuf, offsets[static_cast<std::size_t>(j)], recvcounts[j], recvtype});
   }
-  return move_blocks(bridge, {}, receives);
+  return move_blocks(bridge, tag, {}, receives);
 }
 
 Started inter_gather(const Communicator& bridge, const void* sendbuf, int sendcount,
@@ -273,10 +354,12 @@ Started inter_scatterv(const Communicator& bridge, const void* sendbuf, const in
                        MPI_Datatype recvtype, int root) {
   const Intercomm& inter = checked_intercomm(bridge);
   RootRole role = root_role(inter, root);
-  if (in_checking_only() || role == RootRole::kIdle) return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
+  int tag = next_intercomm_tag(bridge);
+  if (role == RootRole::kIdle) return nothing_posted(bridge);
   if (role == RootRole::kRemote) {
     refuse_in_place(recvbuf, "recvbuf");
-    return move_blocks(bridge, {}, {{root, recvbuf, 0, recvcount, recvtype}});
+    return move_blocks(bridge, tag, {}, {{root, recvbuf, 0, recvcount, recvtype}});
   }
   checked_array(sendcounts, "sendcounts");
   std::vector<int> offsets =
@@ -285,7 +368,7 @@ Started inter_scatterv(const Communicator& bridge, const void* sendbuf, const in
   for (int j = 0; j < inter.remote_size(); ++j) {
     sends.push_back({j, sendbuf, offsets[static_cast<std::size_t>(j)], sendcounts[j], sendtype});
   }
-  return move_blocks(bridge, sends, {});
+  return move_blocks(bridge, tag, sends, {});
 }
 
 Started inter_scatter(const Communicator& bridge, const void* sendbuf, int sendcount,
@@ -311,14 +394,15 @@ Started inter_alltoallw(const Communicator& bridge, const void* sendbuf, const i
   checked_array(rdispls, "rdispls");
   check_out(sendtypes, "sendtypes");
   check_out(recvtypes, "recvtypes");
-  if (in_checking_only()) return done(bridge);
+  if (in_checking_only()) return nothing_posted(bridge);
+  int tag = next_intercomm_tag(bridge);
   std::vector<BlockAt> sends;
   std::vector<BlockAt> receives;
   for (int j = 0; j < inter.remote_size(); ++j) {
     sends.push_back({j, sendbuf, sdispls[j], sendcounts[j], sendtypes[j]});
     receives.push_back({j, recvbuf, rdispls[j], recvcounts[j], recvtypes[j]});
   }
-  return move_blocks(bridge, sends, receives);
+  return move_blocks(bridge, tag, sends, receives);
 }
 
 Started inter_alltoallv(const Communicator& bridge, const void* sendbuf, const int sendcounts[],

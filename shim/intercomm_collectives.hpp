@@ -1,12 +1,12 @@
 // The intercommunicator forms of the collectives (MPI-3.1 §5.2.2), composed from the
-// intracommunicator algorithms on the local group and messages between the groups on the
-// bridge (intercomm.hpp): a bcast is the root's send to the remote leader and a bcast in the
-// remote group; a reduction is a reduce in the sending group, a swap between the leaders and a
-// bcast; the data-moving calls send every block straight to the remote rank it is for.
+// intracommunicator algorithms on the local group and messages on the bridge (intercomm.hpp):
+// a bcast is the root's send to the remote leader, which sends it on to its members; a
+// reduction is a reduce in the contributing group, then messages between and from the leaders;
+// the data-moving calls send every block straight to the remote rank it is for.
 //
-// Each start_X of collective_starts.hpp hands an intercommunicator to its inter_X here. They run
-// to completion before returning and give a completed request, so the non-blocking and
-// persistent forms block until the other group has joined (see docs/mpi-shim.md). MPI_IN_PLACE
+// Each start_X of collective_starts.hpp hands an intercommunicator to its inter_X here. Their
+// steps run from completion callbacks (intercomm_chain.hpp), so the non-blocking and persistent
+// forms return at once and progress while the application waits or tests. MPI_IN_PLACE
 // is refused (MPI_ERR_BUFFER): MPI defines no in-place form on intercommunicators. Roots follow
 // MPI: MPI_ROOT at the root, MPI_PROC_NULL in the rest of its group, the root's rank in the
 // remote group.

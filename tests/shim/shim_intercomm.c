@@ -342,6 +342,46 @@ static void check_more(MPI_Comm inter) {
   MPI_Group_free(&group);
 }
 
+/* The non-blocking forms return before the other group has joined: group A's leader sends a
+ * message after its MPI_Ibarrier that group B's leader receives before entering its own. Then two
+ * non-blocking collectives in flight at once, completed by polling MPI_Test. */
+static void check_nonblocking_progress(MPI_Comm inter) {
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  int token = world_rank, got = -1;
+  if (in_a) {
+    CHECK_MPI(MPI_Ibarrier(inter, &barrier));
+    if (local_rank == 0) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 0, 11, inter));
+  } else {
+    if (local_rank == 0) {
+      CHECK_MPI(MPI_Recv(&got, 1, MPI_INT, 0, 11, inter, MPI_STATUS_IGNORE));
+      CHECK(got == remote_world[0]);
+    }
+    CHECK_MPI(MPI_Ibarrier(inter, &barrier));
+  }
+  CHECK_MPI(MPI_Wait(&barrier, MPI_STATUS_IGNORE));
+  int root = root_arg(0, 0); /* B's first rank */
+  int data[3], send[2], sum[2], want[2];
+  for (int k = 0; k < 3; ++k) data[k] = root == MPI_ROOT ? 40 + k : -1;
+  for (int k = 0; k < 2; ++k) send[k] = contribution(world_rank, k), sum[k] = -1;
+  MPI_Request requests[2];
+  CHECK_MPI(MPI_Ibcast(data, 3, MPI_INT, root, inter, &requests[0]));
+  CHECK_MPI(MPI_Iallreduce(send, sum, 2, MPI_INT, MPI_SUM, inter, &requests[1]));
+  int done = 0;
+  for (long polls = 0; !done && polls < 100000000L; ++polls) {
+    CHECK_MPI(MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE));
+  }
+  CHECK(done);
+  if (root >= 0) {
+    int expected[3] = {40, 41, 42};
+    CHECK_ARRAY("ibcast", data, expected, 3);
+  }
+  for (int k = 0; k < 2; ++k) {
+    want[k] = 0;
+    for (int j = 0; j < remote_size; ++j) want[k] += contribution(remote_world[j], k);
+  }
+  CHECK_ARRAY("iallreduce", sum, want, 2);
+}
+
 /* Merge with A low: A's members first, then B's, each in local order. */
 static void check_merge(MPI_Comm inter) {
   MPI_Comm merged;
@@ -436,6 +476,7 @@ int main(int argc, char** argv) {
   check_all_to_all(inter);
   check_refused(inter);
   check_more(inter);
+  check_nonblocking_progress(inter);
   check_merge(inter);
   check_dup_split(inter);
 
