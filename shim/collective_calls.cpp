@@ -54,13 +54,6 @@ bool in_blocking_collective() {
   return blocking_collective;
 }
 
-NotBlocking::NotBlocking() : saved_(blocking_collective) {
-  blocking_collective = false;
-}
-NotBlocking::~NotBlocking() {
-  blocking_collective = saved_;
-}
-
 CheckingOnly::CheckingOnly() {
   checking_only = true;
 }

@@ -75,19 +75,6 @@ class BlockingCollective {
 // True while a BlockingCollective lives on this thread.
 bool in_blocking_collective();
 
-// Clears that mark while it lives, and restores it after: a call posted from a completion
-// callback (which may run inside a blocking call's wait) is never waited for at once.
-class NotBlocking {
- public:
-  NotBlocking();
-  ~NotBlocking();
-  NotBlocking(const NotBlocking&) = delete;
-  NotBlocking& operator=(const NotBlocking&) = delete;
-
- private:
-  bool saved_;
-};
-
 // While one lives on this thread, start() checks and settles the call, then returns a completed
 // request instead of posting anything: MPI_*_init checks a persistent collective's arguments.
 class CheckingOnly {

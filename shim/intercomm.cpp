@@ -4,6 +4,8 @@
 #include <memory>
 #include <utility>
 
+#include "collectives/core/collective_tag.hpp"
+#include "runtime/event_loop.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/collective_starts.hpp"
 #include "shim/mpi_error.hpp"
@@ -48,8 +50,8 @@ Started nothing_posted(const Communicator& comm) {
 }
 
 int next_intercomm_tag(const Communicator& bridge) {
-  constexpr std::uint32_t kTags = 1U << 30;  // then the tags wrap
-  return kFirstCollectiveTag - static_cast<int>(bridge.next_collective_call() % kTags);
+  EventLoop::Access access(bridge.loop());  // the call counter is the loop's state
+  return next_collective_tag(bridge);
 }
 
 Started leaders_swap(const Communicator& bridge, const Communicator& local, int tag,

@@ -16,7 +16,6 @@ class Chain : public std::enable_shared_from_this<Chain> {
   // Runs steps until one is still in flight; `in_call` rethrows a failure to the MPI call.
   void advance(bool in_call) {
     try {
-      NotBlocking not_blocking;  // nothing a step posts is waited for at once
       while (next_ < steps_.size()) {
         Started started = steps_[next_++]();
         if (!started.request.done()) {
