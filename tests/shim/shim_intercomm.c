@@ -290,6 +290,19 @@ static void check_more(MPI_Comm inter) {
     }
     CHECK_ARRAY("bcast of a vector type", buf, want, 10);
   }
+  /* Allreduce of the same type: each group sums the other's elements; the holes keep theirs. */
+  int mine[12], sums[12];
+  for (int k = 0; k < 12; ++k) mine[k] = contribution(world_rank, k), sums[k] = -7;
+  CHECK_MPI(MPI_Allreduce(mine, sums, 2, strided, MPI_SUM, inter));
+  for (int k = 0; k < 10; ++k) want[k] = -7;
+  for (int i = 0; i < 2; ++i) {
+    for (int e = 0; e < 3; ++e) {
+      int k = 5 * i + 2 * e;
+      want[k] = 0;
+      for (int j = 0; j < remote_size; ++j) want[k] += contribution(remote_world[j], k);
+    }
+  }
+  CHECK_ARRAY("allreduce of a vector type", sums, want, 10);
   MPI_Type_free(&strided);
   /* A persistent bcast, started three times with new data. */
   MPI_Request persistent;
