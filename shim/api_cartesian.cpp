@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shim/call_guard.hpp"
+#include "shim/intercomm.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/topology.hpp"
 #include "shim/topology_checks.hpp"
@@ -81,6 +82,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   (void)reorder;
   return guarded("MPI_Cart_create", comm_old, [&] {
     const CommEntry& entry = shim_state().comm(comm_old);
+    refuse_intercomm(entry.comm, "MPI_Cart_create");
     check_pointer(comm_cart, "comm_cart");
     Topology topology;
     topology.kind = MPI_CART;

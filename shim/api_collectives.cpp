@@ -16,6 +16,8 @@
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
 #include "shim/collective_starts.hpp"
+#include "shim/intercomm.hpp"
+#include "shim/intercomm_collectives.hpp"
 #include "shim/reduction_args.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/typed_buffer.hpp"
@@ -70,11 +72,14 @@ const void* send_or_in_place(const void* sendbuf, const TypedBuffer& send) {
 namespace halyard::mpi_shim {
 
 Started start_barrier(const halyard::Communicator& comm) {
+  if (intercomm_of(comm) != nullptr) return inter_barrier(comm);
   return {start({Collective::kBarrier, comm}), {}};
 }
 
 Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
                      int count, MPI_Datatype datatype, MPI_Op op, int root) {
+  if (intercomm_of(comm) != nullptr)
+    return inter_reduce(comm, sendbuf, recvbuf, count, datatype, op, root);
   check_root(root, comm);
   bool is_root = comm.rank() == root;
   Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, is_root);
@@ -95,6 +100,8 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
 
 Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
                         int count, MPI_Datatype datatype, MPI_Op op) {
+  if (intercomm_of(comm) != nullptr)
+    return inter_allreduce(comm, sendbuf, recvbuf, count, datatype, op);
   Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, true);
   halyard::Request request = start({Collective::kAllreduce,
                                     comm,
@@ -111,6 +118,7 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
 
 Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,
                     MPI_Datatype datatype, int root) {
+  if (intercomm_of(comm) != nullptr) return inter_bcast(comm, buffer, count, datatype, root);
   std::size_t n = checked_count(count);
   const TypeObject& type = checked_datatype(datatype);
   check_root(root, comm);
@@ -132,6 +140,8 @@ Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,
 Started start_allgather(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
                         MPI_Datatype sendtype, void* recvbuf, int recvcount,
                         MPI_Datatype recvtype) {
+  if (intercomm_of(comm) != nullptr)
+    return inter_allgather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   Block recv = block_of(recvcount, recvtype, "recv");
   bool in_place = is_in_place(sendbuf);
   Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
@@ -155,6 +165,8 @@ Started start_allgather(const halyard::Communicator& comm, const void* sendbuf, 
 
 Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
                        MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  if (intercomm_of(comm) != nullptr)
+    return inter_alltoall(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   Block recv = block_of(recvcount, recvtype, "recv");
   bool in_place = is_in_place(sendbuf);
   Block send = in_place ? recv : block_of(sendcount, sendtype, "send");
@@ -181,6 +193,8 @@ Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, i
 Started start_gather(const halyard::Communicator& c, const void* sendbuf, int sendcount,
                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                      int root) {
+  if (intercomm_of(c) != nullptr)
+    return inter_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   check_root(root, c);
   bool is_root = c.rank() == root;
   bool in_place = is_root && is_in_place(sendbuf);
@@ -218,6 +232,8 @@ Started start_gather(const halyard::Communicator& c, const void* sendbuf, int se
 Started start_scatter(const halyard::Communicator& c, const void* sendbuf, int sendcount,
                       MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root) {
+  if (intercomm_of(c) != nullptr)
+    return inter_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   check_root(root, c);
   bool is_root = c.rank() == root;
   bool in_place = is_root && is_in_place(recvbuf);

@@ -3,6 +3,7 @@
 // attributes its copy callbacks choose and the parent's hints (or the info given).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "shim/attributes.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/group_table.hpp"
+#include "shim/intercomm.hpp"
 #include "shim/text_output.hpp"
 #include "shim/topology.hpp"
 
@@ -40,7 +42,9 @@ MPI_Comm add_or_null(halyard::Communicator comm, MPI_Errhandler errhandler) {
 MPI_Comm duplicate(MPI_Comm comm, InfoEntries hints) {
   const CommEntry& entry = shim_state().comm(comm);
   std::map<int, void*> attributes = copied_attributes(comm, entry);
-  halyard::Communicator dup = entry.comm.dup();
+  const Intercomm* inter = intercomm_of(entry.comm);
+  halyard::Communicator dup =
+      inter != nullptr ? make_intercomm(inter->local.dup(), inter->remote_world) : entry.comm.dup();
   inherit_topology(entry.comm, dup);  // a dup keeps the process topology (MPI 7.4)
   MPI_Comm copy = shim_state().add_comm(std::move(dup), entry.errhandler);
   CommEntry& made = shim_state().comm(copy);
@@ -86,6 +90,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   return guarded("MPI_Comm_create", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
+    refuse_intercomm(entry.comm, "MPI_Comm_create");
     std::vector<int> ranks = ranks_in(entry.comm, checked_group(group));
     check_out(newcomm, "newcomm");
     // Collective over `comm`: a split in which the group's members take their group order.
@@ -101,6 +106,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
   return guarded("MPI_Comm_create_group", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
+    refuse_intercomm(entry.comm, "MPI_Comm_create_group");
     std::vector<int> ranks = ranks_in(entry.comm, checked_group(group));
     check_tag(tag, false);
     check_out(newcomm, "newcomm");
@@ -114,6 +120,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
   return guarded("MPI_Comm_split_type", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
+    refuse_intercomm(entry.comm, "MPI_Comm_split_type");
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
       fail(MPI_ERR_ARG, "invalid split_type " + std::to_string(split_type) +
                             " (MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)");
@@ -137,7 +144,19 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
       *result = MPI_IDENT;
       return;
     }
-    int groups = compare_groups(members_of(first), members_of(second));
+    const Intercomm* first_inter = intercomm_of(first);
+    const Intercomm* second_inter = intercomm_of(second);
+    if ((first_inter == nullptr) != (second_inter == nullptr)) {
+      *result = MPI_UNEQUAL;  // an intercommunicator and an intracommunicator
+      return;
+    }
+    int groups =
+        compare_groups(members_of(local_group_of(first)), members_of(local_group_of(second)));
+    // Intercommunicators compare both groups: the less alike of the two decides.
+    if (first_inter != nullptr) {
+      groups =
+          std::max(groups, compare_groups(first_inter->remote_world, second_inter->remote_world));
+    }
     // Distinct handles are distinct contexts: at best the same group in the same order.
     *result = groups == MPI_IDENT ? MPI_CONGRUENT : groups;
   });

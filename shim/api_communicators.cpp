@@ -8,6 +8,7 @@
 #include "shim/attributes.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/errhandler_table.hpp"
+#include "shim/intercomm.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/topology.hpp"
 
@@ -19,7 +20,7 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank) {
   return guarded("MPI_Comm_rank", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_out(rank, "rank");
-    *rank = entry.comm.rank();
+    *rank = local_group_of(entry.comm).rank();
   });
 }
 
@@ -27,7 +28,7 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
   return guarded("MPI_Comm_size", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_out(size, "size");
-    *size = entry.comm.size();
+    *size = local_group_of(entry.comm).size();
   });
 }
 
@@ -40,7 +41,10 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
            "invalid color " + std::to_string(color) + " (colors are >= 0, or MPI_UNDEFINED)");
     }
     // Halyard leaves ranks with a negative color out, as MPI does with MPI_UNDEFINED.
-    halyard::Communicator split = entry.comm.split(color == MPI_UNDEFINED ? -1 : color, key);
+    int halyard_color = color == MPI_UNDEFINED ? -1 : color;
+    halyard::Communicator split = intercomm_of(entry.comm) != nullptr
+                                      ? split_intercomm(entry.comm, halyard_color, key)
+                                      : entry.comm.split(halyard_color, key);
     *newcomm =
         split.valid() ? shim_state().add_comm(std::move(split), entry.errhandler) : MPI_COMM_NULL;
   });

@@ -9,6 +9,7 @@
 
 #include "collectives/collectives.hpp"
 #include "shim/call_guard.hpp"
+#include "shim/intercomm.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/topology.hpp"
 #include "shim/topology_checks.hpp"
@@ -55,6 +56,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
   (void)reorder;
   return guarded("MPI_Graph_create", comm_old, [&] {
     const CommEntry& entry = shim_state().comm(comm_old);
+    refuse_intercomm(entry.comm, "MPI_Graph_create");
     check_pointer(comm_graph, "comm_graph");
     if (nnodes < 0 || nnodes > entry.comm.size()) {
       fail(MPI_ERR_ARG, "invalid nnodes " + std::to_string(nnodes) + " (communicator size " +
@@ -120,6 +122,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   (void)info, (void)reorder;
   return guarded("MPI_Dist_graph_create_adjacent", comm_old, [&] {
     const CommEntry& entry = shim_state().comm(comm_old);
+    refuse_intercomm(entry.comm, "MPI_Dist_graph_create_adjacent");
     check_pointer(comm_dist_graph, "comm_dist_graph");
     const int size = entry.comm.size();
     std::vector<int> in = checked_edges(indegree, sources, size, "source");
@@ -144,6 +147,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
   (void)info, (void)reorder;
   return guarded("MPI_Dist_graph_create", comm_old, [&] {
     const CommEntry& entry = shim_state().comm(comm_old);
+    refuse_intercomm(entry.comm, "MPI_Dist_graph_create");
     check_pointer(comm_dist_graph, "comm_dist_graph");
     const int size = entry.comm.size();
     // This rank's edges as (source, destination, weight) triples.

@@ -8,6 +8,7 @@
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/group_table.hpp"
+#include "shim/intercomm.hpp"
 
 using namespace halyard::mpi_shim;
 
@@ -108,7 +109,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
   return guarded("MPI_Comm_group", comm, [&] {
     const halyard::Communicator& members = shim_state().comm(comm).comm;
     check_out(group, "group");
-    *group = add_group(members_of(members));
+    *group = add_group(members_of(local_group_of(members)));
   });
 }
 

@@ -14,6 +14,7 @@
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
+#include "shim/intercomm.hpp"
 #include "shim/persistent_collective.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/topology.hpp"
@@ -159,6 +160,7 @@ int neighbor_call(const char* call, MPI_Comm comm, CallForm form, const void* se
                   const Layout& send, void* recvbuf, const Layout& recv) {
   return guarded(call, comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
+    refuse_intercomm(entry.comm, call);
     if (form.blocking) {
       start_exchange(entry.comm, sendbuf, send, recvbuf, recv).wait_ok();
       return;
@@ -174,6 +176,7 @@ int neighbor_call(const char* call, MPI_Comm comm, CallForm form, const void* se
 int neighbor_init(const char* call, MPI_Comm comm, MPI_Request* request, const void* sendbuf,
                   Layout send, void* recvbuf, Layout recv) {
   return persistent_collective(call, comm, request, [=](const halyard::Communicator& c) -> Started {
+    refuse_intercomm(c, call);
     return start_exchange(c, sendbuf, send, recvbuf, recv);
   });
 }

@@ -12,6 +12,8 @@
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
 #include "shim/collective_starts.hpp"
+#include "shim/intercomm.hpp"
+#include "shim/intercomm_collectives.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/reduction_args.hpp"
 #include "shim/typed_buffer.hpp"
@@ -71,6 +73,8 @@ namespace halyard::mpi_shim {
 
 Started start_reduce_scatter_block(const halyard::Communicator& c, const void* sendbuf,
                                    void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op) {
+  if (intercomm_of(c) != nullptr)
+    return inter_reduce_scatter_block(c, sendbuf, recvbuf, recvcount, datatype, op);
   const std::size_t n = checked_count(recvcount, "recvcount");
   const TypeObject& type = checked_datatype(datatype);
   // What one item is in Halyard's elements (a custom op: bytes).
@@ -90,6 +94,8 @@ Started start_reduce_scatter_block(const halyard::Communicator& c, const void* s
 
 Started start_reduce_scatter(const halyard::Communicator& c, const void* sendbuf, void* recvbuf,
                              const int recvcounts[], MPI_Datatype datatype, MPI_Op op) {
+  if (intercomm_of(c) != nullptr)
+    return inter_reduce_scatter(c, sendbuf, recvbuf, recvcounts, datatype, op);
   if (recvcounts == nullptr) fail(MPI_ERR_ARG, "recvcounts is NULL");
   const TypeObject& type = checked_datatype(datatype);
   const ReductionArgs unit = checked_reduction(1, datatype, type, op);
@@ -111,11 +117,13 @@ Started start_reduce_scatter(const halyard::Communicator& c, const void* sendbuf
 
 Started start_scan(const halyard::Communicator& c, const void* sendbuf, void* recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op) {
+  refuse_intercomm(c, "MPI_Scan");
   return start_prefix(c, Collective::kScan, sendbuf, recvbuf, count, datatype, op);
 }
 
 Started start_exscan(const halyard::Communicator& c, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op) {
+  refuse_intercomm(c, "MPI_Exscan");
   return start_prefix(c, Collective::kExscan, sendbuf, recvbuf, count, datatype, op);
 }
 

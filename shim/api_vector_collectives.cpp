@@ -13,6 +13,8 @@
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
 #include "shim/collective_starts.hpp"
+#include "shim/intercomm.hpp"
+#include "shim/intercomm_collectives.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/shim_state.hpp"
 
@@ -176,6 +178,9 @@ namespace halyard::mpi_shim {
 Started start_gatherv(const halyard::Communicator& c, const void* sendbuf, int sendcount,
                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                       const int displs[], MPI_Datatype recvtype, int root) {
+  if (intercomm_of(c) != nullptr)
+    return inter_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         root);
   return start_rooted_v(c, {Collective::kGatherv, "recv", "send"}, recvbuf,
                         {recvcounts, "recvcounts", displs, "displs", recvtype, nullptr, "recvtype"},
                         sendbuf, sendcount, sendtype, root);
@@ -184,6 +189,9 @@ Started start_gatherv(const halyard::Communicator& c, const void* sendbuf, int s
 Started start_scatterv(const halyard::Communicator& c, const void* sendbuf, const int sendcounts[],
                        const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, int root) {
+  if (intercomm_of(c) != nullptr)
+    return inter_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                          root);
   return start_rooted_v(c, {Collective::kScatterv, "send", "recv"}, sendbuf,
                         {sendcounts, "sendcounts", displs, "displs", sendtype, nullptr, "sendtype"},
                         recvbuf, recvcount, recvtype, root);
@@ -192,6 +200,8 @@ Started start_scatterv(const halyard::Communicator& c, const void* sendbuf, cons
 Started start_allgatherv(const halyard::Communicator& c, const void* sendbuf, int sendcount,
                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                          const int displs[], MPI_Datatype recvtype) {
+  if (intercomm_of(c) != nullptr)
+    return inter_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
   const ByteLayout recv =
       layout_of(c, {recvcounts, "recvcounts", displs, "displs", recvtype, nullptr, "recvtype"});
   check_buffer(recvbuf, recv.extent, "recvbuf");
@@ -212,6 +222,9 @@ Started start_allgatherv(const halyard::Communicator& c, const void* sendbuf, in
 Started start_alltoallv(const halyard::Communicator& c, const void* sendbuf, const int sendcounts[],
                         const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
                         const int recvcounts[], const int rdispls[], MPI_Datatype recvtype) {
+  if (intercomm_of(c) != nullptr)
+    return inter_alltoallv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype);
   return start_alltoall_layouts(
       c, sendbuf, {sendcounts, "sendcounts", sdispls, "sdispls", sendtype, nullptr, "sendtype"},
       recvbuf, {recvcounts, "recvcounts", rdispls, "rdispls", recvtype, nullptr, "recvtype"});
@@ -221,6 +234,9 @@ Started start_alltoallw(const halyard::Communicator& c, const void* sendbuf, con
                         const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
                         const int recvcounts[], const int rdispls[],
                         const MPI_Datatype recvtypes[]) {
+  if (intercomm_of(c) != nullptr)
+    return inter_alltoallw(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes);
   if (recvtypes == nullptr) fail(MPI_ERR_ARG, "recvtypes is NULL");
   if (sendtypes == nullptr && !is_in_place(sendbuf)) fail(MPI_ERR_ARG, "sendtypes is NULL");
   return start_alltoall_layouts(

@@ -1,5 +1,7 @@
 #include "shim/argument_checks.hpp"
 
+#include "shim/intercomm.hpp"
+
 #include <cstdio>
 #include <string>
 
@@ -93,7 +95,8 @@ void check_buffer(const void* buffer, std::size_t count, const TypeObject& type,
 
 void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed) {
   if (any_allowed && rank == MPI_ANY_SOURCE) return;
-  if (rank < 0 || rank >= comm.size()) {
+  const Intercomm* inter = intercomm_of(comm);  // its ranks name the remote group
+  if (rank < 0 || rank >= (inter != nullptr ? inter->remote_size() : comm.size())) {
     fail(MPI_ERR_RANK,
          "invalid " + std::string(role) + " rank " + std::to_string(rank) + size_note(comm));
   }

@@ -749,6 +749,17 @@ int MPI_Add_error_class(int* errorclass);
 int MPI_Add_error_code(int errorclass, int* errorcode);
 int MPI_Add_error_string(int errorcode, const char* string);
 
+/* Intercommunicators (issue 25) */
+/* The root argument of a collective on an intercommunicator: MPI_ROOT at the root,
+ * MPI_PROC_NULL at the other members of its group (MPI_PROC_NULL is defined above). */
+#define MPI_ROOT (-4)
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                         int remote_leader, int tag, MPI_Comm* newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm);
+int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int* size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group);
+
 /* Windows, declared only (issue 25, so that programs whose shared code mentions windows, such
  * as the OSU micro-benchmarks' utilities, compile). One-sided communication is issue 26: until it
  * defines these calls, a program that calls one compiles and then fails to link (undefined
