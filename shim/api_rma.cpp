@@ -127,15 +127,33 @@ RmaArgs put_args(const void* origin_addr, int origin_count, MPI_Datatype origin_
   return a;
 }
 
-RmaArgs get_args(void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                 int target_rank, MPI_Aint target_disp, int target_count,
-                 MPI_Datatype target_datatype) {
-  RmaArgs a = put_args(nullptr, 0, MPI_BYTE, target_rank, target_disp, target_count,
-                       target_datatype);
+RmaArgs get_args(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                 MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype) {
+  RmaArgs a =
+      put_args(nullptr, 0, MPI_BYTE, target_rank, target_disp, target_count, target_datatype);
   a.kind = RmaKind::kGet;
   a.result_addr = origin_addr;
   a.result_count = origin_count;
   a.result_datatype = origin_datatype;
+  return a;
+}
+
+RmaArgs accumulate_args(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op) {
+  RmaArgs a = put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype);
+  a.kind = RmaKind::kAccumulate;
+  a.op = op;
+  return a;
+}
+
+// An accumulate that also returns the target's previous data.
+RmaArgs fetching(RmaArgs a, void* result_addr, int result_count, MPI_Datatype result_datatype) {
+  a.kind = RmaKind::kGetAccumulate;
+  a.result_addr = result_addr;
+  a.result_count = result_count;
+  a.result_datatype = result_datatype;
   return a;
 }
 
@@ -157,8 +175,8 @@ int target_sync(const char* call, int rank, MPI_Win win, Action action) {
 }
 
 void check_assert(int assert) {
-  constexpr int kAll = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT |
-                       MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
+  constexpr int kAll = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |
+                       MPI_MODE_NOSUCCEED;
   if ((assert & ~kAll) != 0) fail(MPI_ERR_ASSERT, "assert " + std::to_string(assert));
 }
 
@@ -170,23 +188,23 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
             MPI_Win win) {
   return blocking_rma("MPI_Put", win,
-                      put_args(origin_addr, origin_count, origin_datatype, target_rank,
-                               target_disp, target_count, target_datatype));
+                      put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype));
 }
 
 int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   return blocking_rma("MPI_Get", win,
-                      get_args(origin_addr, origin_count, origin_datatype, target_rank,
-                               target_disp, target_count, target_datatype));
+                      get_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype));
 }
 
 int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
              MPI_Win win, MPI_Request* request) {
   return request_rma("MPI_Rput", win,
-                     put_args(origin_addr, origin_count, origin_datatype, target_rank,
-                              target_disp, target_count, target_datatype),
+                     put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype),
                      request);
 }
 
@@ -194,43 +212,36 @@ int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
              MPI_Request* request) {
   return request_rma("MPI_Rget", win,
-                     get_args(origin_addr, origin_count, origin_datatype, target_rank,
-                              target_disp, target_count, target_datatype),
+                     get_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype),
                      request);
 }
 
 int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                    int target_rank, MPI_Aint target_disp, int target_count,
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  RmaArgs a = put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                       target_count, target_datatype);
-  a.kind = RmaKind::kAccumulate;
-  a.op = op;
-  return blocking_rma("MPI_Accumulate", win, a);
+  return blocking_rma("MPI_Accumulate", win,
+                      accumulate_args(origin_addr, origin_count, origin_datatype, target_rank,
+                                      target_disp, target_count, target_datatype, op));
 }
 
 int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
-  RmaArgs a = put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                       target_count, target_datatype);
-  a.kind = RmaKind::kAccumulate;
-  a.op = op;
-  return request_rma("MPI_Raccumulate", win, a, request);
+  return request_rma("MPI_Raccumulate", win,
+                     accumulate_args(origin_addr, origin_count, origin_datatype, target_rank,
+                                     target_disp, target_count, target_datatype, op),
+                     request);
 }
 
 int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                        void* result_addr, int result_count, MPI_Datatype result_datatype,
                        int target_rank, MPI_Aint target_disp, int target_count,
                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  RmaArgs a = get_args(result_addr, result_count, result_datatype, target_rank, target_disp,
-                       target_count, target_datatype);
-  a.kind = RmaKind::kGetAccumulate;
-  a.origin_addr = origin_addr;
-  a.origin_count = origin_count;
-  a.origin_datatype = origin_datatype;
-  a.op = op;
-  return blocking_rma("MPI_Get_accumulate", win, a);
+  RmaArgs a = accumulate_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype, op);
+  return blocking_rma("MPI_Get_accumulate", win,
+                      fetching(a, result_addr, result_count, result_datatype));
 }
 
 int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -238,14 +249,10 @@ int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype 
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                         MPI_Request* request) {
-  RmaArgs a = get_args(result_addr, result_count, result_datatype, target_rank, target_disp,
-                       target_count, target_datatype);
-  a.kind = RmaKind::kGetAccumulate;
-  a.origin_addr = origin_addr;
-  a.origin_count = origin_count;
-  a.origin_datatype = origin_datatype;
-  a.op = op;
-  return request_rma("MPI_Rget_accumulate", win, a, request);
+  RmaArgs a = accumulate_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype, op);
+  return request_rma("MPI_Rget_accumulate", win,
+                     fetching(a, result_addr, result_count, result_datatype), request);
 }
 
 int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
@@ -330,8 +337,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
 }
 
 int MPI_Win_unlock(int rank, MPI_Win win) {
-  return target_sync("MPI_Win_unlock", rank, win,
-                     [](Window& w, int target) { w.unlock(target); });
+  return target_sync("MPI_Win_unlock", rank, win, [](Window& w, int target) { w.unlock(target); });
 }
 
 int MPI_Win_lock_all(int assert, MPI_Win win) {

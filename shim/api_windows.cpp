@@ -30,8 +30,8 @@ int create_window(const char* call, MPI_Comm comm, int flavor, void* base, MPI_A
       check_out(baseptr, "baseptr");
     }
     halyard::EventLoop::Access access(shim_state().runtime().loop());
-    auto window = std::make_unique<Window>(entry.comm, flavor, base, size, disp_unit,
-                                           hints_from(info));
+    auto window =
+        std::make_unique<Window>(entry.comm, flavor, base, size, disp_unit, hints_from(info));
     if (baseptr != nullptr) *static_cast<void**>(baseptr) = window->base();
     *win = add_window(std::move(window));
   });
@@ -43,14 +43,14 @@ extern "C" {
 
 int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win* win) {
-  return create_window("MPI_Win_create", comm, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit,
-                       info, nullptr, win);
+  return create_window("MPI_Win_create", comm, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info,
+                       nullptr, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                      MPI_Win* win) {
-  return create_window("MPI_Win_allocate", comm, MPI_WIN_FLAVOR_ALLOCATE, nullptr, size,
-                       disp_unit, info, baseptr, win);
+  return create_window("MPI_Win_allocate", comm, MPI_WIN_FLAVOR_ALLOCATE, nullptr, size, disp_unit,
+                       info, baseptr, win);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -60,8 +60,8 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
-  return create_window("MPI_Win_create_dynamic", comm, MPI_WIN_FLAVOR_DYNAMIC, nullptr, 0, 1,
-                       info, nullptr, win);
+  return create_window("MPI_Win_create_dynamic", comm, MPI_WIN_FLAVOR_DYNAMIC, nullptr, 0, 1, info,
+                       nullptr, win);
 }
 
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {

@@ -80,8 +80,7 @@ std::vector<std::int64_t> blocks_of(const TypeObject& type, std::size_t count) {
     for (const TypeRun& run : type.map) {
       const auto block_bytes = static_cast<std::int64_t>(run.block_bytes());
       for (std::size_t b = 0; b < run.blocks; ++b) {
-        const std::int64_t offset =
-            origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
+        const std::int64_t offset = origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
         std::size_t n = blocks.size();
         if (n >= 2 && blocks[n - 2] + blocks[n - 1] == offset) {
           blocks[n - 1] += block_bytes;
@@ -215,12 +214,10 @@ void Window::register_handlers() {
   comm_.register_am_handler(kUnlock, [this](int origin, std::span<const std::byte> header, auto) {
     on_unlock(origin, value_of<std::int32_t>(header));
   });
-  comm_.register_am_handler(kGrant, [this](int target, auto, auto) {
-    ++grants_[static_cast<std::size_t>(target)];
-  });
-  comm_.register_am_handler(kPost, [this](int target, auto, auto) {
-    ++posts_seen_[static_cast<std::size_t>(target)];
-  });
+  comm_.register_am_handler(
+      kGrant, [this](int target, auto, auto) { ++grants_[static_cast<std::size_t>(target)]; });
+  comm_.register_am_handler(
+      kPost, [this](int target, auto, auto) { ++posts_seen_[static_cast<std::size_t>(target)]; });
   comm_.register_am_handler(kComplete, [this](int, auto, auto) { ++completes_seen_; });
 }
 
@@ -236,16 +233,16 @@ void Window::exchange_peers(void* own_base) {
     all_on_node = all_on_node && on_node[static_cast<std::size_t>(r)];
   }
   if (flavor_ == MPI_WIN_FLAVOR_SHARED && !all_on_node) {
-    fail(MPI_ERR_RMA_SHARED, "MPI_Win_allocate_shared needs every rank of the communicator on "
-                             "one node (with the shm transport)");
+    fail(MPI_ERR_RMA_SHARED,
+         "MPI_Win_allocate_shared needs every rank of the communicator on "
+         "one node (with the shm transport)");
   }
-  PeerRecord mine{reinterpret_cast<std::uint64_t>(own_base), bytes_, disp_unit_,
-                  static_cast<std::int32_t>(getpid()), next_serial(), 0};
+  PeerRecord mine{reinterpret_cast<std::uint64_t>(own_base), bytes_,        disp_unit_,
+                  static_cast<std::int32_t>(getpid()),       next_serial(), 0};
   std::vector<PeerRecord> records(static_cast<std::size_t>(size_));
   allgather(comm_, &mine, records.data(), sizeof mine, Datatype::kUint8);
 
-  const bool allocating =
-      flavor_ == MPI_WIN_FLAVOR_ALLOCATE || flavor_ == MPI_WIN_FLAVOR_SHARED;
+  const bool allocating = flavor_ == MPI_WIN_FLAVOR_ALLOCATE || flavor_ == MPI_WIN_FLAVOR_SHARED;
   std::vector<std::size_t> offsets(static_cast<std::size_t>(size_), 0);
   std::size_t segment_bytes = 0;
   int leader = -1;
@@ -260,8 +257,8 @@ void Window::exchange_peers(void* own_base) {
   }
   if (leader >= 0) {
     const PeerRecord& lead = records[static_cast<std::size_t>(leader)];
-    std::string segment_name = "/halyard-win-" + std::to_string(lead.pid) + "-" +
-                               std::to_string(lead.serial);
+    std::string segment_name =
+        "/halyard-win-" + std::to_string(lead.pid) + "-" + std::to_string(lead.serial);
     segment_bytes = std::max(segment_bytes, kSegmentAlignment);
     if (leader == rank_) segment_ = NodeSegment(segment_name, segment_bytes, true);
     barrier(comm_);
@@ -284,10 +281,12 @@ void Window::exchange_peers(void* own_base) {
     peer.disp_unit = record.disp_unit;
     peer.pid = record.pid;
     peer.same_node = on_node[static_cast<std::size_t>(r)];
-    if (leader >= 0 && peer.same_node) peer.mapped = segment_.data() + offsets[static_cast<std::size_t>(r)];
+    if (leader >= 0 && peer.same_node)
+      peer.mapped = segment_.data() + offsets[static_cast<std::size_t>(r)];
     peer.cma = single_copy && peer.same_node && !allocating && r != rank_;
   }
-  if (!peers_.empty()) peers_[static_cast<std::size_t>(rank_)].mapped = static_cast<std::byte*>(base_);
+  if (!peers_.empty())
+    peers_[static_cast<std::size_t>(rank_)].mapped = static_cast<std::byte*>(base_);
 }
 
 std::vector<int> Window::window_ranks(const std::vector<int>& world_ranks) const {
@@ -346,18 +345,17 @@ Request Window::start(RmaCall call) {
     for (std::size_t i = 0; i < blocks.size(); i += 2) {
       if (start + blocks[i] < 0 || start + blocks[i] + blocks[i + 1] > peer.size) {
         fail(MPI_ERR_RMA_RANGE, "the operation reaches beyond the window of rank " +
-                                    std::to_string(call.target) + " (" +
-                                    std::to_string(peer.size) + " bytes)");
+                                    std::to_string(call.target) + " (" + std::to_string(peer.size) +
+                                    " bytes)");
       }
     }
   }
   const std::size_t target_bytes = total_bytes(blocks);
   const bool fetch_only =
       call.kind == RmaKind::kGet || (call.kind == RmaKind::kGetAccumulate && call.op == MPI_NO_OP);
-  const std::size_t origin_bytes =
-      fetch_only ? call.result.bytes()
-      : call.kind == RmaKind::kCompareAndSwap ? call.origin.bytes() / 2
-                                              : call.origin.bytes();
+  const std::size_t origin_bytes = fetch_only                              ? call.result.bytes()
+                                   : call.kind == RmaKind::kCompareAndSwap ? call.origin.bytes() / 2
+                                                                           : call.origin.bytes();
   if (origin_bytes != target_bytes) {
     fail(MPI_ERR_TYPE, "the origin's data (" + std::to_string(origin_bytes) +
                            " bytes) and the target's (" + std::to_string(target_bytes) +
@@ -387,8 +385,7 @@ Request Window::start(RmaCall call) {
   ++outstanding_[static_cast<std::size_t>(call.target)];
   std::span<const std::byte> payload(static_cast<const std::byte*>(call.origin.data()),
                                      call.origin.bytes());
-  comm_.am_send(call.target, kOperation, message->header, payload,
-                [message](const Status&) {});
+  comm_.am_send(call.target, kOperation, message->header, payload, [message](const Status&) {});
   return request;
 }
 
@@ -397,7 +394,7 @@ bool Window::direct(RmaCall& call, const std::vector<std::int64_t>& blocks) {
   WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
   const bool put = call.kind == RmaKind::kPut;
   auto* local = static_cast<std::byte*>(put ? call.origin.data() : call.result.data());
-  std::byte* mapped = call.target == rank_ ? local_address(call.disp)
+  std::byte* mapped = call.target == rank_     ? local_address(call.disp)
                       : peer.mapped != nullptr ? peer.mapped + call.disp * peer.disp_unit
                                                : nullptr;
   if (mapped != nullptr) {
@@ -489,14 +486,16 @@ void Window::flush_all() {
   });
 }
 
-void Window::sync() const { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void Window::sync() const {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
 
 void Window::fence(int assert) {
   flush_all();
   sync();
   barrier(comm_);
   sync();
-  fence_epoch_ = (assert & MPI_MODE_NOSUCCEED) == 0;
+  fence_epoch_ = (assert& MPI_MODE_NOSUCCEED) == 0;
 }
 
 void Window::post(const std::vector<int>& ranks) {
@@ -565,16 +564,7 @@ void Window::unlock(int target) {
 
 void Window::lock_all() {
   if (lock_all_) fail(MPI_ERR_RMA_SYNC, "MPI_Win_lock_all: the window is already locked");
-  std::vector<int> seen = grants_;
-  for (int r = 0; r < size_; ++r) {
-    notify(r, kLock, MPI_LOCK_SHARED);
-  }
-  run_until([this, &seen] {
-    for (std::size_t r = 0; r < seen.size(); ++r) {
-      if (grants_[r] <= seen[r]) return false;
-    }
-    return true;
-  });
+  notify_every_rank_and_wait(kLock);
   lock_all_ = true;
 }
 
@@ -582,17 +572,20 @@ void Window::unlock_all() {
   if (!lock_all_) fail(MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all without MPI_Win_lock_all");
   flush_all();
   sync();
+  notify_every_rank_and_wait(kUnlock);
+  lock_all_ = false;
+}
+
+// A shared lock or unlock message to every rank at once, then the wait for all their answers.
+void Window::notify_every_rank_and_wait(int id) {
   std::vector<int> seen = grants_;
-  for (int r = 0; r < size_; ++r) {
-    notify(r, kUnlock, MPI_LOCK_SHARED);
-  }
+  for (int r = 0; r < size_; ++r) notify(r, id, MPI_LOCK_SHARED);
   run_until([this, &seen] {
     for (std::size_t r = 0; r < seen.size(); ++r) {
       if (grants_[r] <= seen[r]) return false;
     }
     return true;
   });
-  lock_all_ = false;
 }
 
 void Window::on_lock(int origin, int type) {

@@ -48,7 +48,7 @@ struct RmaCall {
   // Where fetched data goes (get, get-accumulate, fetch-and-op, compare-and-swap).
   TypedBuffer result;
   MPI_Op op = MPI_REPLACE;
-  MPI_Datatype element = MPI_BYTE;  // the predefined element of accumulates
+  MPI_Datatype element = MPI_BYTE;   // the predefined element of accumulates
   std::shared_ptr<void> keep_alive;  // memory `origin` points into, if the call made it
 };
 
@@ -136,6 +136,7 @@ class Window {
   void register_handlers();
   void unregister_handlers();
   void notify(int peer, int id, std::int32_t value);
+  void notify_every_rank_and_wait(int id);
   std::byte* local_address(MPI_Aint disp) const;
   bool in_access_epoch(int target) const;
   bool direct(RmaCall& call, const std::vector<std::int64_t>& blocks);
@@ -158,7 +159,7 @@ class Window {
   std::vector<WindowPeer> peers_;
   NodeSegment segment_;
   std::unique_ptr<std::byte[]> private_memory_;  // allocate flavors without a segment
-  std::map<std::uintptr_t, MPI_Aint> attached_;    // dynamic windows: base -> size
+  std::map<std::uintptr_t, MPI_Aint> attached_;  // dynamic windows: base -> size
   bool freed_ = false;
 
   // Origin side.

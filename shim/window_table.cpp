@@ -23,14 +23,18 @@ Window* find_window(MPI_Win win) {
 Window& checked_window(MPI_Win win) {
   Window* window = find_window(win);
   if (window == nullptr) {
-    fail(MPI_ERR_WIN, win == MPI_WIN_NULL ? "the window is MPI_WIN_NULL"
-                                          : "the handle names no window");
+    fail(MPI_ERR_WIN,
+         win == MPI_WIN_NULL ? "the window is MPI_WIN_NULL" : "the handle names no window");
   }
   return *window;
 }
 
-MPI_Win add_window(std::unique_ptr<Window> window) { return table().add(std::move(window)); }
+MPI_Win add_window(std::unique_ptr<Window> window) {
+  return table().add(std::move(window));
+}
 
-void remove_window(MPI_Win win) { table().remove(win); }
+void remove_window(MPI_Win win) {
+  table().remove(win);
+}
 
 }  // namespace halyard::mpi_shim

@@ -1,8 +1,8 @@
 // The handles of windows (MPI_Win) and the guard of window calls: a failure goes to the
 // window's error handler (MPI_ERRORS_ARE_FATAL until MPI_Win_set_errhandler; MPI_COMM_WORLD's
-// for a handle that names no window), and a user handler receives the window's handle. Every window call holds the event loop while it runs
-// (EventLoop::Access): window state is shared with the handlers that the progress thread runs,
-// and this is the one place where window calls lock.
+// for a handle that names no window), and a user handler receives the window's handle. Every window
+// call holds the event loop while it runs (EventLoop::Access): window state is shared with the
+// handlers that the progress thread runs, and this is the one place where window calls lock.
 #pragma once
 
 #include <mpi.h>

@@ -18,13 +18,13 @@ static MPI_Win make_window(int flavor, int* memory, int** base) {
   MPI_Win win = MPI_WIN_NULL;
   switch (flavor) {
     case MPI_WIN_FLAVOR_CREATE:
-      CHECK_MPI(MPI_Win_create(memory, N * sizeof(int), sizeof(int), MPI_INFO_NULL,
-                               MPI_COMM_WORLD, &win));
+      CHECK_MPI(MPI_Win_create(memory, N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                               &win));
       *base = memory;
       break;
     case MPI_WIN_FLAVOR_ALLOCATE:
-      CHECK_MPI(MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-                                 base, &win));
+      CHECK_MPI(MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, base,
+                                 &win));
       break;
     case MPI_WIN_FLAVOR_DYNAMIC:
       CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
@@ -141,7 +141,9 @@ static void passive(int flavor) {
   int one = 1, fetched = -1;
   long long sum_of_fetched = 0;
   for (int i = 0; i < ROUNDS; ++i) {
-    CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0, at_root + (flavor == MPI_WIN_FLAVOR_DYNAMIC ? 4 : 1), 1, MPI_INT, MPI_SUM, win));
+    CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0,
+                             at_root + (flavor == MPI_WIN_FLAVOR_DYNAMIC ? 4 : 1), 1, MPI_INT,
+                             MPI_SUM, win));
     CHECK_MPI(MPI_Fetch_and_op(&one, &fetched, MPI_INT, 0,
                                at_root + (flavor == MPI_WIN_FLAVOR_DYNAMIC ? 8 : 2), MPI_SUM, win));
     CHECK_MPI(MPI_Win_flush_local(0, win));
@@ -175,8 +177,7 @@ static void passive(int flavor) {
   CHECK_MPI(MPI_Rput(&value, 1, MPI_INT, right, slot, 1, MPI_INT, win, &requests[0]));
   CHECK_MPI(MPI_Wait(&requests[0], MPI_STATUS_IGNORE));
   CHECK_MPI(MPI_Win_flush(right, win));
-  CHECK_MPI(MPI_Raccumulate(&add, 1, MPI_INT, right, slot, 1, MPI_INT, MPI_SUM, win,
-                            &requests[1]));
+  CHECK_MPI(MPI_Raccumulate(&add, 1, MPI_INT, right, slot, 1, MPI_INT, MPI_SUM, win, &requests[1]));
   CHECK_MPI(MPI_Wait(&requests[1], MPI_STATUS_IGNORE));
   CHECK_MPI(MPI_Rget_accumulate(&add, 1, MPI_INT, &old, 1, MPI_INT, right, slot, 1, MPI_INT,
                                 MPI_NO_OP, win, &requests[2]));
@@ -227,10 +228,10 @@ static void derived(void) {
 
 /* Attributes, names, info, error handlers and error classes. */
 static void describe(void) {
-  int *base = NULL;
+  int* base = NULL;
   MPI_Win win;
-  CHECK_MPI(MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
-                             &win));
+  CHECK_MPI(
+      MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
   void* value = NULL;
   int flag = 0;
   CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_BASE, &value, &flag));
@@ -279,8 +280,7 @@ static void describe(void) {
   CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win), MPI_ERR_RMA_SYNC);
   CHECK_MPI(MPI_Win_unlock(0, win));
   CHECK_CLASS(MPI_Win_lock(99, 0, 0, win), MPI_ERR_LOCKTYPE);
-  CHECK_CLASS(MPI_Win_shared_query(win, 0, (MPI_Aint*)&value, &length, &value),
-              MPI_ERR_RMA_FLAVOR);
+  CHECK_CLASS(MPI_Win_shared_query(win, 0, (MPI_Aint*)&value, &length, &value), MPI_ERR_RMA_FLAVOR);
   CHECK_MPI(MPI_Win_free(&win));
   /* No window: MPI_COMM_WORLD's handler decides. */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -298,8 +298,8 @@ static void shared_windows(void) {
   MPI_Comm_size(node, &node_size);
   int* mine = NULL;
   MPI_Win win;
-  CHECK_MPI(MPI_Win_allocate_shared(N * sizeof(int), sizeof(int), MPI_INFO_NULL, node, &mine,
-                                    &win));
+  CHECK_MPI(
+      MPI_Win_allocate_shared(N * sizeof(int), sizeof(int), MPI_INFO_NULL, node, &mine, &win));
   CHECK_MPI(MPI_Win_lock_all(0, win));
   for (int i = 0; i < N; ++i) mine[i] = node_rank * 100 + i;
   CHECK_MPI(MPI_Win_sync(win));
