@@ -3,8 +3,13 @@
  * exclusive locks, fence ordering, attributes, names, info and error classes.
  *   shim_rma           the whole suite
  *   shim_rma busy      rank 1 computes for 1 s while rank 0 locks, puts and unlocks its
- *                      window: with a progress thread that must finish before rank 1 is done */
+ *                      window: with a progress thread that must finish before rank 1 is done
+ *   shim_rma killed    rank 1 is killed inside a fence epoch while rank 0 puts to it: the job
+ *                      ends naming rank 1 instead of hanging in the fence */
+#define _POSIX_C_SOURCE 200809L /* kill, getpid */
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shim_check.h"
 
@@ -212,6 +217,8 @@ static void derived(void) {
   int want[N];
   for (int i = 0; i < N; ++i) want[i] = i % 2 == 0 ? left * 1000 + 3 * (i / 2) : -1;
   CHECK_ARRAY("derived put", base, want, N);
+  /* The next epoch writes what this one just read: a fence keeps them apart. */
+  CHECK_MPI(MPI_Win_fence(0, win));
   CHECK_MPI(MPI_Accumulate(source, 1, column, right, 0, 1, every_other, MPI_SUM, win));
   CHECK_MPI(MPI_Win_fence(0, win));
   for (int i = 0; i < N; i += 2) want[i] *= 2;
@@ -345,10 +352,27 @@ static void busy_target(void) {
   CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* Rank 1 dies mid-epoch; rank 0's fence must not wait forever. */
+static void killed_peer(void) {
+  int memory[N] = {0}, *base = NULL;
+  MPI_Win win = make_window(MPI_WIN_FLAVOR_CREATE, memory, &base);
+  CHECK_MPI(MPI_Win_fence(0, win));
+  if (rank == 1) kill(getpid(), SIGKILL);
+  int value = 1;
+  CHECK_MPI(MPI_Put(&value, 1, MPI_INT, 1, 0, 1, MPI_INT, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc > 1 && strcmp(argv[1], "killed") == 0) {
+    if (size >= 2) killed_peer();
+    MPI_Finalize();
+    return finish_checks("shim_rma killed");
+  }
   if (argc > 1 && strcmp(argv[1], "busy") == 0) {
     if (size >= 2) busy_target();
     MPI_Finalize();
