@@ -224,18 +224,11 @@ void Window::register_handlers() {
 // Tells every rank this one's window and learns theirs; for the allocate flavors, makes the
 // memory first (one segment per node when the shm transport is there).
 void Window::exchange_peers(void* own_base) {
-  NodeMemory* node = node_memory_of(comm_);
   std::vector<char> on_node(static_cast<std::size_t>(size_));
-  bool all_on_node = true;
-  for (int r = 0; r < size_; ++r) {
-    on_node[static_cast<std::size_t>(r)] =
-        node != nullptr && node->on_this_node(comm_.world_rank(r));
-    all_on_node = all_on_node && on_node[static_cast<std::size_t>(r)];
-  }
-  if (flavor_ == MPI_WIN_FLAVOR_SHARED && !all_on_node) {
+  for (int r = 0; r < size_; ++r) on_node[static_cast<std::size_t>(r)] = comm_.same_node(rank_, r);
+  if (flavor_ == MPI_WIN_FLAVOR_SHARED && comm_.node_count() != 1) {
     fail(MPI_ERR_RMA_SHARED,
-         "MPI_Win_allocate_shared needs every rank of the communicator on "
-         "one node (with the shm transport)");
+         "MPI_Win_allocate_shared needs every rank of the communicator on one node");
   }
   PeerRecord mine{reinterpret_cast<std::uint64_t>(own_base), bytes_,        disp_unit_,
                   static_cast<std::int32_t>(getpid()),       next_serial(), 0};
@@ -246,7 +239,7 @@ void Window::exchange_peers(void* own_base) {
   std::vector<std::size_t> offsets(static_cast<std::size_t>(size_), 0);
   std::size_t segment_bytes = 0;
   int leader = -1;
-  if (allocating && node != nullptr) {
+  if (allocating) {
     for (int r = 0; r < size_; ++r) {
       if (!on_node[static_cast<std::size_t>(r)]) continue;
       if (leader < 0) leader = r;
@@ -266,11 +259,9 @@ void Window::exchange_peers(void* own_base) {
     barrier(comm_);
     segment_.unlink();
     base_ = segment_.data() + offsets[static_cast<std::size_t>(rank_)];
-  } else if (allocating) {
-    private_memory_ = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes_) + 1);
-    base_ = private_memory_.get();
   }
 
+  NodeMemory* node = node_memory_of(comm_);
   const bool single_copy = node != nullptr && node->single_copy_usable();
   peers_.resize(static_cast<std::size_t>(size_));
   for (int r = 0; r < size_; ++r) {
@@ -292,12 +283,9 @@ void Window::exchange_peers(void* own_base) {
 std::vector<int> Window::window_ranks(const std::vector<int>& world_ranks) const {
   std::vector<int> ranks;
   for (int world : world_ranks) {
-    int found = -1;
-    for (int r = 0; r < size_ && found < 0; ++r) {
-      if (comm_.world_rank(r) == world) found = r;
-    }
-    if (found < 0) fail(MPI_ERR_RANK, "a rank of the group is not in the window's group");
-    ranks.push_back(found);
+    int rank = comm_.rank_of_world(world);
+    if (rank < 0) fail(MPI_ERR_RANK, "a rank of the group is not in the window's group");
+    ranks.push_back(rank);
   }
   return ranks;
 }

@@ -158,7 +158,6 @@ class Window {
   bool direct_paths_ = true;
   std::vector<WindowPeer> peers_;
   NodeSegment segment_;
-  std::unique_ptr<std::byte[]> private_memory_;  // allocate flavors without a segment
   std::map<std::uintptr_t, MPI_Aint> attached_;  // dynamic windows: base -> size
   bool freed_ = false;
 
