@@ -28,6 +28,7 @@ enum MessageId : int { kOperation = 1, kReply, kLock, kUnlock, kGrant, kPost, kC
 // The head of an operation's message; its target blocks (offset, bytes) follow.
 struct OperationWire {
   std::uint64_t id;
+  std::uint64_t sequence;  // per (origin, target): the target applies in this order
   RmaKind kind;
   std::int32_t op;
   std::int32_t element;
@@ -165,6 +166,9 @@ Window::Window(const Communicator& comm, int flavor, void* base, MPI_Aint size, 
   grants_.assign(n, 0);
   lock_type_.assign(n, 0);
   posts_seen_.assign(n, 0);
+  next_sequence_.assign(n, 0);
+  expected_sequence_.assign(n, 0);
+  held_.resize(n);
   register_handlers();
   exchange_peers(base);
   attribute_values = {bytes_, disp_unit_, flavor_, MPI_WIN_UNIFIED};
@@ -192,11 +196,12 @@ void Window::register_handlers() {
       },
       [this](int, std::span<const std::byte> header, std::size_t payload_bytes) -> void* {
         auto wire = value_of<OperationWire>(header);
-        if (wire.kind != RmaKind::kPut || wire.blocks != 1) return nullptr;
-        auto blocks = header.subspan(sizeof wire);
-        if (value_of<std::int64_t>(blocks.subspan(8)) != static_cast<std::int64_t>(payload_bytes))
+        auto block = header.subspan(sizeof wire);
+        std::byte* at = landing_address(header);
+        if (at == nullptr ||
+            value_of<std::int64_t>(block.subspan(8)) != static_cast<std::int64_t>(payload_bytes))
           return nullptr;
-        return local_address(wire.disp) + value_of<std::int64_t>(blocks);
+        return at;
       });
   comm_.register_am_handler(
       kReply,
@@ -355,6 +360,7 @@ Request Window::start(RmaCall call) {
   }
   const std::uint64_t id = next_op_++;
   OperationWire wire{id,
+                     next_sequence_[static_cast<std::size_t>(call.target)]++,
                      call.kind,
                      call.op,
                      call.element,
@@ -411,8 +417,41 @@ bool Window::direct(RmaCall& call, const std::vector<std::int64_t>& blocks) {
   return true;
 }
 
+// A rendezvous operation dispatches when its payload has landed, so it may arrive after later
+// eager ones of the same origin: operations are applied in the origin's order (MPI orders the
+// accumulates of one origin to one target), later ones held until the earlier have come.
 void Window::on_operation(int origin, std::span<const std::byte> header,
                           std::span<const std::byte> payload) {
+  auto o = static_cast<std::size_t>(origin);
+  auto wire = value_of<OperationWire>(header);
+  std::byte* landing = landing_address(header);
+  const bool landed = landing != nullptr && payload.data() == landing;
+  if (wire.sequence != expected_sequence_[o]) {
+    HeldOperation held{{header.begin(), header.end()}, {}, landed};
+    if (!landed) held.payload.assign(payload.begin(), payload.end());
+    held_[o].emplace(wire.sequence, std::move(held));
+    return;
+  }
+  apply_operation(origin, header, payload, landed);
+  for (auto it = held_[o].find(++expected_sequence_[o]); it != held_[o].end();
+       it = held_[o].find(++expected_sequence_[o])) {
+    HeldOperation next = std::move(it->second);
+    held_[o].erase(it);
+    apply_operation(origin, next.header, next.payload, next.landed);
+  }
+}
+
+// Where a put's payload lands directly (one block of the window, the size of the payload);
+// null for every other operation.
+std::byte* Window::landing_address(std::span<const std::byte> header) const {
+  auto wire = value_of<OperationWire>(header);
+  if (wire.kind != RmaKind::kPut || wire.blocks != 1) return nullptr;
+  auto block = header.subspan(sizeof wire);
+  return local_address(wire.disp) + value_of<std::int64_t>(block);
+}
+
+void Window::apply_operation(int origin, std::span<const std::byte> header,
+                             std::span<const std::byte> payload, bool landed) {
   auto wire = value_of<OperationWire>(header);
   std::vector<std::int64_t> blocks(wire.blocks * 2);
   std::memcpy(blocks.data(), header.data() + sizeof wire, blocks.size() * sizeof(std::int64_t));
@@ -422,7 +461,6 @@ void Window::on_operation(int origin, std::span<const std::byte> header,
   reply->owned_payload.resize(wire.fetch_bytes);
   std::byte* fetched = reply->owned_payload.data();
   const std::byte* data = payload.data();
-  const bool landed = !blocks.empty() && data == at + blocks[0];
   std::size_t position = 0;
   for (std::size_t i = 0; i < blocks.size(); i += 2) {
     std::byte* target = at + blocks[i];

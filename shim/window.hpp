@@ -126,6 +126,11 @@ class Window {
     TypedBuffer result;
     Request request;
   };
+  struct HeldOperation {  // arrived ahead of an earlier operation of its origin
+    std::vector<std::byte> header;
+    std::vector<std::byte> payload;
+    bool landed;
+  };
   struct LockWaiter {
     int origin;
     int type;
@@ -142,6 +147,9 @@ class Window {
   bool direct(RmaCall& call, const std::vector<std::int64_t>& blocks);
   void on_operation(int origin, std::span<const std::byte> header,
                     std::span<const std::byte> payload);
+  std::byte* landing_address(std::span<const std::byte> header) const;
+  void apply_operation(int origin, std::span<const std::byte> header,
+                       std::span<const std::byte> payload, bool landed);
   void on_reply(std::span<const std::byte> header, std::span<const std::byte> payload);
   void on_lock(int origin, int type);
   void on_unlock(int origin, int type);
@@ -169,8 +177,9 @@ class Window {
   std::vector<int> lock_type_;    // per target: the lock held (0: none)
   bool lock_all_ = false;
   bool fence_epoch_ = false;
-  std::vector<int> access_group_;  // MPI_Win_start's targets
-  std::vector<int> posts_seen_;    // per target: posts not yet consumed by a start
+  std::vector<int> access_group_;             // MPI_Win_start's targets
+  std::vector<int> posts_seen_;               // per target: posts not yet consumed by a start
+  std::vector<std::uint64_t> next_sequence_;  // per target: of the next operation message
 
   // Target side.
   int shared_holders_ = 0;
@@ -178,6 +187,8 @@ class Window {
   std::deque<LockWaiter> lock_queue_;
   std::vector<int> exposure_group_;  // MPI_Win_post's origins
   int completes_seen_ = 0;
+  std::vector<std::uint64_t> expected_sequence_;              // per origin
+  std::vector<std::map<std::uint64_t, HeldOperation>> held_;  // per origin, by sequence
 };
 
 }  // namespace halyard::mpi_shim

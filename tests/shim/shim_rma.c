@@ -233,6 +233,30 @@ static void derived(void) {
   CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* Accumulates of one origin to one target apply in order: a large MPI_REPLACE (sent by
+ * rendezvous) and then a small one to its first element leave the small one's value. */
+static void ordered_accumulates(void) {
+  enum { kLarge = 16384 };
+  int* base = NULL;
+  MPI_Win win;
+  CHECK_MPI(MPI_Win_allocate(kLarge * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                             &base, &win));
+  static int large[kLarge];
+  for (int i = 0; i < kLarge; ++i) large[i] = rank + 1;
+  int small = -(rank + 1), right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+  CHECK_MPI(MPI_Accumulate(large, kLarge, MPI_INT, right, 0, kLarge, MPI_INT, MPI_REPLACE, win));
+  CHECK_MPI(MPI_Accumulate(&small, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_REPLACE, win));
+  CHECK_MPI(MPI_Win_unlock(right, win));
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+  CHECK(base[0] == -(left + 1));
+  CHECK(base[1] == left + 1 && base[kLarge - 1] == left + 1);
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 /* Attributes, names, info, error handlers and error classes. */
 static void describe(void) {
   int* base = NULL;
@@ -385,6 +409,7 @@ int main(int argc, char** argv) {
     passive(flavors[f]);
   }
   derived();
+  ordered_accumulates();
   describe();
   shared_windows();
   MPI_Finalize();
