@@ -5,10 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <numeric>
 
 #include "collectives/collectives.hpp"
 #include "runtime/datatypes/reduction.hpp"
