@@ -760,20 +760,104 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
 int MPI_Comm_remote_size(MPI_Comm comm, int* size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group);
 
-/* Windows, declared only (issue 25, so that programs whose shared code mentions windows, such
- * as the OSU micro-benchmarks' utilities, compile). One-sided communication is issue 26: until it
- * defines these calls, a program that calls one compiles and then fails to link (undefined
- * reference), never silently does nothing. HALYARD_MPI_DECLARED_ONLY marks them, so that the
- * profiling interface gives them no PMPI_ twin yet. */
-#define HALYARD_MPI_DECLARED_ONLY
+/* One-sided communication: windows (issue 26; docs/mpi-shim.md, "One-sided communication"). */
 typedef int MPI_Win;
-HALYARD_MPI_DECLARED_ONLY int MPI_Win_create(void* base, MPI_Aint size, int disp_unit,
-                                             MPI_Info info, MPI_Comm comm, MPI_Win* win);
-HALYARD_MPI_DECLARED_ONLY int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
-                                               MPI_Comm comm, void* baseptr, MPI_Win* win);
-HALYARD_MPI_DECLARED_ONLY int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win);
-HALYARD_MPI_DECLARED_ONLY int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size);
-HALYARD_MPI_DECLARED_ONLY int MPI_Win_free(MPI_Win* win);
+#define MPI_WIN_NULL (HALYARD_MPI_KIND_WIN | 0)
+/* Ops of the accumulate calls only, between the predefined ops and the user ones. */
+#define MPI_REPLACE (HALYARD_MPI_KIND_OP | 0x0fe0)
+#define MPI_NO_OP (HALYARD_MPI_KIND_OP | 0x0fe1)
+/* The predefined window attributes (MPI_Win_get_attr): keyvals of their own range. */
+#define MPI_WIN_BASE (HALYARD_MPI_KIND_KEYVAL | 0x10001)
+#define MPI_WIN_SIZE (HALYARD_MPI_KIND_KEYVAL | 0x10002)
+#define MPI_WIN_DISP_UNIT (HALYARD_MPI_KIND_KEYVAL | 0x10003)
+#define MPI_WIN_CREATE_FLAVOR (HALYARD_MPI_KIND_KEYVAL | 0x10004)
+#define MPI_WIN_MODEL (HALYARD_MPI_KIND_KEYVAL | 0x10005)
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+/* Assertions: accepted, checked for validity, and otherwise only hints. */
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
+typedef void MPI_Win_errhandler_function(MPI_Win* win, int* errorcode, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win* win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                     MPI_Win* win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void* baseptr, MPI_Win* win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win);
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void* base);
+int MPI_Win_free(MPI_Win* win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+int MPI_Win_set_name(MPI_Win win, const char* win_name);
+int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* win_errhandler_fn,
+                              MPI_Errhandler* errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win);
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void* result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win, MPI_Request* request);
+int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request* request);
+int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request);
+int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void* result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request);
+
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int* flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
 
 #ifdef __cplusplus
 }

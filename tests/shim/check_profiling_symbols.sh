@@ -11,14 +11,8 @@ header=$1 library=$2
 # A call: any MPI_<Capital><lower...> followed by "(" (however the declaration is laid out, so
 # this is stricter than the generator's one-line pattern), less the function types of typedefs.
 names() { grep -oE "$1" "$header" | grep -oE 'MPI_[A-Z][a-z0-9_]*' | sort -u; }
-# The calls mpi.h declares without defining them (HALYARD_MPI_DECLARED_ONLY: the windows until
-# issue 26, whose calls fail to link, check_window_declarations.sh) are left out.
-declared_only() {
-  grep -oE '^HALYARD_MPI_DECLARED_ONLY [^(]*MPI_[A-Z][a-z0-9_]*\(' "$header" |
-    grep -oE 'MPI_[A-Z][a-z0-9_]*' | sort -u
-}
-mapfile -t calls < <(comm -23 <(comm -23 <(names '\bMPI_[A-Z][a-z0-9_]*\s*\(') \
-  <(names 'typedef [A-Za-z_ ]+[ *]MPI_[A-Z][a-z0-9_]*\s*\(')) <(declared_only))
+mapfile -t calls < <(comm -23 <(names '\bMPI_[A-Z][a-z0-9_]*\s*\(') \
+  <(names 'typedef [A-Za-z_ ]+[ *]MPI_[A-Z][a-z0-9_]*\s*\('))
 symbols=$(nm -D --defined-only "$library") || exit 1
 failed=0
 for call in "${calls[@]}"; do

@@ -1,0 +1,376 @@
+// MPI's one-sided communication and synchronization calls on a window (window.hpp). The calls
+// check their arguments with MPI's error classes and describe each operation as an RmaCall;
+// the window moves the data and keeps the epochs.
+#include <mpi.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "shim/argument_checks.hpp"
+#include "shim/group_table.hpp"
+#include "shim/reduction_args.hpp"
+#include "shim/window_table.hpp"
+
+using namespace halyard::mpi_shim;
+
+namespace {
+
+// The handle of a predefined element type (what accumulates compute in at the target).
+MPI_Datatype handle_of(const DatatypeInfo* element) {
+  for (int index = 1;; ++index) {
+    const DatatypeInfo* info = find_predefined_datatype(HALYARD_MPI_KIND_DATATYPE | index);
+    if (info == nullptr) fail(MPI_ERR_TYPE, "no predefined handle for an element type");
+    if (info == element) return HALYARD_MPI_KIND_DATATYPE | index;
+  }
+}
+
+// MPI_ERR_OP unless `op` may accumulate `type`: a predefined op defined on it, MPI_REPLACE or
+// MPI_NO_OP (user ops are not allowed in one-sided calls). Returns the element handle.
+MPI_Datatype accumulate_element(MPI_Op op, const TypeObject& type, std::size_t count,
+                                MPI_Datatype datatype) {
+  if (type.single_element == nullptr) {
+    fail(MPI_ERR_TYPE, "an accumulate needs a datatype of one predefined element type");
+  }
+  if (op != MPI_REPLACE && op != MPI_NO_OP) {
+    if (find_op(op) == nullptr) {
+      fail(MPI_ERR_OP, "one-sided accumulates take predefined ops, MPI_REPLACE or MPI_NO_OP");
+    }
+    checked_reduction(count, datatype, type, op);
+  }
+  return handle_of(type.single_element);
+}
+
+struct RmaArgs {
+  RmaKind kind;
+  const void* origin_addr = nullptr;
+  int origin_count = 0;
+  MPI_Datatype origin_datatype = MPI_BYTE;
+  void* result_addr = nullptr;
+  int result_count = 0;
+  MPI_Datatype result_datatype = MPI_BYTE;
+  int target_rank = 0;
+  MPI_Aint target_disp = 0;
+  int target_count = 0;
+  MPI_Datatype target_datatype = MPI_BYTE;
+  MPI_Op op = MPI_REPLACE;
+};
+
+bool has_origin(const RmaArgs& a) {
+  return a.kind == RmaKind::kPut || a.kind == RmaKind::kAccumulate ||
+         (a.kind == RmaKind::kGetAccumulate && a.op != MPI_NO_OP);
+}
+
+bool has_result(const RmaArgs& a) {
+  return a.kind == RmaKind::kGet || a.kind == RmaKind::kGetAccumulate;
+}
+
+// Checks and starts one operation; a null request for MPI_PROC_NULL.
+halyard::Request start_rma(Window& window, const RmaArgs& a) {
+  if (a.target_rank == MPI_PROC_NULL) return {};
+  check_peer(a.target_rank, window.comm(), "target_rank", false);
+  if (a.target_disp < 0) fail(MPI_ERR_DISP, "target_disp is negative");
+  RmaCall call;
+  call.kind = a.kind;
+  call.target = a.target_rank;
+  call.disp = a.target_disp;
+  call.target_count = checked_count(a.target_count, "target_count");
+  call.target_type = &checked_datatype(a.target_datatype, "target_datatype");
+  call.op = a.op;
+  if (has_origin(a)) {
+    const TypeObject& type = checked_datatype(a.origin_datatype, "origin_datatype");
+    std::size_t count = checked_count(a.origin_count, "origin_count");
+    check_buffer(a.origin_addr, count, type, "origin_addr");
+    call.origin = TypedBuffer(a.origin_addr, count, type, TypedBuffer::Use::kSend);
+  }
+  if (has_result(a)) {
+    const TypeObject& type = checked_datatype(a.result_datatype, "result_datatype");
+    std::size_t count = checked_count(a.result_count, "result_count");
+    check_buffer(a.result_addr, count, type, "result_addr");
+    call.result = TypedBuffer(a.result_addr, count, type, TypedBuffer::Use::kReceive);
+  }
+  if (a.kind == RmaKind::kAccumulate || a.kind == RmaKind::kGetAccumulate) {
+    call.element =
+        accumulate_element(a.op, *call.target_type, call.target_count, a.target_datatype);
+  }
+  return window.start(std::move(call));
+}
+
+int blocking_rma(const char* call, MPI_Win win, const RmaArgs& args) {
+  return window_call(call, win, [&] { start_rma(checked_window(win), args); });
+}
+
+int request_rma(const char* call, MPI_Win win, const RmaArgs& args, MPI_Request* request) {
+  return window_call(call, win, [&] {
+    Window& window = checked_window(win);
+    check_out(request, "request");
+    halyard::Request started = start_rma(window, args);
+    if (!started.valid()) {
+      started = halyard::Request::make_completed(window.comm().loop(), halyard::Status{});
+    }
+    *request = shim_state().add_request({std::move(started), window.errhandler});
+  });
+}
+
+RmaArgs put_args(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                 int target_rank, MPI_Aint target_disp, int target_count,
+                 MPI_Datatype target_datatype) {
+  RmaArgs a{RmaKind::kPut};
+  a.origin_addr = origin_addr;
+  a.origin_count = origin_count;
+  a.origin_datatype = origin_datatype;
+  a.target_rank = target_rank;
+  a.target_disp = target_disp;
+  a.target_count = target_count;
+  a.target_datatype = target_datatype;
+  return a;
+}
+
+RmaArgs get_args(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                 MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype) {
+  RmaArgs a =
+      put_args(nullptr, 0, MPI_BYTE, target_rank, target_disp, target_count, target_datatype);
+  a.kind = RmaKind::kGet;
+  a.result_addr = origin_addr;
+  a.result_count = origin_count;
+  a.result_datatype = origin_datatype;
+  return a;
+}
+
+RmaArgs accumulate_args(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op) {
+  RmaArgs a = put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype);
+  a.kind = RmaKind::kAccumulate;
+  a.op = op;
+  return a;
+}
+
+// An accumulate that also returns the target's previous data.
+RmaArgs fetching(RmaArgs a, void* result_addr, int result_count, MPI_Datatype result_datatype) {
+  a.kind = RmaKind::kGetAccumulate;
+  a.result_addr = result_addr;
+  a.result_count = result_count;
+  a.result_datatype = result_datatype;
+  return a;
+}
+
+// One synchronization call that names the window only.
+template <typename Action>
+int window_sync(const char* call, MPI_Win win, Action action) {
+  return window_call(call, win, [&] { action(checked_window(win)); });
+}
+
+// One synchronization call that names a target rank (MPI_PROC_NULL: nothing to do).
+template <typename Action>
+int target_sync(const char* call, int rank, MPI_Win win, Action action) {
+  return window_call(call, win, [&] {
+    Window& window = checked_window(win);
+    if (rank == MPI_PROC_NULL) return;
+    check_peer(rank, window.comm(), "rank", false);
+    action(window, rank);
+  });
+}
+
+void check_assert(int assert) {
+  constexpr int kAll = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |
+                       MPI_MODE_NOSUCCEED;
+  if ((assert & ~kAll) != 0) fail(MPI_ERR_ASSERT, "assert " + std::to_string(assert));
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win) {
+  return blocking_rma("MPI_Put", win,
+                      put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype));
+}
+
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  return blocking_rma("MPI_Get", win,
+                      get_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                               target_count, target_datatype));
+}
+
+int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win, MPI_Request* request) {
+  return request_rma("MPI_Rput", win,
+                     put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype),
+                     request);
+}
+
+int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request* request) {
+  return request_rma("MPI_Rget", win,
+                     get_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype),
+                     request);
+}
+
+int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return blocking_rma("MPI_Accumulate", win,
+                      accumulate_args(origin_addr, origin_count, origin_datatype, target_rank,
+                                      target_disp, target_count, target_datatype, op));
+}
+
+int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  return request_rma("MPI_Raccumulate", win,
+                     accumulate_args(origin_addr, origin_count, origin_datatype, target_rank,
+                                     target_disp, target_count, target_datatype, op),
+                     request);
+}
+
+int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void* result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  RmaArgs a = accumulate_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype, op);
+  return blocking_rma("MPI_Get_accumulate", win,
+                      fetching(a, result_addr, result_count, result_datatype));
+}
+
+int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void* result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                        MPI_Request* request) {
+  RmaArgs a = accumulate_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                              target_count, target_datatype, op);
+  return request_rma("MPI_Rget_accumulate", win,
+                     fetching(a, result_addr, result_count, result_datatype), request);
+}
+
+int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  return MPI_Get_accumulate(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
+                            target_disp, 1, datatype, op, win);
+}
+
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Win win) {
+  return window_call("MPI_Compare_and_swap", win, [&] {
+    Window& window = checked_window(win);
+    if (target_rank == MPI_PROC_NULL) return;
+    const TypeObject& type = checked_datatype(datatype);
+    if (!type.predefined) fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes a predefined datatype");
+    check_buffer(origin_addr, 1, type, "origin_addr");
+    check_buffer(compare_addr, 1, type, "compare_addr");
+    check_buffer(result_addr, 1, type, "result_addr");
+    check_peer(target_rank, window.comm(), "target_rank", false);
+    // The value and the comparand travel as one buffer of two elements.
+    auto both = std::make_shared<std::vector<std::byte>>(2 * type.size);
+    std::memcpy(both->data(), origin_addr, type.size);
+    std::memcpy(both->data() + type.size, compare_addr, type.size);
+    RmaCall call;
+    call.kind = RmaKind::kCompareAndSwap;
+    call.target = target_rank;
+    call.disp = target_disp;
+    call.target_type = &type;
+    call.target_count = 1;
+    call.origin = TypedBuffer(both->data(), 2, type, TypedBuffer::Use::kSend);
+    call.keep_alive = both;
+    call.result = TypedBuffer(result_addr, 1, type, TypedBuffer::Use::kReceive);
+    window.start(std::move(call));
+  });
+}
+
+int MPI_Win_fence(int assert, MPI_Win win) {
+  return window_sync("MPI_Win_fence", win, [&](Window& w) {
+    check_assert(assert);
+    w.fence(assert);
+  });
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
+  return window_sync("MPI_Win_post", win, [&](Window& w) {
+    check_assert(assert);
+    w.post(w.window_ranks(checked_group(group)));
+  });
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
+  return window_sync("MPI_Win_start", win, [&](Window& w) {
+    check_assert(assert);
+    w.start_access(w.window_ranks(checked_group(group)));
+  });
+}
+
+int MPI_Win_complete(MPI_Win win) {
+  return window_sync("MPI_Win_complete", win, [](Window& w) { w.complete(); });
+}
+
+int MPI_Win_wait(MPI_Win win) {
+  return window_sync("MPI_Win_wait", win, [](Window& w) { w.wait(); });
+}
+
+int MPI_Win_test(MPI_Win win, int* flag) {
+  return window_sync("MPI_Win_test", win, [&](Window& w) {
+    check_out(flag, "flag");
+    *flag = w.test() ? 1 : 0;
+  });
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
+  return target_sync("MPI_Win_lock", rank, win, [&](Window& w, int target) {
+    if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) {
+      fail(MPI_ERR_LOCKTYPE, "lock_type " + std::to_string(lock_type));
+    }
+    check_assert(assert);
+    w.lock(lock_type, target);
+  });
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win) {
+  return target_sync("MPI_Win_unlock", rank, win, [](Window& w, int target) { w.unlock(target); });
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win) {
+  return window_sync("MPI_Win_lock_all", win, [&](Window& w) {
+    check_assert(assert);
+    w.lock_all();
+  });
+}
+
+int MPI_Win_unlock_all(MPI_Win win) {
+  return window_sync("MPI_Win_unlock_all", win, [](Window& w) { w.unlock_all(); });
+}
+
+// Operations complete at the target once acknowledged, so local completion is the same wait.
+int MPI_Win_flush(int rank, MPI_Win win) {
+  return target_sync("MPI_Win_flush", rank, win, [](Window& w, int target) { w.flush(target); });
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win) {
+  return target_sync("MPI_Win_flush_local", rank, win,
+                     [](Window& w, int target) { w.flush(target); });
+}
+
+int MPI_Win_flush_all(MPI_Win win) {
+  return window_sync("MPI_Win_flush_all", win, [](Window& w) { w.flush_all(); });
+}
+
+int MPI_Win_flush_local_all(MPI_Win win) {
+  return window_sync("MPI_Win_flush_local_all", win, [](Window& w) { w.flush_all(); });
+}
+
+int MPI_Win_sync(MPI_Win win) {
+  return window_sync("MPI_Win_sync", win, [](const Window& w) { w.sync(); });
+}
+
+}  // extern "C"

@@ -1,0 +1,655 @@
+#include "shim/window.hpp"
+
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "collectives/collectives.hpp"
+#include "runtime/datatypes/reduction.hpp"
+#include "runtime/event_loop.hpp"
+#include "runtime/node_memory.hpp"
+#include "shim/datatype_table.hpp"
+#include "shim/mpi_error.hpp"
+#include "shim/reduction_args.hpp"
+
+namespace halyard::mpi_shim {
+
+namespace {
+
+// Active-message ids on the window's private communicator.
+enum MessageId : int { kOperation = 1, kReply, kLock, kUnlock, kGrant, kPost, kComplete };
+
+// The head of an operation's message; its target blocks (offset, bytes) follow.
+struct OperationWire {
+  std::uint64_t id;
+  std::uint64_t sequence;  // per (origin, target): the target applies in this order
+  RmaKind kind;
+  std::int32_t op;
+  std::int32_t element;
+  std::uint32_t blocks;
+  std::int64_t disp;
+  std::uint64_t fetch_bytes;
+};
+
+// What every rank tells the others when a window is made.
+struct PeerRecord {
+  std::uint64_t base;
+  std::int64_t size;
+  std::int32_t disp_unit;
+  std::int32_t pid;
+  std::uint32_t serial;
+  std::int32_t same_node;  // filled by the reader
+};
+
+constexpr std::size_t kSegmentAlignment = 64;
+constexpr std::size_t kMaxIovecs = 512;
+
+// A message in flight and what its bytes live in until the transport is done with them.
+struct Outgoing {
+  std::vector<std::byte> header;
+  std::vector<std::byte> owned_payload;
+  TypedBuffer data;
+  std::shared_ptr<void> keep_alive;
+};
+
+template <typename T>
+std::vector<std::byte> bytes_of_value(const T& value) {
+  std::vector<std::byte> out(sizeof value);
+  std::memcpy(out.data(), &value, sizeof value);
+  return out;
+}
+
+template <typename T>
+T value_of(std::span<const std::byte> bytes) {
+  T value{};
+  std::memcpy(&value, bytes.data(), std::min(sizeof value, bytes.size()));
+  return value;
+}
+
+// The (offset, bytes) blocks that `count` items of `type` cover, in type-map order, adjacent
+// ones merged: the target's side of an operation.
+std::vector<std::int64_t> blocks_of(const TypeObject& type, std::size_t count) {
+  std::vector<std::int64_t> blocks;
+  for (std::size_t item = 0; item < count; ++item) {
+    const std::int64_t origin = static_cast<std::int64_t>(item) * type.extent;
+    for (const TypeRun& run : type.map) {
+      const auto block_bytes = static_cast<std::int64_t>(run.block_bytes());
+      for (std::size_t b = 0; b < run.blocks; ++b) {
+        const std::int64_t offset = origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
+        std::size_t n = blocks.size();
+        if (n >= 2 && blocks[n - 2] + blocks[n - 1] == offset) {
+          blocks[n - 1] += block_bytes;
+        } else {
+          blocks.push_back(offset);
+          blocks.push_back(block_bytes);
+        }
+      }
+    }
+  }
+  return blocks;
+}
+
+std::size_t total_bytes(const std::vector<std::int64_t>& blocks) {
+  std::size_t total = 0;
+  for (std::size_t i = 1; i < blocks.size(); i += 2) total += static_cast<std::size_t>(blocks[i]);
+  return total;
+}
+
+// target (op)= data, element by element, for `bytes` bytes of `element`s.
+void accumulate_into(MPI_Op op, MPI_Datatype element, std::byte* target, const std::byte* data,
+                     std::size_t bytes) {
+  if (op == MPI_NO_OP || bytes == 0) return;
+  if (op == MPI_REPLACE) {
+    std::memmove(target, data, bytes);
+    return;
+  }
+  const TypeObject* type = datatype_table().find(element);
+  ReductionArgs reduction = checked_reduction(bytes / type->size, element, *type, op);
+  reduce_into(reduction.op, reduction.type, target, data, reduction.count);
+}
+
+// One CMA copy between `local` (packed) and `blocks` at `remote` in process `pid`; false when
+// the kernel refuses (the caller falls back to messages).
+bool cma_copy(int pid, std::byte* local, std::uint64_t remote,
+              const std::vector<std::int64_t>& blocks, bool write) {
+  std::vector<iovec> remote_iov;
+  std::size_t position = 0;
+  for (std::size_t first = 0; first < blocks.size(); first += 2 * kMaxIovecs) {
+    remote_iov.clear();
+    std::size_t chunk = 0;
+    for (std::size_t i = first; i < blocks.size() && i < first + 2 * kMaxIovecs; i += 2) {
+      remote_iov.push_back({reinterpret_cast<void*>(remote + static_cast<std::uint64_t>(blocks[i])),
+                            static_cast<std::size_t>(blocks[i + 1])});
+      chunk += static_cast<std::size_t>(blocks[i + 1]);
+    }
+    iovec local_iov{local + position, chunk};
+    ssize_t moved =
+        write ? process_vm_writev(pid, &local_iov, 1, remote_iov.data(), remote_iov.size(), 0)
+              : process_vm_readv(pid, &local_iov, 1, remote_iov.data(), remote_iov.size(), 0);
+    if (moved != static_cast<ssize_t>(chunk)) return false;
+    position += chunk;
+  }
+  return true;
+}
+
+bool direct_paths_enabled() {
+  const char* value = std::getenv("HALYARD_RMA_DIRECT");
+  return value == nullptr || std::strcmp(value, "0") != 0;
+}
+
+std::uint32_t next_serial() {
+  static std::atomic<std::uint32_t> serial{0};
+  return serial.fetch_add(1);
+}
+
+}  // namespace
+
+Window::Window(const Communicator& comm, int flavor, void* base, MPI_Aint size, int disp_unit,
+               InfoEntries hints)
+    : info(std::move(hints)),
+      comm_(comm.dup()),
+      rank_(comm_.rank()),
+      size_(comm_.size()),
+      flavor_(flavor),
+      base_(base),
+      bytes_(size),
+      disp_unit_(disp_unit),
+      direct_paths_(direct_paths_enabled()) {
+  const auto n = static_cast<std::size_t>(size_);
+  outstanding_.assign(n, 0);
+  grants_.assign(n, 0);
+  lock_type_.assign(n, 0);
+  posts_seen_.assign(n, 0);
+  next_sequence_.assign(n, 0);
+  expected_sequence_.assign(n, 0);
+  held_.resize(n);
+  register_handlers();
+  exchange_peers(base);
+  attribute_values = {bytes_, disp_unit_, flavor_, MPI_WIN_UNIFIED};
+}
+
+Window::~Window() {
+  if (!freed_) unregister_handlers();
+}
+
+void Window::unregister_handlers() {
+  for (int id = kOperation; id <= kComplete; ++id) comm_.unregister_am_handler(id);
+}
+
+// A synchronization message: one int, kept alive until the transport is done with it.
+void Window::notify(int peer, int id, std::int32_t value) {
+  auto header = std::make_shared<std::vector<std::byte>>(bytes_of_value(value));
+  comm_.am_send(peer, id, *header, {}, [header](const Status&) {});
+}
+
+void Window::register_handlers() {
+  comm_.register_am_handler(
+      kOperation,
+      [this](int origin, std::span<const std::byte> header, std::span<const std::byte> payload) {
+        on_operation(origin, header, payload);
+      },
+      [this](int, std::span<const std::byte> header, std::size_t payload_bytes) -> void* {
+        auto wire = value_of<OperationWire>(header);
+        auto block = header.subspan(sizeof wire);
+        std::byte* at = landing_address(header);
+        if (at == nullptr ||
+            value_of<std::int64_t>(block.subspan(8)) != static_cast<std::int64_t>(payload_bytes))
+          return nullptr;
+        return at;
+      });
+  comm_.register_am_handler(
+      kReply,
+      [this](int, std::span<const std::byte> header, std::span<const std::byte> payload) {
+        on_reply(header, payload);
+      },
+      [this](int, std::span<const std::byte> header, std::size_t payload_bytes) -> void* {
+        auto it = pending_.find(value_of<std::uint64_t>(header));
+        if (it == pending_.end() || it->second.result.bytes() != payload_bytes) return nullptr;
+        return it->second.result.data();
+      });
+  comm_.register_am_handler(kLock, [this](int origin, std::span<const std::byte> header, auto) {
+    on_lock(origin, value_of<std::int32_t>(header));
+  });
+  comm_.register_am_handler(kUnlock, [this](int origin, std::span<const std::byte> header, auto) {
+    on_unlock(origin, value_of<std::int32_t>(header));
+  });
+  comm_.register_am_handler(
+      kGrant, [this](int target, auto, auto) { ++grants_[static_cast<std::size_t>(target)]; });
+  comm_.register_am_handler(
+      kPost, [this](int target, auto, auto) { ++posts_seen_[static_cast<std::size_t>(target)]; });
+  comm_.register_am_handler(kComplete, [this](int, auto, auto) { ++completes_seen_; });
+}
+
+// Tells every rank this one's window and learns theirs; for the allocate flavors, makes the
+// memory first (one segment per node when the shm transport is there).
+void Window::exchange_peers(void* own_base) {
+  std::vector<char> on_node(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) on_node[static_cast<std::size_t>(r)] = comm_.same_node(rank_, r);
+  if (flavor_ == MPI_WIN_FLAVOR_SHARED && comm_.node_count() != 1) {
+    fail(MPI_ERR_RMA_SHARED,
+         "MPI_Win_allocate_shared needs every rank of the communicator on one node");
+  }
+  PeerRecord mine{reinterpret_cast<std::uint64_t>(own_base), bytes_,        disp_unit_,
+                  static_cast<std::int32_t>(getpid()),       next_serial(), 0};
+  std::vector<PeerRecord> records(static_cast<std::size_t>(size_));
+  allgather(comm_, &mine, records.data(), sizeof mine, Datatype::kUint8);
+
+  const bool allocating = flavor_ == MPI_WIN_FLAVOR_ALLOCATE || flavor_ == MPI_WIN_FLAVOR_SHARED;
+  std::vector<std::size_t> offsets(static_cast<std::size_t>(size_), 0);
+  std::size_t segment_bytes = 0;
+  int leader = -1;
+  if (allocating) {
+    for (int r = 0; r < size_; ++r) {
+      if (!on_node[static_cast<std::size_t>(r)]) continue;
+      if (leader < 0) leader = r;
+      offsets[static_cast<std::size_t>(r)] = segment_bytes;
+      auto part = static_cast<std::size_t>(records[static_cast<std::size_t>(r)].size);
+      segment_bytes += (part + kSegmentAlignment - 1) / kSegmentAlignment * kSegmentAlignment;
+    }
+  }
+  if (leader >= 0) {
+    const PeerRecord& lead = records[static_cast<std::size_t>(leader)];
+    std::string segment_name =
+        "/halyard-win-" + std::to_string(lead.pid) + "-" + std::to_string(lead.serial);
+    segment_bytes = std::max(segment_bytes, kSegmentAlignment);
+    if (leader == rank_) segment_ = NodeSegment(segment_name, segment_bytes, true);
+    barrier(comm_);
+    if (leader != rank_) segment_ = NodeSegment(segment_name, segment_bytes, false);
+    barrier(comm_);
+    segment_.unlink();
+    base_ = segment_.data() + offsets[static_cast<std::size_t>(rank_)];
+  }
+
+  NodeMemory* node = node_memory_of(comm_);
+  const bool single_copy = node != nullptr && node->single_copy_usable();
+  peers_.resize(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) {
+    const PeerRecord& record = records[static_cast<std::size_t>(r)];
+    WindowPeer& peer = peers_[static_cast<std::size_t>(r)];
+    peer.base = record.base;
+    peer.size = record.size;
+    peer.disp_unit = record.disp_unit;
+    peer.pid = record.pid;
+    peer.same_node = on_node[static_cast<std::size_t>(r)];
+    if (leader >= 0 && peer.same_node)
+      peer.mapped = segment_.data() + offsets[static_cast<std::size_t>(r)];
+    peer.cma = single_copy && peer.same_node && !allocating && r != rank_;
+  }
+  if (!peers_.empty())
+    peers_[static_cast<std::size_t>(rank_)].mapped = static_cast<std::byte*>(base_);
+}
+
+std::vector<int> Window::window_ranks(const std::vector<int>& world_ranks) const {
+  std::vector<int> ranks;
+  for (int world : world_ranks) {
+    int rank = comm_.rank_of_world(world);
+    if (rank < 0) fail(MPI_ERR_RANK, "a rank of the group is not in the window's group");
+    ranks.push_back(rank);
+  }
+  return ranks;
+}
+
+void Window::attach(void* base, MPI_Aint size) {
+  if (flavor_ != MPI_WIN_FLAVOR_DYNAMIC) {
+    fail(MPI_ERR_RMA_FLAVOR, "MPI_Win_attach needs a window of MPI_Win_create_dynamic");
+  }
+  attached_[reinterpret_cast<std::uintptr_t>(base)] = size;
+}
+
+void Window::detach(const void* base) {
+  if (flavor_ != MPI_WIN_FLAVOR_DYNAMIC) {
+    fail(MPI_ERR_RMA_FLAVOR, "MPI_Win_detach needs a window of MPI_Win_create_dynamic");
+  }
+  if (attached_.erase(reinterpret_cast<std::uintptr_t>(base)) == 0) {
+    fail(MPI_ERR_RMA_ATTACH, "MPI_Win_detach: no memory was attached at that address");
+  }
+}
+
+std::byte* Window::local_address(MPI_Aint disp) const {
+  if (flavor_ == MPI_WIN_FLAVOR_DYNAMIC) return reinterpret_cast<std::byte*>(disp);
+  return static_cast<std::byte*>(base_) + disp * disp_unit_;
+}
+
+bool Window::in_access_epoch(int target) const {
+  return fence_epoch_ || lock_all_ || lock_type_[static_cast<std::size_t>(target)] != 0 ||
+         std::find(access_group_.begin(), access_group_.end(), target) != access_group_.end();
+}
+
+void Window::run_until(const std::function<bool()>& done) const {
+  if (!done()) comm_.loop().run_until(done);
+}
+
+Request Window::start(RmaCall call) {
+  if (freed_) fail(MPI_ERR_WIN, "the window was freed");
+  if (!in_access_epoch(call.target)) {
+    fail(MPI_ERR_RMA_SYNC, "no access epoch is open towards rank " + std::to_string(call.target) +
+                               " (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)");
+  }
+  std::vector<std::int64_t> blocks = blocks_of(*call.target_type, call.target_count);
+  const WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
+  if (flavor_ != MPI_WIN_FLAVOR_DYNAMIC) {
+    const std::int64_t start = static_cast<std::int64_t>(call.disp) * peer.disp_unit;
+    for (std::size_t i = 0; i < blocks.size(); i += 2) {
+      if (start + blocks[i] < 0 || start + blocks[i] + blocks[i + 1] > peer.size) {
+        fail(MPI_ERR_RMA_RANGE, "the operation reaches beyond the window of rank " +
+                                    std::to_string(call.target) + " (" + std::to_string(peer.size) +
+                                    " bytes)");
+      }
+    }
+  }
+  const std::size_t target_bytes = total_bytes(blocks);
+  const bool fetch_only =
+      call.kind == RmaKind::kGet || (call.kind == RmaKind::kGetAccumulate && call.op == MPI_NO_OP);
+  const std::size_t origin_bytes = fetch_only                              ? call.result.bytes()
+                                   : call.kind == RmaKind::kCompareAndSwap ? call.origin.bytes() / 2
+                                                                           : call.origin.bytes();
+  if (origin_bytes != target_bytes) {
+    fail(MPI_ERR_TYPE, "the origin's data (" + std::to_string(origin_bytes) +
+                           " bytes) and the target's (" + std::to_string(target_bytes) +
+                           " bytes) differ");
+  }
+  if (direct_paths_ && (call.kind == RmaKind::kPut || call.kind == RmaKind::kGet) &&
+      direct(call, blocks)) {
+    return Request::make_completed(comm_.loop(), Status{});
+  }
+  const std::uint64_t id = next_op_++;
+  OperationWire wire{id,
+                     next_sequence_[static_cast<std::size_t>(call.target)]++,
+                     call.kind,
+                     call.op,
+                     call.element,
+                     static_cast<std::uint32_t>(blocks.size() / 2),
+                     static_cast<std::int64_t>(call.disp),
+                     call.result.bytes()};
+  auto message = std::make_shared<Outgoing>();
+  message->header = bytes_of_value(wire);
+  const auto* block_bytes = reinterpret_cast<const std::byte*>(blocks.data());
+  message->header.insert(message->header.end(), block_bytes,
+                         block_bytes + blocks.size() * sizeof(std::int64_t));
+  message->data = call.origin;
+  message->keep_alive = call.keep_alive;
+  Request request = Request::make_pending(comm_.loop());
+  pending_.emplace(id, PendingOp{call.target, call.result, request});
+  ++outstanding_[static_cast<std::size_t>(call.target)];
+  std::span<const std::byte> payload(static_cast<const std::byte*>(call.origin.data()),
+                                     call.origin.bytes());
+  comm_.am_send(call.target, kOperation, message->header, payload, [message](const Status&) {});
+  return request;
+}
+
+// Puts and gets on memory this rank maps, or by one CMA copy; false when neither applies.
+bool Window::direct(RmaCall& call, const std::vector<std::int64_t>& blocks) {
+  WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
+  const bool put = call.kind == RmaKind::kPut;
+  auto* local = static_cast<std::byte*>(put ? call.origin.data() : call.result.data());
+  std::byte* mapped = call.target == rank_     ? local_address(call.disp)
+                      : peer.mapped != nullptr ? peer.mapped + call.disp * peer.disp_unit
+                                               : nullptr;
+  if (mapped != nullptr) {
+    std::size_t position = 0;
+    for (std::size_t i = 0; i < blocks.size(); i += 2) {
+      auto bytes = static_cast<std::size_t>(blocks[i + 1]);
+      if (put) {
+        std::memcpy(mapped + blocks[i], local + position, bytes);
+      } else {
+        std::memcpy(local + position, mapped + blocks[i], bytes);
+      }
+      position += bytes;
+    }
+  } else if (peer.cma) {
+    std::uint64_t remote = flavor_ == MPI_WIN_FLAVOR_DYNAMIC
+                               ? static_cast<std::uint64_t>(call.disp)
+                               : peer.base + static_cast<std::uint64_t>(call.disp * peer.disp_unit);
+    if (!cma_copy(peer.pid, local, remote, blocks, put)) {
+      peer.cma = false;  // refused (ptrace scope, say): messages from now on
+      return false;
+    }
+  } else {
+    return false;
+  }
+  if (!put) call.result.complete();
+  return true;
+}
+
+// A rendezvous operation dispatches when its payload has landed, so it may arrive after later
+// eager ones of the same origin: operations are applied in the origin's order (MPI orders the
+// accumulates of one origin to one target), later ones held until the earlier have come.
+void Window::on_operation(int origin, std::span<const std::byte> header,
+                          std::span<const std::byte> payload) {
+  auto o = static_cast<std::size_t>(origin);
+  auto wire = value_of<OperationWire>(header);
+  std::byte* landing = landing_address(header);
+  const bool landed = landing != nullptr && payload.data() == landing;
+  if (wire.sequence != expected_sequence_[o]) {
+    HeldOperation held{{header.begin(), header.end()}, {}, landed};
+    if (!landed) held.payload.assign(payload.begin(), payload.end());
+    held_[o].emplace(wire.sequence, std::move(held));
+    return;
+  }
+  apply_operation(origin, header, payload, landed);
+  for (auto it = held_[o].find(++expected_sequence_[o]); it != held_[o].end();
+       it = held_[o].find(++expected_sequence_[o])) {
+    HeldOperation next = std::move(it->second);
+    held_[o].erase(it);
+    apply_operation(origin, next.header, next.payload, next.landed);
+  }
+}
+
+// Where a put's payload lands directly (one block of the window, the size of the payload);
+// null for every other operation.
+std::byte* Window::landing_address(std::span<const std::byte> header) const {
+  auto wire = value_of<OperationWire>(header);
+  if (wire.kind != RmaKind::kPut || wire.blocks != 1) return nullptr;
+  auto block = header.subspan(sizeof wire);
+  return local_address(wire.disp) + value_of<std::int64_t>(block);
+}
+
+void Window::apply_operation(int origin, std::span<const std::byte> header,
+                             std::span<const std::byte> payload, bool landed) {
+  auto wire = value_of<OperationWire>(header);
+  std::vector<std::int64_t> blocks(wire.blocks * 2);
+  std::memcpy(blocks.data(), header.data() + sizeof wire, blocks.size() * sizeof(std::int64_t));
+  std::byte* at = local_address(wire.disp);
+  auto reply = std::make_shared<Outgoing>();
+  reply->header = bytes_of_value(wire.id);
+  reply->owned_payload.resize(wire.fetch_bytes);
+  std::byte* fetched = reply->owned_payload.data();
+  const std::byte* data = payload.data();
+  std::size_t position = 0;
+  for (std::size_t i = 0; i < blocks.size(); i += 2) {
+    std::byte* target = at + blocks[i];
+    auto bytes = static_cast<std::size_t>(blocks[i + 1]);
+    switch (wire.kind) {
+      case RmaKind::kPut:
+        if (!landed) std::memcpy(target, data + position, bytes);
+        break;
+      case RmaKind::kGet:
+        std::memcpy(fetched + position, target, bytes);
+        break;
+      case RmaKind::kAccumulate:
+        accumulate_into(wire.op, wire.element, target, data + position, bytes);
+        break;
+      case RmaKind::kGetAccumulate:
+        std::memcpy(fetched + position, target, bytes);
+        accumulate_into(wire.op, wire.element, target, data + position, bytes);
+        break;
+      case RmaKind::kCompareAndSwap:
+        std::memcpy(fetched + position, target, bytes);
+        if (std::memcmp(target, data + bytes, bytes) == 0) std::memcpy(target, data, bytes);
+        break;
+    }
+    position += bytes;
+  }
+  comm_.am_send(origin, kReply, reply->header, reply->owned_payload, [reply](const Status&) {});
+}
+
+void Window::on_reply(std::span<const std::byte> header, std::span<const std::byte> payload) {
+  auto it = pending_.find(value_of<std::uint64_t>(header));
+  if (it == pending_.end()) return;
+  PendingOp op = std::move(it->second);
+  pending_.erase(it);
+  if (!payload.empty() && payload.data() != op.result.data()) {
+    std::memcpy(op.result.data(), payload.data(), std::min(payload.size(), op.result.bytes()));
+  }
+  op.result.complete();
+  --outstanding_[static_cast<std::size_t>(op.target)];
+  op.request.complete(Status{});
+}
+
+void Window::flush(int target) {
+  run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
+}
+
+void Window::flush_all() {
+  run_until([this] {
+    return std::all_of(outstanding_.begin(), outstanding_.end(), [](int n) { return n == 0; });
+  });
+}
+
+void Window::sync() const {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void Window::fence(int assert) {
+  flush_all();
+  sync();
+  barrier(comm_);
+  sync();
+  fence_epoch_ = (assert& MPI_MODE_NOSUCCEED) == 0;
+}
+
+void Window::post(const std::vector<int>& ranks) {
+  if (!exposure_group_.empty()) fail(MPI_ERR_RMA_SYNC, "an exposure epoch is already open");
+  exposure_group_ = ranks;
+  sync();
+  for (int origin : ranks) notify(origin, kPost, 0);
+}
+
+void Window::start_access(const std::vector<int>& ranks) {
+  if (!access_group_.empty()) fail(MPI_ERR_RMA_SYNC, "an access epoch is already open");
+  run_until([this, &ranks] {
+    return std::all_of(ranks.begin(), ranks.end(),
+                       [this](int t) { return posts_seen_[static_cast<std::size_t>(t)] > 0; });
+  });
+  for (int target : ranks) --posts_seen_[static_cast<std::size_t>(target)];
+  access_group_ = ranks;
+}
+
+void Window::complete() {
+  for (int target : access_group_) flush(target);
+  sync();
+  for (int target : access_group_) notify(target, kComplete, 0);
+  access_group_.clear();
+}
+
+void Window::wait() {
+  run_until([this] { return completes_seen_ >= static_cast<int>(exposure_group_.size()); });
+  test();
+}
+
+bool Window::test() {
+  if (completes_seen_ < static_cast<int>(exposure_group_.size())) {
+    comm_.loop().poll();
+    if (completes_seen_ < static_cast<int>(exposure_group_.size())) return false;
+  }
+  completes_seen_ -= static_cast<int>(exposure_group_.size());
+  exposure_group_.clear();
+  sync();
+  return true;
+}
+
+void Window::lock(int type, int target) {
+  auto t = static_cast<std::size_t>(target);
+  if (lock_type_[t] != 0 || lock_all_) {
+    fail(MPI_ERR_RMA_SYNC, "rank " + std::to_string(target) + " is already locked");
+  }
+  int seen = grants_[t];
+  notify(target, kLock, type);
+  run_until([this, t, seen] { return grants_[t] > seen; });
+  lock_type_[t] = type;
+}
+
+void Window::unlock(int target) {
+  auto t = static_cast<std::size_t>(target);
+  if (lock_type_[t] == 0) {
+    fail(MPI_ERR_RMA_SYNC, "rank " + std::to_string(target) + " is not locked");
+  }
+  flush(target);
+  sync();
+  int seen = grants_[t];
+  notify(target, kUnlock, lock_type_[t]);
+  run_until([this, t, seen] { return grants_[t] > seen; });
+  lock_type_[t] = 0;
+}
+
+void Window::lock_all() {
+  if (lock_all_) fail(MPI_ERR_RMA_SYNC, "MPI_Win_lock_all: the window is already locked");
+  notify_every_rank_and_wait(kLock);
+  lock_all_ = true;
+}
+
+void Window::unlock_all() {
+  if (!lock_all_) fail(MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all without MPI_Win_lock_all");
+  flush_all();
+  sync();
+  notify_every_rank_and_wait(kUnlock);
+  lock_all_ = false;
+}
+
+// A shared lock or unlock message to every rank at once, then the wait for all their answers.
+void Window::notify_every_rank_and_wait(int id) {
+  std::vector<int> seen = grants_;
+  for (int r = 0; r < size_; ++r) notify(r, id, MPI_LOCK_SHARED);
+  run_until([this, &seen] {
+    for (std::size_t r = 0; r < seen.size(); ++r) {
+      if (grants_[r] <= seen[r]) return false;
+    }
+    return true;
+  });
+}
+
+void Window::on_lock(int origin, int type) {
+  lock_queue_.push_back({origin, type});
+  grant_waiting_locks();
+}
+
+void Window::on_unlock(int origin, int type) {
+  if (type == MPI_LOCK_EXCLUSIVE) {
+    exclusive_held_ = false;
+  } else {
+    --shared_holders_;
+  }
+  sync();
+  notify(origin, kGrant, 0);
+  grant_waiting_locks();
+}
+
+// First come, first served: a waiting exclusive lock holds back the shared ones behind it.
+void Window::grant_waiting_locks() {
+  while (!lock_queue_.empty()) {
+    LockWaiter next = lock_queue_.front();
+    if (exclusive_held_) return;
+    if (next.type == MPI_LOCK_EXCLUSIVE) {
+      if (shared_holders_ > 0) return;
+      exclusive_held_ = true;
+    } else {
+      ++shared_holders_;
+    }
+    lock_queue_.pop_front();
+    sync();
+    notify(next.origin, kGrant, 0);
+  }
+}
+
+void Window::free() {
+  flush_all();
+  barrier(comm_);
+  freed_ = true;
+  unregister_handlers();
+}
+
+}  // namespace halyard::mpi_shim

@@ -1,0 +1,42 @@
+// The handles of windows (MPI_Win) and the guard of window calls: a failure goes to the
+// window's error handler (MPI_ERRORS_ARE_FATAL until MPI_Win_set_errhandler; MPI_COMM_WORLD's
+// for a handle that names no window), and a user handler receives the window's handle. Every window
+// call holds the event loop while it runs (EventLoop::Access): window state is shared with the
+// handlers that the progress thread runs, and this is the one place where window calls lock.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+
+#include "runtime/event_loop.hpp"
+#include "shim/call_guard.hpp"
+#include "shim/window.hpp"
+
+namespace halyard::mpi_shim {
+
+// MPI_ERR_WIN for MPI_WIN_NULL, a freed window or a handle of another kind.
+Window& checked_window(MPI_Win win);
+// Null when `win` names no live window.
+Window* find_window(MPI_Win win);
+MPI_Win add_window(std::unique_ptr<Window> window);
+void remove_window(MPI_Win win);
+
+template <typename Body>
+int window_call(const char* call, MPI_Win win, Body&& body) {
+  return guarded(call, static_cast<MPI_Comm>(win), [&] {
+    EventLoop::Access access(shim_state().runtime().loop());
+    Window* window = find_window(win);
+    const MPI_Errhandler handler = window != nullptr ? window->errhandler : MPI_ERRHANDLER_NULL;
+    try {
+      body();
+    } catch (MpiError& e) {
+      if (e.errhandler == MPI_ERRHANDLER_NULL) e.errhandler = handler;
+      throw;
+    } catch (const Error& e) {
+      throw MpiError{error_class_of(e.code()), e.what(), handler};
+    }
+  });
+}
+
+}  // namespace halyard::mpi_shim

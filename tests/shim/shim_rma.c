@@ -1,0 +1,417 @@
+/* One-sided communication (issue 26): every operation and synchronization mode of each window
+ * flavor against a serial model, derived datatypes, request forms, atomic accumulates,
+ * exclusive locks, fence ordering, attributes, names, info and error classes.
+ *   shim_rma           the whole suite
+ *   shim_rma busy      rank 1 computes for 1 s while rank 0 locks, puts and unlocks its
+ *                      window: with a progress thread that must finish before rank 1 is done
+ *   shim_rma killed    rank 1 is killed inside a fence epoch while rank 0 puts to it: the job
+ *                      ends naming rank 1 instead of hanging in the fence */
+#define _POSIX_C_SOURCE 200809L /* kill, getpid */
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim_check.h"
+
+#define N 16
+#define ROUNDS 200
+
+static int rank, size;
+
+/* A window of N ints per rank in the given flavor; `memory` backs MPI_Win_create. */
+static MPI_Win make_window(int flavor, int* memory, int** base) {
+  MPI_Win win = MPI_WIN_NULL;
+  switch (flavor) {
+    case MPI_WIN_FLAVOR_CREATE:
+      CHECK_MPI(MPI_Win_create(memory, N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                               &win));
+      *base = memory;
+      break;
+    case MPI_WIN_FLAVOR_ALLOCATE:
+      CHECK_MPI(MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, base,
+                                 &win));
+      break;
+    case MPI_WIN_FLAVOR_DYNAMIC:
+      CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+      CHECK_MPI(MPI_Win_attach(win, memory, N * sizeof(int)));
+      *base = memory;
+      break;
+  }
+  return win;
+}
+
+/* The target displacement of element `i` of `target`'s window. */
+static MPI_Aint disp_of(int flavor, int* base, int target, int i) {
+  if (flavor != MPI_WIN_FLAVOR_DYNAMIC) return i;
+  MPI_Aint mine, all[64];
+  MPI_Get_address(base, &mine);
+  MPI_Allgather(&mine, 1, MPI_AINT, all, 1, MPI_AINT, MPI_COMM_WORLD);
+  return all[target] + (MPI_Aint)(i * sizeof(int));
+}
+
+static void fill(int* base, int value) {
+  for (int i = 0; i < N; ++i) base[i] = value;
+}
+
+/* Fence epochs: puts to the right, gets from the left, sums into rank 0, in order. */
+static void fence_modes(int flavor) {
+  int memory[N], *base = NULL, got[N], want[N];
+  MPI_Win win = make_window(flavor, memory, &base);
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Aint at_right = disp_of(flavor, base, right, 0), at_left = disp_of(flavor, base, left, 0);
+  MPI_Aint at_root = disp_of(flavor, base, 0, 0);
+  fill(base, -1);
+  CHECK_MPI(MPI_Win_fence(0, win));
+  int mine[N];
+  for (int i = 0; i < N; ++i) mine[i] = rank * 100 + i;
+  CHECK_MPI(MPI_Put(mine, N, MPI_INT, right, at_right, N, MPI_INT, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  for (int i = 0; i < N; ++i) want[i] = left * 100 + i;
+  CHECK_ARRAY("put under fence", base, want, N);
+  /* Epoch 2: get what the left neighbour holds (its left's values). */
+  CHECK_MPI(MPI_Get(got, N, MPI_INT, left, at_left, N, MPI_INT, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  int left2 = (left + size - 1) % size;
+  for (int i = 0; i < N; ++i) want[i] = left2 * 100 + i;
+  CHECK_ARRAY("get under fence", got, want, N);
+  /* Epoch 3: everyone adds its rank + i into rank 0; epoch 4 replaces element 0 by MAX. */
+  if (rank == 0) fill(base, 0);
+  CHECK_MPI(MPI_Win_fence(0, win));
+  for (int i = 0; i < N; ++i) mine[i] = rank + i;
+  CHECK_MPI(MPI_Accumulate(mine, N, MPI_INT, 0, at_root, N, MPI_INT, MPI_SUM, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Accumulate(&rank, 1, MPI_INT, 0, at_root, 1, MPI_INT, MPI_MAX, win));
+  CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+  if (rank == 0) {
+    for (int i = 0; i < N; ++i) want[i] = size * (size - 1) / 2 + size * i;
+    want[0] = size - 1 > want[0] ? size - 1 : want[0];
+    CHECK_ARRAY("accumulates under fence", base, want, N);
+  }
+  if (flavor == MPI_WIN_FLAVOR_DYNAMIC) CHECK_MPI(MPI_Win_detach(win, memory));
+  CHECK_MPI(MPI_Win_free(&win));
+  CHECK(win == MPI_WIN_NULL);
+}
+
+/* Post/start/complete/wait: each rank exposes to its left and accesses its right. */
+static void pscw(int flavor) {
+  int memory[N], *base = NULL;
+  MPI_Win win = make_window(flavor, memory, &base);
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Aint at_right = disp_of(flavor, base, right, 0);
+  fill(base, -1);
+  MPI_Group world, left_group, right_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, 1, &left, &left_group);
+  MPI_Group_incl(world, 1, &right, &right_group);
+  for (int round = 0; round < 3; ++round) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Win_post(left_group, 0, win));
+    CHECK_MPI(MPI_Win_start(right_group, 0, win));
+    int value = rank * 10 + round;
+    CHECK_MPI(MPI_Put(&value, 1, MPI_INT, right, at_right, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_complete(win));
+    if (round == 2) {
+      int flag = 0;
+      while (!flag) CHECK_MPI(MPI_Win_test(win, &flag));
+    } else {
+      CHECK_MPI(MPI_Win_wait(win));
+    }
+    CHECK(base[0] == left * 10 + round);
+  }
+  MPI_Group_free(&left_group);
+  MPI_Group_free(&right_group);
+  MPI_Group_free(&world);
+  if (flavor == MPI_WIN_FLAVOR_DYNAMIC) CHECK_MPI(MPI_Win_detach(win, memory));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* Passive target: exclusive read-modify-write of a counter excludes; shared-lock accumulates
+ * and fetch-and-op give exact totals; compare-and-swap elects one winner; request forms. */
+static void passive(int flavor) {
+  int memory[N], *base = NULL;
+  MPI_Win win = make_window(flavor, memory, &base);
+  MPI_Aint at_root = disp_of(flavor, base, 0, 0);
+  fill(base, 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < ROUNDS / 4; ++i) {
+    int counter = 0;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+    CHECK_MPI(MPI_Get(&counter, 1, MPI_INT, 0, at_root, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_flush(0, win));
+    ++counter;
+    CHECK_MPI(MPI_Put(&counter, 1, MPI_INT, 0, at_root, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(0, win));
+  }
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+  int one = 1, fetched = -1;
+  long long sum_of_fetched = 0;
+  for (int i = 0; i < ROUNDS; ++i) {
+    CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0,
+                             at_root + (flavor == MPI_WIN_FLAVOR_DYNAMIC ? 4 : 1), 1, MPI_INT,
+                             MPI_SUM, win));
+    CHECK_MPI(MPI_Fetch_and_op(&one, &fetched, MPI_INT, 0,
+                               at_root + (flavor == MPI_WIN_FLAVOR_DYNAMIC ? 8 : 2), MPI_SUM, win));
+    CHECK_MPI(MPI_Win_flush_local(0, win));
+    sum_of_fetched += fetched;
+  }
+  int candidate = rank + 1, compare = 0, previous = -1;
+  CHECK_MPI(MPI_Compare_and_swap(&candidate, &compare, &previous, MPI_INT, 0,
+                                 at_root + (flavor == MPI_WIN_FLAVOR_DYNAMIC ? 12 : 3), win));
+  CHECK_MPI(MPI_Win_unlock(0, win));
+  int won = previous == 0, winners = 0;
+  MPI_Allreduce(&won, &winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(winners == 1);
+  /* Every fetched value is distinct: their sum is 0 + 1 + ... + (size*ROUNDS - 1). */
+  long long all_fetched = 0;
+  MPI_Allreduce(&sum_of_fetched, &all_fetched, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  long long total = (long long)size * ROUNDS;
+  CHECK(all_fetched == total * (total - 1) / 2);
+  if (rank == 0) {
+    CHECK(base[0] == size * (ROUNDS / 4));
+    CHECK(base[1] == size * ROUNDS);
+    CHECK(base[2] == size * ROUNDS);
+    CHECK(base[3] >= 1 && base[3] <= size);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* Request forms under lock_all: each rank writes its slot of every rank and reads it back. */
+  CHECK_MPI(MPI_Win_lock_all(0, win));
+  int right = (rank + 1) % size;
+  MPI_Aint slot = disp_of(flavor, base, right, 4 + rank % 8);
+  int value = 7000 + rank, back = -1, old = -1, add = 5;
+  MPI_Request requests[4];
+  CHECK_MPI(MPI_Rput(&value, 1, MPI_INT, right, slot, 1, MPI_INT, win, &requests[0]));
+  CHECK_MPI(MPI_Wait(&requests[0], MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Win_flush(right, win));
+  CHECK_MPI(MPI_Raccumulate(&add, 1, MPI_INT, right, slot, 1, MPI_INT, MPI_SUM, win, &requests[1]));
+  CHECK_MPI(MPI_Wait(&requests[1], MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Rget_accumulate(&add, 1, MPI_INT, &old, 1, MPI_INT, right, slot, 1, MPI_INT,
+                                MPI_NO_OP, win, &requests[2]));
+  CHECK_MPI(MPI_Wait(&requests[2], MPI_STATUS_IGNORE));
+  CHECK(old == 7005 + rank);
+  CHECK_MPI(MPI_Rget(&back, 1, MPI_INT, right, slot, 1, MPI_INT, win, &requests[3]));
+  CHECK_MPI(MPI_Wait(&requests[3], MPI_STATUS_IGNORE));
+  CHECK(back == 7005 + rank);
+  CHECK_MPI(MPI_Win_flush_all(win));
+  CHECK_MPI(MPI_Win_flush_local_all(win));
+  CHECK_MPI(MPI_Win_sync(win));
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  if (flavor == MPI_WIN_FLAVOR_DYNAMIC) CHECK_MPI(MPI_Win_detach(win, memory));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* A derived target datatype (every other int) and a derived origin type (a column). */
+static void derived(void) {
+  int memory[N], *base = NULL;
+  MPI_Win win = make_window(MPI_WIN_FLAVOR_CREATE, memory, &base);
+  MPI_Datatype every_other, column;
+  MPI_Type_vector(N / 2, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+  MPI_Type_vector(N / 2, 1, 3, MPI_INT, &column);
+  MPI_Type_commit(&column);
+  int source[3 * N / 2], right = (rank + 1) % size, left = (rank + size - 1) % size;
+  for (int i = 0; i < 3 * N / 2; ++i) source[i] = rank * 1000 + i;
+  fill(base, -1);
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Put(source, 1, column, right, 0, 1, every_other, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  int want[N];
+  for (int i = 0; i < N; ++i) want[i] = i % 2 == 0 ? left * 1000 + 3 * (i / 2) : -1;
+  CHECK_ARRAY("derived put", base, want, N);
+  /* The next epoch writes what this one just read: a fence keeps them apart. */
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Accumulate(source, 1, column, right, 0, 1, every_other, MPI_SUM, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  for (int i = 0; i < N; i += 2) want[i] *= 2;
+  CHECK_ARRAY("derived accumulate", base, want, N);
+  int got[3 * N / 2];
+  memset(got, 0, sizeof got);
+  CHECK_MPI(MPI_Get(got, 1, column, right, 0, 1, every_other, win));
+  CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+  for (int i = 0; i < N / 2; ++i) CHECK(got[3 * i] == 2 * (rank * 1000 + 3 * i));
+  MPI_Type_free(&every_other);
+  MPI_Type_free(&column);
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* Accumulates of one origin to one target apply in order: a large MPI_REPLACE (sent by
+ * rendezvous) and then a small one to its first element leave the small one's value. */
+static void ordered_accumulates(void) {
+  enum { kLarge = 16384 };
+  int* base = NULL;
+  MPI_Win win;
+  CHECK_MPI(MPI_Win_allocate(kLarge * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                             &base, &win));
+  static int large[kLarge];
+  for (int i = 0; i < kLarge; ++i) large[i] = rank + 1;
+  int small = -(rank + 1), right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+  CHECK_MPI(MPI_Accumulate(large, kLarge, MPI_INT, right, 0, kLarge, MPI_INT, MPI_REPLACE, win));
+  CHECK_MPI(MPI_Accumulate(&small, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_REPLACE, win));
+  CHECK_MPI(MPI_Win_unlock(right, win));
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+  CHECK(base[0] == -(left + 1));
+  CHECK(base[1] == left + 1 && base[kLarge - 1] == left + 1);
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* Attributes, names, info, error handlers and error classes. */
+static void describe(void) {
+  int* base = NULL;
+  MPI_Win win;
+  CHECK_MPI(
+      MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
+  void* value = NULL;
+  int flag = 0;
+  CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_BASE, &value, &flag));
+  CHECK(flag && value == base);
+  CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_SIZE, &value, &flag));
+  CHECK(flag && *(MPI_Aint*)value == N * (MPI_Aint)sizeof(int));
+  CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &value, &flag));
+  CHECK(flag && *(int*)value == (int)sizeof(int));
+  CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &value, &flag));
+  CHECK(flag && *(int*)value == MPI_WIN_FLAVOR_ALLOCATE);
+  CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_MODEL, &value, &flag));
+  CHECK(flag && *(int*)value == MPI_WIN_UNIFIED);
+  char name[MPI_MAX_OBJECT_NAME];
+  int length = -1;
+  CHECK_MPI(MPI_Win_get_name(win, name, &length));
+  CHECK(length == 0);
+  CHECK_MPI(MPI_Win_set_name(win, "counters"));
+  CHECK_MPI(MPI_Win_get_name(win, name, &length));
+  CHECK(length == 8 && strcmp(name, "counters") == 0);
+  MPI_Info info, used;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "no_locks", "false");
+  CHECK_MPI(MPI_Win_set_info(win, info));
+  CHECK_MPI(MPI_Win_get_info(win, &used));
+  char hint[16];
+  CHECK_MPI(MPI_Info_get(used, "no_locks", sizeof hint, hint, &flag));
+  CHECK(flag && strcmp(hint, "false") == 0);
+  MPI_Info_free(&info);
+  MPI_Info_free(&used);
+  MPI_Group group;
+  int group_size = 0;
+  CHECK_MPI(MPI_Win_get_group(win, &group));
+  MPI_Group_size(group, &group_size);
+  CHECK(group_size == size);
+  MPI_Group_free(&group);
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  CHECK_MPI(MPI_Win_get_errhandler(win, &handler));
+  CHECK(handler == MPI_ERRORS_ARE_FATAL);
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+  int one = 1;
+  CHECK_CLASS(MPI_Put(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+  CHECK_CLASS(MPI_Put(&one, 1, MPI_INT, 0, N, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
+  CHECK_CLASS(MPI_Put(&one, 1, MPI_INT, size, 0, 1, MPI_INT, win), MPI_ERR_RANK);
+  CHECK_CLASS(MPI_Accumulate(&one, 1, MPI_FLOAT, 0, 0, 1, MPI_FLOAT, MPI_BAND, win), MPI_ERR_OP);
+  CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win), MPI_ERR_RMA_SYNC);
+  CHECK_MPI(MPI_Win_unlock(0, win));
+  CHECK_CLASS(MPI_Win_lock(99, 0, 0, win), MPI_ERR_LOCKTYPE);
+  CHECK_CLASS(MPI_Win_shared_query(win, 0, (MPI_Aint*)&value, &length, &value), MPI_ERR_RMA_FLAVOR);
+  CHECK_MPI(MPI_Win_free(&win));
+  /* No window: MPI_COMM_WORLD's handler decides. */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  CHECK_CLASS(MPI_Win_fence(0, MPI_WIN_NULL), MPI_ERR_WIN);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+/* MPI_Win_allocate_shared on the ranks of one node: direct loads and stores of a neighbour's
+ * part, the parts contiguous. */
+static void shared_windows(void) {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_rank, node_size;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_size(node, &node_size);
+  int* mine = NULL;
+  MPI_Win win;
+  CHECK_MPI(
+      MPI_Win_allocate_shared(N * sizeof(int), sizeof(int), MPI_INFO_NULL, node, &mine, &win));
+  CHECK_MPI(MPI_Win_lock_all(0, win));
+  for (int i = 0; i < N; ++i) mine[i] = node_rank * 100 + i;
+  CHECK_MPI(MPI_Win_sync(win));
+  MPI_Barrier(node);
+  CHECK_MPI(MPI_Win_sync(win));
+  int next = (node_rank + 1) % node_size;
+  MPI_Aint part = 0;
+  int unit = 0;
+  int* theirs = NULL;
+  CHECK_MPI(MPI_Win_shared_query(win, next, &part, &unit, &theirs));
+  CHECK(part == N * (MPI_Aint)sizeof(int) && unit == (int)sizeof(int));
+  for (int i = 0; i < N; ++i) CHECK(theirs[i] == next * 100 + i);
+  int* first = NULL;
+  CHECK_MPI(MPI_Win_shared_query(win, MPI_PROC_NULL, &part, &unit, &first));
+  CHECK(first + N * node_rank == mine);
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  CHECK_MPI(MPI_Win_free(&win));
+  MPI_Comm_free(&node);
+}
+
+/* Rank 1 computes for 1 s without calling MPI; rank 0's lock / put / unlock must not wait for
+ * it (the progress thread serves the window). */
+static void busy_target(void) {
+  int memory[N] = {0}, *base = NULL;
+  MPI_Win win = make_window(MPI_WIN_FLAVOR_CREATE, memory, &base);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 1) {
+    double until = MPI_Wtime() + 1.0;
+    volatile unsigned long spins = 0;
+    while (MPI_Wtime() < until) ++spins;
+  } else if (rank == 0) {
+    double start = MPI_Wtime();
+    int value = 42;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
+    CHECK_MPI(MPI_Accumulate(&value, 1, MPI_INT, 1, 0, 1, MPI_INT, MPI_REPLACE, win));
+    CHECK_MPI(MPI_Win_unlock(1, win));
+    double took = MPI_Wtime() - start;
+    printf("lock/accumulate/unlock against a busy target took %.3f s\n", took);
+    CHECK(took < 0.8);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 1) CHECK(base[0] == 42);
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* Rank 1 dies mid-epoch; rank 0's fence must not wait forever. */
+static void killed_peer(void) {
+  int memory[N] = {0}, *base = NULL;
+  MPI_Win win = make_window(MPI_WIN_FLAVOR_CREATE, memory, &base);
+  CHECK_MPI(MPI_Win_fence(0, win));
+  if (rank == 1) kill(getpid(), SIGKILL);
+  int value = 1;
+  CHECK_MPI(MPI_Put(&value, 1, MPI_INT, 1, 0, 1, MPI_INT, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc > 1 && strcmp(argv[1], "killed") == 0) {
+    if (size >= 2) killed_peer();
+    MPI_Finalize();
+    return finish_checks("shim_rma killed");
+  }
+  if (argc > 1 && strcmp(argv[1], "busy") == 0) {
+    if (size >= 2) busy_target();
+    MPI_Finalize();
+    return finish_checks("shim_rma busy");
+  }
+  const int flavors[] = {MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE, MPI_WIN_FLAVOR_DYNAMIC};
+  for (int f = 0; f < 3; ++f) {
+    fence_modes(flavors[f]);
+    pscw(flavors[f]);
+    passive(flavors[f]);
+  }
+  derived();
+  ordered_accumulates();
+  describe();
+  shared_windows();
+  MPI_Finalize();
+  return finish_checks("shim_rma");
+}
