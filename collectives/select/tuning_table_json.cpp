@@ -6,11 +6,11 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "collectives/han/han_config.hpp"
 #include "runtime/support/config.hpp"
 #include "runtime/support/error.hpp"
+#include "runtime/tuning_file_share.hpp"
 
 namespace halyard::select {
 
@@ -290,13 +290,9 @@ std::string format_tuning_table(const TuningTable& table) {
 
 TuningTable load_tuning_table(const std::string& path) {
   const std::string source = "tuning file '" + path + "'";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(ErrorCode::kInvalidArgument, source + ": cannot be read: " + std::strerror(errno));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_tuning_table(text.str(), source);
+  TuningFileText file = read_tuning_file(path);
+  if (!file.text) throw Error(ErrorCode::kInvalidArgument, source + ": " + file.problem);
+  return parse_tuning_table(*file.text, source);
 }
 
 void save_tuning_table(const TuningTable& table, const std::string& path) {
