@@ -46,14 +46,10 @@ CollectiveWatchdog::~CollectiveWatchdog() {
 }
 
 std::optional<std::chrono::milliseconds> CollectiveWatchdog::timeout_from_environment() {
-  std::int64_t seconds = config::env_int("HALYARD_COLL_TIMEOUT", 0);
-  if (seconds < 0) {
-    throw Error(ErrorCode::kInvalidArgument,
-                "HALYARD_COLL_TIMEOUT='" + std::to_string(seconds) +
-                    "' is not valid: expected a number of seconds (0 turns the watchdog off)");
-  }
-  if (seconds == 0) return std::nullopt;
-  return std::chrono::milliseconds(seconds * 1000);
+  // 0 turns the watchdog off; at most a year (config::kMaxEnvSeconds), so no deadline overflows.
+  std::chrono::seconds seconds = config::env_seconds("HALYARD_COLL_TIMEOUT", 0, 0);
+  if (seconds.count() == 0) return std::nullopt;
+  return std::chrono::milliseconds(seconds);
 }
 
 void CollectiveWatchdog::watch(const Communicator& comm, std::string_view name,

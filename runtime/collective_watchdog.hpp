@@ -48,7 +48,7 @@ class CollectiveWatchdog {
   std::chrono::milliseconds timeout() const noexcept { return timeout_; }
 
   // HALYARD_COLL_TIMEOUT in seconds; nullopt when unset or 0. Throws Error(kInvalidArgument)
-  // for a negative or malformed value.
+  // for a negative, malformed or huge (over a year) value.
   static std::optional<std::chrono::milliseconds> timeout_from_environment();
 
  private:

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "runtime/device_support.hpp"
 #include "runtime/event_loop.hpp"
 #include "runtime/point_to_point.hpp"
 #include "runtime/runtime_services.hpp"
@@ -306,18 +307,21 @@ Request Communicator::post_recv(const char* operation, int peer, int tag, void* 
 Request Communicator::isend(int peer, int tag, const void* buffer, std::size_t bytes,
                             Completion callback) const {
   require_user_tag("isend", tag);
+  refuse_device_buffer(*this, buffer, "isend");
   return post_send("isend", peer, tag, buffer, bytes, std::move(callback));
 }
 
 Request Communicator::irecv(int peer, int tag, void* buffer, std::size_t bytes,
                             Completion callback) const {
   require_receive_tag("irecv", tag);
+  refuse_device_buffer(*this, buffer, "irecv");
   return post_recv("irecv", peer, tag, buffer, bytes, std::move(callback));
 }
 
 Request Communicator::issend(int peer, int tag, const void* buffer, std::size_t bytes,
                              Completion callback) const {
   require_user_tag("issend", tag);
+  refuse_device_buffer(*this, buffer, "issend");
   Envelope env;
   const int world_peer = prepare_send("issend", peer, tag, buffer, bytes, env);
   EventLoop::Access access(state_->p2p->loop());
@@ -327,6 +331,7 @@ Request Communicator::issend(int peer, int tag, const void* buffer, std::size_t 
 CancellableReceive Communicator::irecv_cancellable(int peer, int tag, void* buffer,
                                                    std::size_t bytes) const {
   require_receive_tag("irecv_cancellable", tag);
+  refuse_device_buffer(*this, buffer, "irecv_cancellable");
   CancellableReceive receive;
   receive.request = post_recv("irecv_cancellable", peer, tag, buffer, bytes, {}, &receive.id);
   return receive;
@@ -391,6 +396,7 @@ MatchedMessage Communicator::mprobe(int peer, int tag) const {
 Request Communicator::mrecv(MatchedMessage message, void* buffer, std::size_t bytes,
                             Completion callback) const {
   const State& s = checked("mrecv");
+  refuse_device_buffer(*this, buffer, "mrecv");
   if (!message.message) invalid("mrecv", "the message was received already or never matched");
   if (buffer == nullptr && bytes > 0) {
     invalid("mrecv", "buffer is null but bytes is " + std::to_string(bytes));
@@ -404,6 +410,7 @@ Request Communicator::mrecv(MatchedMessage message, void* buffer, std::size_t by
 
 void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes) const {
   require_user_tag("send", tag);
+  refuse_device_buffer(*this, buffer, "send");
   // A message handed over whole needs no request at all.
   Envelope env;
   const int world_peer = prepare_send("send", peer, tag, buffer, bytes, env);
@@ -414,6 +421,7 @@ void Communicator::send(int peer, int tag, const void* buffer, std::size_t bytes
 
 Status Communicator::recv(int peer, int tag, void* buffer, std::size_t bytes) const {
   require_receive_tag("recv", tag);
+  refuse_device_buffer(*this, buffer, "recv");
   const int world_source = prepare_recv("recv", peer, buffer, bytes);
   const State& s = *state_;
   EventLoop& loop = s.p2p->loop();

@@ -19,4 +19,5 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_transport.cpp
   ${CMAKE_CURRENT_LIST_DIR}/transport_registry.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tuning_file_share.cpp
 )

@@ -5,6 +5,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/runtime_services.hpp"
 #include "runtime/support/error.hpp"
+#include "runtime/support/host_memory.hpp"
 
 namespace halyard {
 
@@ -27,6 +28,20 @@ DeviceBufferExport export_inside_allocation(std::uint64_t address, std::size_t b
   exported.allocation_bytes = allocation_bytes;
   exported.offset = address - base;
   return exported;
+}
+
+void refuse_device_memory(std::string_view operation, std::string_view buffer_name) {
+  throw Error(ErrorCode::kUnsupported,
+              std::string(operation) + ": " + std::string(buffer_name) +
+                  " is CUDA device memory; only bcast, reduce and allreduce take device buffers "
+                  "(copy the data to host memory for this call)");
+}
+
+void refuse_device_buffer(const Communicator& comm, const void* buffer, const char* operation) {
+  DeviceSupport* support = device_support_of(comm);
+  if (support == nullptr || buffer == nullptr) return;
+  if (SurelyHostMemory::now().contains(buffer) || !support->may_hold_device_memory()) return;
+  if (support->kind_of(buffer) == MemoryKind::kDevice) refuse_device_memory(operation, "buffer");
 }
 
 DeviceSupport* device_support_of(const Communicator& comm) {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "runtime/datatypes/datatype.hpp"
 #include "runtime/datatypes/reduce_op.hpp"
@@ -55,6 +56,11 @@ DeviceBufferExport export_inside_allocation(std::uint64_t address, std::size_t b
 // Pinned (page-locked) host memory for staging; returns to its pool when the last copy goes.
 using PinnedBuffer = std::shared_ptr<std::byte>;
 
+// A peer's device buffer mapped into this process; the mapping stays open while a copy of this
+// handle lives, whatever the cache does meanwhile. Hold it until the device work that uses the
+// address has finished.
+using PeerMapping = std::shared_ptr<std::byte>;
+
 class DeviceSupport {
  public:
   virtual ~DeviceSupport() = default;
@@ -82,8 +88,9 @@ class DeviceSupport {
 
   // The address, in this process, of a buffer `world_rank` exported. Each allocation is opened
   // once and cached; an entry whose allocation the peer freed (a new buffer id over the same
-  // addresses) is closed and replaced.
-  virtual void* map_peer_buffer(int world_rank, const DeviceBufferExport& exported) = 0;
+  // addresses) is dropped and replaced. A dropped mapping is closed once no PeerMapping of it
+  // is held: callers keep theirs until their copies and kernels on it have completed.
+  virtual PeerMapping map_peer_buffer(int world_rank, const DeviceBufferExport& exported) = 0;
 
   // Copies `bytes` between any two addresses the device can reach (own or mapped device memory,
   // pinned host memory) on a stream of a small pool. Completes from the event loop.
@@ -100,6 +107,16 @@ class DeviceSupport {
   // At least `bytes` of pinned host memory, from a pool reused across calls.
   virtual PinnedBuffer pinned(std::size_t bytes) = 0;
 };
+
+// What a call without a device path says when given CUDA device memory, which its host code
+// would read or write with the CPU (a crash, or wrong data): "isend: buffer is CUDA device
+// memory; ...".
+[[noreturn]] void refuse_device_memory(std::string_view operation, std::string_view buffer_name);
+
+// For p2p calls: refuse_device_memory() when `buffer` is device memory of `comm`'s runtime. Costs
+// two comparisons where the buffer lies in the brk heap or on the stack, and nothing without a
+// DeviceSupport (a build without CUDA).
+void refuse_device_buffer(const Communicator& comm, const void* buffer, const char* operation);
 
 // The DeviceSupport of the runtime `comm` belongs to (RuntimeServices::device_support); null
 // when there is none.

@@ -18,6 +18,7 @@
 #include "runtime/runtime_services.hpp"
 #include "runtime/self_transport.hpp"
 #include "runtime/support/log.hpp"
+#include "runtime/tuning_file_share.hpp"
 
 namespace halyard {
 
@@ -38,6 +39,7 @@ void add_job_parts(RuntimeParts& parts, const LaunchInfo& info) {
   log::set_rank(info.rank, info.size);
   parts.bootstrap = BootstrapClient::connect(info);
   parts.topology = TopologyTable::exchange(*parts.bootstrap);
+  share_tuning_file(*parts.bootstrap, info.rank);
   TransportSettings settings;
   settings.info = info;
   settings.host_ranks = parts.topology.ranks_on_host(info.rank);

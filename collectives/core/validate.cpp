@@ -269,8 +269,13 @@ BufferCounts buffer_counts(const CollArgs& args, Layout layout, bool root) {
           call_memory_kind(args.comm, {{args.send, "send"}, {args.recv, "recv"}}, "iallreduce");
       return;
     default:
-      // The other collectives have host algorithms only.
+      // The other collectives have host algorithms only: device buffers are refused, not read
+      // by the CPU (issue 27).
       args.memory = MemoryKind::kHost;
+      if (call_memory_kind(args.comm, {{args.send, "send"}, {args.recv, "recv"}},
+                           operation_name(args.collective)) == MemoryKind::kDevice) {
+        refuse_device_memory(operation_name(args.collective), "a buffer");
+      }
       return;
   }
 }

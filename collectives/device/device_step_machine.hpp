@@ -9,8 +9,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "collectives/base/step_machine.hpp"
+#include "runtime/device_support.hpp"
 #include "runtime/request.hpp"
 #include "runtime/support/error.hpp"
 
@@ -39,6 +41,17 @@ class DeviceStepMachine : public base::StepMachine {
   void await_outcome(const Request& work) { await(work, OnFailure::kRecordFailure); }
 
   unsigned char token() const { return failed() ? kTokenFailed : kTokenOk; }
+
+  // The address of a peer's buffer that `support` mapped, kept mapped until this machine goes:
+  // the machine outlives every copy and kernel it awaited, so the mapping cache cannot unmap it
+  // under them (it may drop its own entry meanwhile).
+  void* map_peer(DeviceSupport& support, int world_rank, const DeviceBufferExport& exported) {
+    held_mappings_.push_back(support.map_peer_buffer(world_rank, exported));
+    return held_mappings_.back().get();
+  }
+
+ private:
+  std::vector<PeerMapping> held_mappings_;
 };
 
 // "iallreduce: node rank 2 failed its part (its own error says why)".

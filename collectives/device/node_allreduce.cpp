@@ -87,8 +87,8 @@ class NodeAllreduce final : public DeviceStepMachine {
     for (int r = 0; r < size(); ++r) {
       if (r == rank()) continue;
       const int world = comm().world_rank(r);
-      inputs_[index(r)] = device_.map_peer_buffer(world, notice(r).primary);
-      outputs_[index(r)] = device_.map_peer_buffer(world, notice(r).secondary);
+      inputs_[index(r)] = map_peer(device_, world, notice(r).primary);
+      outputs_[index(r)] = map_peer(device_, world, notice(r).secondary);
     }
     inputs_[index(rank())] = r_.input;
     const std::size_t offset = slice_offset(rank());

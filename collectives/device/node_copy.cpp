@@ -65,8 +65,7 @@ class NodeCopy final : public DeviceStepMachine {
         return true;
       case 1:
         attempt([&] {
-          void* remote =
-              device_.map_peer_buffer(comm().world_rank(plan_.exporter), notice_.primary);
+          void* remote = map_peer(device_, comm().world_rank(plan_.exporter), notice_.primary);
           await_outcome(plan_.pull ? device_.copy(plan_.buffer, remote, plan_.bytes)
                                    : device_.copy(remote, plan_.buffer, plan_.bytes));
         });

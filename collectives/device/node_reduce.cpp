@@ -62,8 +62,7 @@ class NodeReduce final : public DeviceStepMachine {
           std::vector<const void*> inputs(static_cast<std::size_t>(size()));
           for (int r = 0; r < size(); ++r) {
             inputs[static_cast<std::size_t>(r)] =
-                r == root_ ? r_.input
-                           : device_.map_peer_buffer(comm().world_rank(r), notice(r).primary);
+                r == root_ ? r_.input : map_peer(device_, comm().world_rank(r), notice(r).primary);
           }
           await_outcome(device_.reduce(r_.op, r_.type, r_.out, inputs, r_.count));
         });

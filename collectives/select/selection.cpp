@@ -18,6 +18,7 @@
 #include "runtime/support/config.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/log.hpp"
+#include "runtime/tuning_file_share.hpp"
 
 namespace halyard::select {
 
@@ -112,19 +113,33 @@ bool han_wins(Collective collective, std::size_t bytes) {
   }
 }
 
-// The table named by HALYARD_TUNING_FILE, if any. A file that cannot be used is reported once,
-// naming the file and the problem, and the built-in rules stay in force: a bad table must not
-// stop a job that would run correctly without it.
+// The table named by HALYARD_TUNING_FILE, if any: in a job, the text rank 0 read and shared,
+// so that every rank takes the same table or none (runtime/tuning_file_share.hpp). A file that
+// cannot be used is reported once, by rank 0, naming the file and the problem, and the built-in
+// rules stay in force on every rank: a bad table must not stop a job that would run correctly
+// without it.
 DecisionTable table_from_tuning_file() {
-  auto path = config::env_string("HALYARD_TUNING_FILE");
-  if (!path) return {};
+  std::optional<TuningFileText> file = tuning_file_text();
+  if (!file) return {};
+  const std::string source = "tuning file '" + file->path + "'";
+  auto report = [&](const std::string& problem) {
+    if (file->reporter) {
+      log::error("{}; the built-in rules stay in force", problem);
+    } else {
+      log::debug("{}; the built-in rules stay in force (rank 0 reports it)", problem);
+    }
+  };
+  if (!file->text) {
+    report(source + ": " + file->problem);
+    return {};
+  }
   try {
-    auto table = std::make_shared<const TuningTable>(load_tuning_table(*path));
-    log::debug("decision table {} ({} entries, {} mode, made on {} at {}, commit {})", *path,
+    auto table = std::make_shared<const TuningTable>(parse_tuning_table(*file->text, source));
+    log::debug("decision table {} ({} entries, {} mode, made on {} at {}, commit {})", file->path,
                table->entries.size(), table->mode, table->machine, table->date, table->commit);
     return as_decision_table(std::move(table));
   } catch (const Error& error) {
-    log::error("{}; the built-in rules stay in force", error.what());
+    report(error.what());
     return {};
   }
 }

@@ -4,12 +4,13 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "collectives/han/han_config.hpp"
 #include "runtime/support/config.hpp"
 #include "runtime/support/error.hpp"
+#include "runtime/tuning_file_share.hpp"
 
 namespace halyard::select {
 
@@ -27,6 +28,41 @@ struct TableProblem {
   throw TableProblem{where, what};
 }
 
+// A table nests five levels; the limit keeps hostile files from exhausting the stack of whatever
+// walks the document (dumping a value into an error message recursed once per level and crashed).
+constexpr int kMaxNesting = 32;
+
+// Where the text first nests deeper than kMaxNesting arrays and objects; nullopt if it does not.
+std::optional<std::size_t> too_deep_at(const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+// A value as shown in an error message: its JSON, cut short.
+std::string shown(const json& value) {
+  constexpr std::size_t kMaxShown = 80;
+  std::string text = value.dump();
+  if (text.size() > kMaxShown) text = text.substr(0, kMaxShown) + "...";
+  return text;
+}
+
 const json& member(const json& object, const char* key, const std::string& where) {
   auto it = object.find(key);
   if (it == object.end()) problem(where, std::string("missing \"") + key + "\"");
@@ -34,7 +70,7 @@ const json& member(const json& object, const char* key, const std::string& where
 }
 
 std::string string_at(const json& value, const std::string& where) {
-  if (!value.is_string()) problem(where, "expected a string, got " + value.dump());
+  if (!value.is_string()) problem(where, "expected a string, got " + shown(value));
   return value.get<std::string>();
 }
 
@@ -47,11 +83,20 @@ std::size_t bytes_at(const json& value, const std::string& where) {
       problem(where, error.what());
     }
   }
-  problem(where, "expected a byte count (a number >= 0 or \"64K\"), got " + value.dump());
+  problem(where, "expected a byte count (a number >= 0 or \"64K\"), got " + shown(value));
 }
 
 int int_at(const json& value, const std::string& where) {
-  if (!value.is_number_integer()) problem(where, "expected an integer, got " + value.dump());
+  if (!value.is_number_integer()) problem(where, "expected an integer, got " + shown(value));
+  constexpr int kLow = std::numeric_limits<int>::min();
+  constexpr int kHigh = std::numeric_limits<int>::max();
+  const bool fits = value.is_number_unsigned()
+                        ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(kHigh)
+                        : value.get<std::int64_t>() >= kLow && value.get<std::int64_t>() <= kHigh;
+  if (!fits) {
+    problem(where, shown(value) + " is out of range (" + std::to_string(kLow) + " to " +
+                       std::to_string(kHigh) + ")");
+  }
   return value.get<int>();
 }
 
@@ -65,7 +110,7 @@ Collective collective_at(const json& value, const std::string& where) {
 }
 
 han::Tuning han_at(const json& value, const std::string& where) {
-  if (!value.is_object()) problem(where, "expected an object, got " + value.dump());
+  if (!value.is_object()) problem(where, "expected an object, got " + shown(value));
   han::Tuning t;
   for (const auto& [key, field] : value.items()) {
     const std::string at = where + "." + key;
@@ -73,7 +118,7 @@ han::Tuning han_at(const json& value, const std::string& where) {
       t.segment_bytes = bytes_at(field, at);
     } else if (key == "imod") {
       t.inter = han::parse_inter_module(string_at(field, at));
-      if (!t.inter) problem(at, "expected adapt or base, got " + field.dump());
+      if (!t.inter) problem(at, "expected adapt or base, got " + shown(field));
     } else if (key == "ibalg" || key == "iralg") {
       try {
         auto tree = core::parse_tree_shape(string_at(field, at));
@@ -88,7 +133,7 @@ han::Tuning han_at(const json& value, const std::string& where) {
     } else if (key == "smod") {
       t.intra = han::parse_intra_module(string_at(field, at));
       if (!t.intra) {
-        problem(at, "expected " + han::intra_module_choices() + ", got " + field.dump());
+        problem(at, "expected " + han::intra_module_choices() + ", got " + shown(field));
       }
     } else if (key == "N") {
       t.sends_in_flight = int_at(field, at);
@@ -107,7 +152,7 @@ han::Tuning han_at(const json& value, const std::string& where) {
 }
 
 SizeRange range_at(Collective collective, const json& value, const std::string& where) {
-  if (!value.is_object()) problem(where, "expected an object, got " + value.dump());
+  if (!value.is_object()) problem(where, "expected an object, got " + shown(value));
   SizeRange range;
   range.min_bytes = bytes_at(member(value, "min_bytes", where), where + ".min_bytes");
   if (auto it = value.find("max_bytes"); it != value.end() && !it->is_null()) {
@@ -138,7 +183,7 @@ SizeRange range_at(Collective collective, const json& value, const std::string& 
 }
 
 TableEntry entry_at(const json& value, const std::string& where) {
-  if (!value.is_object()) problem(where, "expected an object, got " + value.dump());
+  if (!value.is_object()) problem(where, "expected an object, got " + shown(value));
   TableEntry entry;
   entry.collective = collective_at(member(value, "collective", where), where + ".collective");
   entry.nodes = int_at(member(value, "nodes", where), where + ".nodes");
@@ -177,6 +222,11 @@ json han_json(const han::Tuning& t) {
 
 TuningTable parse_tuning_table(const std::string& text, std::string_view source) {
   const std::string prefix = std::string(source) + ": ";
+  if (auto at = too_deep_at(text)) {
+    throw Error(ErrorCode::kInvalidArgument, prefix + "nested deeper than " +
+                                                 std::to_string(kMaxNesting) + " levels (at byte " +
+                                                 std::to_string(*at) + ")");
+  }
   json document;
   try {
     document = json::parse(text);
@@ -240,13 +290,9 @@ std::string format_tuning_table(const TuningTable& table) {
 
 TuningTable load_tuning_table(const std::string& path) {
   const std::string source = "tuning file '" + path + "'";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(ErrorCode::kInvalidArgument, source + ": cannot be read: " + std::strerror(errno));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_tuning_table(text.str(), source);
+  TuningFileText file = read_tuning_file(path);
+  if (!file.text) throw Error(ErrorCode::kInvalidArgument, source + ": " + file.problem);
+  return parse_tuning_table(*file.text, source);
 }
 
 void save_tuning_table(const TuningTable& table, const std::string& path) {

@@ -37,13 +37,7 @@ using namespace std::chrono_literals;
 constexpr auto kAbortAckWait = 5s;
 
 std::chrono::seconds bootstrap_timeout() {
-  std::int64_t seconds = config::env_int("HALYARD_BOOTSTRAP_TIMEOUT", 60);
-  if (seconds < 1) {
-    throw Error(ErrorCode::kInvalidArgument, "HALYARD_BOOTSTRAP_TIMEOUT='" +
-                                                 std::to_string(seconds) +
-                                                 "' is not valid: expected at least 1 second");
-  }
-  return std::chrono::seconds(seconds);
+  return config::env_seconds("HALYARD_BOOTSTRAP_TIMEOUT", 60, 1);
 }
 
 // Splits "host:port"; the host may be a bracketed IPv6 literal.

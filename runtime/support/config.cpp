@@ -39,6 +39,20 @@ std::int64_t env_int(const char* name, std::int64_t fallback) {
   return out;
 }
 
+std::chrono::seconds env_seconds(const char* name, std::int64_t fallback, std::int64_t minimum) {
+  auto v = env_string(name);
+  if (!v) return std::chrono::seconds(fallback);
+  std::int64_t seconds = 0;
+  auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), seconds);
+  if (ec != std::errc() || end != v->data() + v->size() || seconds < minimum ||
+      seconds > kMaxEnvSeconds) {
+    reject(name, *v,
+           "a number of seconds from " + std::to_string(minimum) + " to " +
+               std::to_string(kMaxEnvSeconds) + " (one year)");
+  }
+  return std::chrono::seconds(seconds);
+}
+
 std::size_t parse_bytes(std::string_view text, std::string_view what) {
   std::uint64_t number = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);

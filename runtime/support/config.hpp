@@ -3,6 +3,7 @@
 // variable, the value and what would have been accepted. docs/configuration.md lists them all.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -18,6 +19,14 @@ std::optional<std::string> env_string(const char* name);
 
 // An integer; throws Error(kInvalidArgument) on anything but an optionally signed decimal.
 std::int64_t env_int(const char* name, std::int64_t fallback);
+
+// The longest time a HALYARD_* variable may give, in seconds: one year. A deadline that far
+// ahead still fits a steady_clock in nanoseconds (10^10 s would overflow it and fire at once).
+inline constexpr std::int64_t kMaxEnvSeconds = 365LL * 24 * 3600;
+
+// A number of seconds from `minimum` to kMaxEnvSeconds; throws Error(kInvalidArgument) naming
+// the variable, the value and the accepted range for anything else (a huge value included).
+std::chrono::seconds env_seconds(const char* name, std::int64_t fallback, std::int64_t minimum);
 
 // A byte count with an optional K/M/G suffix (powers of 1024), e.g. "64K", "4M".
 std::size_t env_bytes(const char* name, std::size_t fallback);

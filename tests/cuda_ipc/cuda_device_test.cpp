@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "runtime/datatypes/reduction.hpp"
@@ -168,6 +169,34 @@ TEST_F(CudaDeviceTest, PinnedBuffersAreReused) {
   }
   PinnedBuffer b = support_->pinned(1000);
   EXPECT_EQ(b.get(), first);
+}
+
+// Issue 27, item 16: a rank on device k != 0 whose work is issued from a thread that never chose
+// a device (the progress thread) must still get it on device k, and the issuing thread keeps its
+// own current device. Needs two GPUs (skips on one).
+TEST_F(CudaDeviceTest, WorkFromAnotherThreadRunsOnTheRanksDevice) {
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  if (devices < 2) GTEST_SKIP() << "skipped: needs two CUDA devices";
+  const int rank_device = devices - 1;
+  ASSERT_EQ(cudaSetDevice(rank_device), cudaSuccess);
+  constexpr std::size_t kBytes = 1 << 20;
+  auto data = random_bytes(kBytes, 27);
+  DeviceBuffer a(kBytes), b(kBytes);
+  a.upload(data);
+  ASSERT_EQ(support_->kind_of(a.data()), MemoryKind::kDevice);  // the rank's device is chosen
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  std::thread other([&] {
+    // A fresh thread's current device is 0.
+    Request copy = support_->copy(b.data(), a.data(), kBytes);
+    int current = -1;
+    EXPECT_EQ(cudaGetDevice(&current), cudaSuccess);
+    EXPECT_EQ(current, 0) << "the issuing thread's device was changed";
+    EXPECT_TRUE(copy.wait().ok()) << copy.status().message;
+  });
+  other.join();
+  ASSERT_EQ(cudaSetDevice(rank_device), cudaSuccess);
+  EXPECT_EQ(b.download(), data);
 }
 
 }  // namespace

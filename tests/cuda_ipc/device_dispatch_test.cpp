@@ -66,7 +66,7 @@ class FakeDeviceSupport final : public DeviceSupport {
     return MemoryKind::kHost;
   }
   DeviceBufferExport export_buffer(const void*, std::size_t) override { return {}; }
-  void* map_peer_buffer(int, const DeviceBufferExport&) override { return nullptr; }
+  PeerMapping map_peer_buffer(int, const DeviceBufferExport&) override { return nullptr; }
   Request copy(void*, const void*, std::size_t) override { return {}; }
   Request reduce(Op, Datatype, void*, std::span<const void* const>, std::size_t) override {
     return {};

@@ -94,7 +94,7 @@ DeviceBufferExport FakeDevice::export_buffer(const void* pointer, std::size_t by
   return export_inside_allocation(address, bytes, a.offset, a.bytes, a.id);
 }
 
-void* FakeDevice::map_peer_buffer(int world_rank, const DeviceBufferExport& exported) {
+PeerMapping FakeDevice::map_peer_buffer(int world_rank, const DeviceBufferExport& exported) {
   return mappings_.map(world_rank, exported);
 }
 

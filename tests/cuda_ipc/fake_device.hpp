@@ -34,7 +34,7 @@ class FakeDevice final : public DeviceSupport {
 
   MemoryKind kind_of(const void* pointer) override;
   DeviceBufferExport export_buffer(const void* pointer, std::size_t bytes) override;
-  void* map_peer_buffer(int world_rank, const DeviceBufferExport& exported) override;
+  PeerMapping map_peer_buffer(int world_rank, const DeviceBufferExport& exported) override;
   Request copy(void* destination, const void* source, std::size_t bytes) override;
   Request reduce(Op op, Datatype type, void* out, std::span<const void* const> inputs,
                  std::size_t count) override;

@@ -7,7 +7,11 @@
 //                                 fail where their result depends on it (none may hang, none
 //                                 may finish with a wrong result), and the communicator works
 //                                 afterwards
+//   fake_device_check refuse      device buffers passed to calls without a device path
+//                                 (allgather, gather, scatter, alltoall, p2p) are refused with
+//                                 kUnsupported naming the call, and host calls still work
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,6 +102,54 @@ int failure_suite(Runtime& runtime, testing::FakeDevice& device, int failing_ran
   return failures;
 }
 
+// Issue 27, item 18: the host algorithms would read device memory with the CPU (a crash on a
+// GPU); the call must be refused instead, on every rank, before any message is sent.
+int refusal_suite(Runtime& runtime, testing::FakeDevice& device) {
+  const Communicator& world = runtime.world();
+  const int me = world.rank();
+  const auto n = static_cast<std::size_t>(world.size());
+  int failures = 0;
+  auto* send = reinterpret_cast<std::int32_t*>(device.allocate(n * 4));
+  auto* recv = reinterpret_cast<std::int32_t*>(device.allocate(n * 4));
+  std::vector<std::int32_t> host(n, me);
+  auto refused = [&](const std::string& what, auto&& call) {
+    try {
+      call();
+      std::fprintf(stderr, "rank %d: %s took device buffers\n", me, what.c_str());
+      ++failures;
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      if (e.code() != ErrorCode::kUnsupported || message.find(what + ": ") != 0 ||
+          message.find("is CUDA device memory") == std::string::npos) {
+        std::fprintf(stderr, "rank %d: %s: unexpected error %s\n", me, what.c_str(),
+                     message.c_str());
+        ++failures;
+      } else if (me == 0) {
+        std::printf("%s\n", message.c_str());
+      }
+    }
+  };
+  refused("iallgather", [&] { allgather(world, send, recv, 1, Datatype::kInt32); });
+  refused("igather", [&] { gather(world, send, recv, 1, Datatype::kInt32, 0); });
+  refused("iscatter", [&] { scatter(world, send, recv, 1, Datatype::kInt32, 0); });
+  refused("ialltoall", [&] { alltoall(world, send, recv, 1, Datatype::kInt32); });
+  const int peer = (me + 1) % world.size();
+  refused("isend", [&] { world.isend(peer, 5, send, 4).wait_ok(); });
+  refused("send", [&] { world.send(peer, 5, send, 4); });
+  refused("irecv", [&] { world.irecv(peer, 5, recv, 4).wait_ok(); });
+  refused("recv", [&] { world.recv(peer, 5, recv, 4); });
+  // Host buffers still work, and no message was left behind by the refused calls.
+  std::vector<std::int32_t> gathered(n, -1);
+  allgather(world, host.data(), gathered.data(), 1, Datatype::kInt32);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (gathered[r] != static_cast<std::int32_t>(r)) {
+      std::fprintf(stderr, "rank %d: host allgather gave %d from rank %zu\n", me, gathered[r], r);
+      ++failures;
+    }
+  }
+  return failures;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,6 +162,8 @@ int main(int argc, char** argv) {
     testing::FakeDevice device(runtime, failing_rank);
     if (suite == "fail") {
       failures = failure_suite(runtime, device, failing_rank);
+    } else if (suite == "refuse") {
+      failures = refusal_suite(runtime, device);
     } else {
       FakeMemory memory(device);
       failures = testing::run_device_suite(

@@ -49,8 +49,8 @@ DeviceBufferExport allocation(std::uint64_t id, std::uint64_t base, std::uint64_
 TEST(IpcMappingCache, OpensEachAllocationOnceAndAddsTheOffset) {
   FakeIpc ipc;
   auto cache = ipc.make();
-  auto* first = static_cast<std::byte*>(cache.map(1, allocation(7, 0x5000000, 4096, 0)));
-  auto* inside = static_cast<std::byte*>(cache.map(1, allocation(7, 0x5000000, 4096, 256)));
+  auto* first = cache.map(1, allocation(7, 0x5000000, 4096, 0)).get();
+  auto* inside = cache.map(1, allocation(7, 0x5000000, 4096, 256)).get();
   EXPECT_EQ(inside - first, 256);
   EXPECT_EQ(cache.opens(), 1u);
   EXPECT_EQ(cache.hits(), 1u);
@@ -60,8 +60,8 @@ TEST(IpcMappingCache, OpensEachAllocationOnceAndAddsTheOffset) {
 TEST(IpcMappingCache, PeersAreKeptApart) {
   FakeIpc ipc;
   auto cache = ipc.make();
-  void* a = cache.map(1, allocation(7, 0x5000000, 4096));
-  void* b = cache.map(2, allocation(7, 0x5000000, 4096));  // same id and address, other peer
+  void* a = cache.map(1, allocation(7, 0x5000000, 4096)).get();
+  void* b = cache.map(2, allocation(7, 0x5000000, 4096)).get();  // same id and address, other peer
   EXPECT_NE(a, b);
   EXPECT_EQ(cache.opens(), 2u);
   EXPECT_EQ(cache.size(), 2u);
@@ -70,9 +70,9 @@ TEST(IpcMappingCache, PeersAreKeptApart) {
 TEST(IpcMappingCache, ANewBufferIdOverTheSameAddressesReplacesTheOldMapping) {
   FakeIpc ipc;
   auto cache = ipc.make();
-  void* old_mapping = cache.map(1, allocation(7, 0x5000000, 1 << 20));
+  void* old_mapping = cache.map(1, allocation(7, 0x5000000, 1 << 20)).get();
   // The peer freed it; a new allocation starts inside the old range.
-  void* new_mapping = cache.map(1, allocation(8, 0x5080000, 1 << 20));
+  void* new_mapping = cache.map(1, allocation(8, 0x5080000, 1 << 20)).get();
   EXPECT_NE(old_mapping, new_mapping);
   EXPECT_EQ(ipc.closed_ids, std::vector<std::uint64_t>{7});
   EXPECT_EQ(cache.size(), 1u);
@@ -130,6 +130,36 @@ TEST(IpcMappingCache, AFailedOpenCachesNothing) {
       [](void*) {});
   EXPECT_THROW(cache.map(1, allocation(1, 0x1000000, 4096)), Error);
   EXPECT_EQ(cache.size(), 0u);
+}
+
+// Issue 27, item 18: the cache may drop an entry (least recently used, or an allocation the peer
+// replaced) while device work still reads or writes through it; the mapping must stay open until
+// the last holder lets it go.
+TEST(IpcMappingCache, AMappingInUseOutlivesItsEviction) {
+  FakeIpc ipc;
+  auto cache = ipc.make(1);
+  auto in_use = cache.map(1, allocation(7, 0x5000000, 4096));  // a copy still reads it
+  cache.map(1, allocation(8, 0x6000000, 4096));                // the limit evicts 7
+  EXPECT_TRUE(ipc.closed_ids.empty()) << "unmapped while device work used it";
+  in_use = {};
+  EXPECT_EQ(ipc.closed_ids, std::vector<std::uint64_t>{7});
+
+  auto replaced = cache.map(2, allocation(9, 0x7000000, 4096));
+  cache.map(2, allocation(10, 0x7000000, 4096));  // peer 2 freed 9; 10 lies over it
+  EXPECT_EQ(ipc.closed_ids.size(), 1u) << "unmapped while device work used it";
+  replaced = {};
+  EXPECT_EQ(ipc.closed_ids.back(), 9u);
+}
+
+TEST(IpcMappingCache, AMappingInUseOutlivesTheCache) {
+  FakeIpc ipc;
+  auto in_use = [&] {
+    auto cache = ipc.make();
+    return cache.map(1, allocation(7, 0x5000000, 4096));
+  }();
+  EXPECT_TRUE(ipc.closed_ids.empty());
+  in_use = {};
+  EXPECT_EQ(ipc.closed_ids, std::vector<std::uint64_t>{7});
 }
 
 }  // namespace

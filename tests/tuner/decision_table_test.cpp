@@ -201,5 +201,60 @@ TEST(HanTuning, CallTuningReplacesDefaultsAndIsChecked) {
             "fs=64K imod=adapt ibalg=chain ibs=16K smod=cma N=4 M=8");
 }
 
+// Issue 27, item 10: a table that nests deeply gives a short error instead of crashing the rank
+// (the error printed the offending value whole, recursively), and a number outside its field's
+// range is refused and named (4294967297 nodes used to be read as 1).
+std::string nested_arrays(std::size_t depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
+
+std::string entry(const std::string& nodes, const std::string& range) {
+  return R"({"format": "halyard-tuning-1", "entries": [{"collective": "bcast", "nodes": )" + nodes +
+         R"(, "ranks_per_node": 2, "ranges": [)" + range + "]}]}";
+}
+
+constexpr std::size_t kDeep = 200000;
+
+TEST(TuningFileLimits, DeeplyNestedDocumentsAreRefusedBeforeParsing) {
+  const std::string cases[] = {
+      nested_arrays(kDeep),
+      entry("2", nested_arrays(kDeep)),
+      entry("2", R"({"min_bytes": 0, "algorithm": "han", "han": )" + nested_arrays(kDeep) + "}"),
+      entry("2", R"({"min_bytes": )" + nested_arrays(kDeep) + R"(, "algorithm": "han"})"),
+  };
+  for (const std::string& text : cases) {
+    const std::string message = error_of(text);
+    EXPECT_NE(message.find("tuning file 't.json': nested deeper than 32 levels (at byte "),
+              std::string::npos)
+        << message.substr(0, 400);
+  }
+  // Brackets inside strings do not count.
+  EXPECT_EQ(
+      error_of(entry("2", R"({"min_bytes": 0, "algorithm": ")" + nested_arrays(100) + R"("})"))
+          .find("nested deeper"),
+      std::string::npos);
+}
+
+TEST(TuningFileLimits, ValuesInErrorsAreCutShort) {
+  const std::string message = error_of(entry("2", nested_arrays(20)));
+  EXPECT_NE(message.find("entries[0].ranges[0]: expected an object, got [[[["), std::string::npos)
+      << message;
+  EXPECT_LT(message.size(), 200u) << message;
+}
+
+TEST(TuningFileLimits, OutOfRangeNumbersAreNamed) {
+  std::string message = error_of(entry("4294967297", R"({"min_bytes": 0, "algorithm": "han"})"));
+  EXPECT_NE(message.find("entries[0].nodes: 4294967297 is out of range"), std::string::npos)
+      << message;
+  message =
+      error_of(entry("2", R"({"min_bytes": 0, "algorithm": "han", "han": {"N": -4294967295}})"));
+  EXPECT_NE(message.find("entries[0].ranges[0].han.N: -4294967295 is out of range"),
+            std::string::npos)
+      << message;
+  message = error_of(entry("1e3", R"({"min_bytes": 0, "algorithm": "han"})"));
+  EXPECT_NE(message.find("entries[0].nodes: expected an integer, got 1000.0"), std::string::npos)
+      << message;
+}
+
 }  // namespace
 }  // namespace halyard::select

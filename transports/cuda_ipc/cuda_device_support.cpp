@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "runtime/support/config.hpp"
@@ -45,6 +46,15 @@ std::size_t stream_count() {
 }
 
 void close_ipc_handle(void* mapped) {
+  // The last holder of a mapping may be any thread: close it on the device it was opened on.
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, mapped) != cudaSuccess) (void)cudaGetLastError();
+  std::optional<DeviceWorkQueue::DeviceScope> scope;
+  try {
+    scope.emplace(attributes.device);
+  } catch (const Error& e) {
+    log::debug("cuda_ipc: {}", e.what());
+  }
   cudaError_t status = cudaIpcCloseMemHandle(mapped);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();
@@ -74,7 +84,7 @@ void CudaDeviceSupport::require_usable(int device) {
                                            : std::to_string(devices) + " device(s) visible"));
   }
   try {
-    work_.start();
+    work_.start(device);  // the rank's device: every later CUDA call of Halyard binds it
   } catch (const Error& e) {
     throw Error(ErrorCode::kUnsupported,
                 "a buffer is CUDA device memory but this process cannot use the device: " +
@@ -105,6 +115,8 @@ void CudaDeviceSupport::wait_for_caller_work() {
 }
 
 DeviceBufferExport CudaDeviceSupport::export_buffer(const void* pointer, std::size_t bytes) {
+  work_.start();
+  DeviceWorkQueue::DeviceScope scope(work_.device());
   AllocationRange range = query_allocation(pointer);
   DeviceBufferExport exported = export_inside_allocation(
       reinterpret_cast<std::uint64_t>(pointer), bytes, range.base, range.bytes, range.buffer_id);
@@ -116,8 +128,9 @@ DeviceBufferExport CudaDeviceSupport::export_buffer(const void* pointer, std::si
   return exported;
 }
 
-void* CudaDeviceSupport::map_peer_buffer(int world_rank, const DeviceBufferExport& exported) {
+PeerMapping CudaDeviceSupport::map_peer_buffer(int world_rank, const DeviceBufferExport& exported) {
   work_.start();  // mapping needs the device context the copies will use
+  DeviceWorkQueue::DeviceScope scope(work_.device());
   return mappings_.map(world_rank, exported);
 }
 
@@ -146,6 +159,7 @@ Request CudaDeviceSupport::reduce(Op op, Datatype type, void* out,
 
 PinnedBuffer CudaDeviceSupport::pinned(std::size_t bytes) {
   work_.start();
+  DeviceWorkQueue::DeviceScope scope(work_.device());
   return pinned_->acquire(bytes);
 }
 

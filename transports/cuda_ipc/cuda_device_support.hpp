@@ -31,7 +31,7 @@ class CudaDeviceSupport final : public DeviceSupport, public CompletionSource {
   bool may_hold_device_memory() override;
   void wait_for_caller_work() override;
   DeviceBufferExport export_buffer(const void* pointer, std::size_t bytes) override;
-  void* map_peer_buffer(int world_rank, const DeviceBufferExport& exported) override;
+  PeerMapping map_peer_buffer(int world_rank, const DeviceBufferExport& exported) override;
   Request copy(void* destination, const void* source, std::size_t bytes) override;
   Request reduce(Op op, Datatype type, void* out, std::span<const void* const> inputs,
                  std::size_t count) override;

@@ -49,10 +49,13 @@ void* loaded_driver() {
   return h;
 }
 
-// Errors meaning "no GPU here": this process cannot own device memory then.
+// Errors meaning "no GPU here": this process cannot own device memory then. A stub libcuda.so
+// (the toolkit's lib64/stubs, found first on a machine without a driver) loads but answers
+// cudaErrorStubLibrary to everything: no device either, not a failure of host collectives.
 bool means_no_device(cudaError_t status) {
   return status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
-         status == cudaErrorInitializationError || status == cudaErrorCompatNotSupportedOnDevice;
+         status == cudaErrorInitializationError || status == cudaErrorCompatNotSupportedOnDevice ||
+         status == cudaErrorStubLibrary || status == cudaErrorDevicesUnavailable;
 }
 
 using PointerGetAttribute = CUresult (*)(void* data, CUpointer_attribute attribute,

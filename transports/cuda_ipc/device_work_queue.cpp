@@ -1,5 +1,7 @@
 #include "transports/cuda_ipc/device_work_queue.hpp"
 
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "runtime/support/log.hpp"
@@ -10,9 +12,28 @@ namespace halyard::cuda_ipc {
 DeviceWorkQueue::DeviceWorkQueue(EventLoop& loop, std::size_t streams)
     : loop_(loop), stream_count_(streams == 0 ? 1 : streams) {}
 
+DeviceWorkQueue::DeviceScope::DeviceScope(int device) {
+  if (device < 0) return;
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) (void)cudaGetLastError();
+  if (current == device) return;
+  check_cuda(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
+  previous_ = current;
+}
+
+DeviceWorkQueue::DeviceScope::~DeviceScope() {
+  if (previous_ >= 0 && cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();
+}
+
 DeviceWorkQueue::~DeviceWorkQueue() {
   // Teardown: the runtime finished every collective, but a failed one may have left work on a
   // stream; wait for it so no copy lands in memory that is about to be freed.
+  std::optional<DeviceScope> scope;
+  try {
+    if (!streams_.empty()) scope.emplace(device_);
+  } catch (const Error&) {
+    (void)cudaGetLastError();
+  }
   for (cudaStream_t s : streams_) {
     if (cudaStreamSynchronize(s) != cudaSuccess) (void)cudaGetLastError();
     (void)cudaStreamDestroy(s);
@@ -24,10 +45,10 @@ DeviceWorkQueue::~DeviceWorkQueue() {
   for (cudaEvent_t e : free_events_) (void)cudaEventDestroy(e);
 }
 
-void DeviceWorkQueue::start() {
+void DeviceWorkQueue::start(int device) {
   if (!streams_.empty()) return;
-  int device = -1;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  if (device < 0) check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  DeviceScope scope(device);
   std::vector<cudaStream_t> streams;
   for (std::size_t i = 0; i < stream_count_; ++i) {
     cudaStream_t s = nullptr;
@@ -56,6 +77,8 @@ cudaEvent_t DeviceWorkQueue::take_event() {
 
 void DeviceWorkQueue::wait_for_default_streams() {
   start();
+  // The caller's default streams of the rank's device, whatever device its thread has current.
+  DeviceScope scope(device_);
   cudaEvent_t event = take_event();
   for (cudaStream_t stream : {cudaStreamLegacy, cudaStreamPerThread}) {
     cudaError_t status = cudaEventRecord(event, stream);
@@ -71,6 +94,7 @@ void DeviceWorkQueue::wait_for_default_streams() {
 Request DeviceWorkQueue::submit(const std::string& what,
                                 const std::function<cudaError_t(cudaStream_t)>& enqueue) {
   start();
+  DeviceScope scope(device_);
   cudaStream_t stream = streams_[next_stream_];
   next_stream_ = (next_stream_ + 1) % streams_.size();
   cudaError_t status = enqueue(stream);
@@ -90,6 +114,8 @@ Request DeviceWorkQueue::submit(const std::string& what,
 }
 
 int DeviceWorkQueue::progress() {
+  if (in_flight_.empty()) return 0;  // the common case: no CUDA call at all
+  DeviceScope scope(device_);
   int done = 0;
   // Work on different streams may finish in any order: look at every event.
   for (auto it = in_flight_.begin(); it != in_flight_.end();) {

@@ -22,7 +22,8 @@ namespace halyard::cuda_ipc {
 
 class DeviceWorkQueue {
  public:
-  // Streams are made on the first submit(), on the device current at that moment.
+  // Streams are made by the first start(), on the rank's device: the device of the first device
+  // buffer (start(device)), else the device current at that moment.
   explicit DeviceWorkQueue(EventLoop& loop, std::size_t streams = 4);
   ~DeviceWorkQueue();
   DeviceWorkQueue(const DeviceWorkQueue&) = delete;
@@ -30,8 +31,25 @@ class DeviceWorkQueue {
 
   // The device the streams live on (made on first use); -1 before.
   int device() const { return device_; }
-  // Creates the streams if needed. Throws Error(kTransport) when CUDA refuses.
-  void start();
+  // Creates the streams if needed, on `device` (-1: the calling thread's current device), and
+  // binds the calling thread to the queue's device for the CUDA calls it makes until the next
+  // call into the queue. Throws Error(kTransport) when CUDA refuses.
+  void start(int device = -1);
+
+  // Makes the queue's device current on the calling thread for its lifetime and restores the
+  // thread's previous device after. Every method below that calls CUDA holds one: work issued
+  // from another thread (the progress thread, an application thread) would otherwise land on
+  // that thread's current device, device 0 unless it chose one (events, kernels, IPC mappings).
+  class DeviceScope {
+   public:
+    explicit DeviceScope(int device);
+    ~DeviceScope();
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+   private:
+    int previous_ = -1;
+  };
 
   // Runs `enqueue(stream)` (which enqueues the work and returns the launch's status) on the
   // next stream of the pool and returns a Request that completes once the work is done. A

@@ -18,14 +18,14 @@ bool AllocationKey::overlaps(const AllocationKey& other) const {
 
 IpcMappingCache::IpcMappingCache(OpenFn open, CloseFn close, std::size_t max_per_peer)
     : open_(std::move(open)),
-      close_(std::move(close)),
+      closer_(std::make_shared<Closer>(Closer{std::move(close)})),
       max_per_peer_(std::max<std::size_t>(max_per_peer, 1)) {}
 
 IpcMappingCache::~IpcMappingCache() {
   clear();
 }
 
-void* IpcMappingCache::map(int peer, const DeviceBufferExport& exported) {
+PeerMapping IpcMappingCache::map(int peer, const DeviceBufferExport& exported) {
   if (exported.allocation_bytes == 0 || exported.offset >= exported.allocation_bytes) {
     throw Error(ErrorCode::kInvalidArgument,
                 "device buffer export of rank " + std::to_string(peer) + ": offset " +
@@ -33,41 +33,36 @@ void* IpcMappingCache::map(int peer, const DeviceBufferExport& exported) {
                     std::to_string(exported.allocation_bytes) + " bytes");
   }
   const AllocationKey key = AllocationKey::of(peer, exported);
-  auto* base = [&]() -> std::byte* {
+  const std::shared_ptr<std::byte>& base = [&]() -> const std::shared_ptr<std::byte>& {
     auto hit = std::find_if(entries_.begin(), entries_.end(),
                             [&](const Entry& e) { return e.key == key; });
     if (hit != entries_.end()) {
       ++hits_;
       entries_.splice(entries_.begin(), entries_, hit);
-      return static_cast<std::byte*>(entries_.front().mapped_base);
+      return entries_.front().mapped_base;
     }
     // A new allocation: the peer freed whatever it overlaps.
-    for (auto it = entries_.begin(); it != entries_.end();) {
-      auto next = std::next(it);
-      if (it->key.overlaps(key)) close_entry(it);
-      it = next;
-    }
+    std::erase_if(entries_, [&](const Entry& e) { return e.key.overlaps(key); });
     while (entries_of(peer) >= max_per_peer_) {
       auto oldest = std::find_if(entries_.rbegin(), entries_.rend(),
                                  [&](const Entry& e) { return e.key.peer == peer; });
-      close_entry(std::prev(oldest.base()));
+      entries_.erase(std::prev(oldest.base()));
     }
-    void* mapped = open_(exported);
+    auto* mapped = static_cast<std::byte*>(open_(exported));
     ++opens_;
-    entries_.push_front(Entry{key, mapped});
-    return static_cast<std::byte*>(mapped);
+    std::shared_ptr<std::byte> owned(mapped, [closer = closer_](std::byte* p) {
+      closer->close(p);
+      ++closer->closes;
+    });
+    entries_.push_front(Entry{key, std::move(owned)});
+    return entries_.front().mapped_base;
   }();
-  return base + exported.offset;
+  // Aliasing: the buffer's address, sharing ownership of the whole mapping.
+  return PeerMapping(base, base.get() + exported.offset);
 }
 
 void IpcMappingCache::clear() {
-  while (!entries_.empty()) close_entry(entries_.begin());
-}
-
-void IpcMappingCache::close_entry(std::list<Entry>::iterator it) {
-  close_(it->mapped_base);
-  ++closes_;
-  entries_.erase(it);
+  entries_.clear();
 }
 
 std::size_t IpcMappingCache::entries_of(int peer) const {

@@ -10,12 +10,18 @@
 // and every entry of that peer whose address range overlaps the new allocation is closed first
 // (those allocations are gone; their mappings would pin freed memory and alias the new one).
 // Each peer keeps at most `max_per_peer` entries; beyond that the least recently used goes.
+//
+// map() hands out a PeerMapping that shares ownership of the mapping: a collective keeps it
+// until its device work is done, so an entry the cache drops meanwhile (the limit, a replaced
+// allocation, clear()) is unmapped only when the last holder lets it go, never under a copy or
+// kernel that still uses it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <memory>
 
 #include "runtime/device_support.hpp"
 
@@ -44,33 +50,37 @@ class IpcMappingCache {
   IpcMappingCache(const IpcMappingCache&) = delete;
   IpcMappingCache& operator=(const IpcMappingCache&) = delete;
 
-  // The address in this process of the buffer `peer` exported (the mapped base + its offset).
-  // Throws Error(kInvalidArgument) when the export's offset lies outside its allocation.
-  void* map(int peer, const DeviceBufferExport& exported);
+  // The address in this process of the buffer `peer` exported (the mapped base + its offset),
+  // holding the mapping open. Throws Error(kInvalidArgument) when the export's offset lies
+  // outside its allocation.
+  PeerMapping map(int peer, const DeviceBufferExport& exported);
 
-  // Closes every mapping.
+  // Drops every entry; each mapping closes once no PeerMapping of it is held.
   void clear();
 
   std::size_t size() const { return entries_.size(); }
   std::uint64_t opens() const { return opens_; }
   std::uint64_t hits() const { return hits_; }
-  std::uint64_t closes() const { return closes_; }
+  std::uint64_t closes() const { return closer_->closes; }
 
  private:
+  // Shared with every mapping's deleter, which may run after the cache is gone.
+  struct Closer {
+    CloseFn close;
+    std::uint64_t closes = 0;
+  };
   struct Entry {
     AllocationKey key;
-    void* mapped_base;
+    std::shared_ptr<std::byte> mapped_base;  // closes the mapping when the last holder goes
   };
-  void close_entry(std::list<Entry>::iterator it);
   std::size_t entries_of(int peer) const;
 
   OpenFn open_;
-  CloseFn close_;
+  std::shared_ptr<Closer> closer_;
   std::size_t max_per_peer_;
   std::list<Entry> entries_;  // most recently used first
   std::uint64_t opens_ = 0;
   std::uint64_t hits_ = 0;
-  std::uint64_t closes_ = 0;
 };
 
 }  // namespace halyard::cuda_ipc

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "transports/shm/spsc_cell_ring.hpp"
 
@@ -60,6 +61,31 @@ class CopyShare {
     // Release: a sender that claims this generation sees the fields above.
     word(slot_->claim).store(std::uint64_t{generation} << 32, std::memory_order_release);
     return generation;
+  }
+
+  // Sender: why it must not push into this slot's transfer, or nullopt. The slot lives in the
+  // receiver's part of the segment, so the sender checks it against what it knows itself: the
+  // receiver's pid as the receiver published it, and its own buffer of `sender_bytes` (a slot
+  // asking for more would make it copy memory beyond its buffer into the receiver).
+  std::optional<std::string> problem_for_sender(std::int32_t known_pid,
+                                                std::uint64_t sender_bytes) const {
+    if (slot_->receiver_pid != known_pid) {
+      return "names pid " + std::to_string(slot_->receiver_pid) + ", not the receiver's (" +
+             std::to_string(known_pid) + ")";
+    }
+    if (slot_->bytes == 0 || slot_->bytes > sender_bytes) {
+      return "asks for " + std::to_string(slot_->bytes) + " bytes of a " +
+             std::to_string(sender_bytes) + "-byte send";
+    }
+    if (slot_->chunks != (slot_->bytes + kChunkBytes - 1) / kChunkBytes) {
+      return "has " + std::to_string(slot_->chunks) + " chunks for " +
+             std::to_string(slot_->bytes) + " bytes";
+    }
+    if (slot_->destination == 0 || slot_->destination + slot_->bytes < slot_->destination) {
+      return "has destination " + std::to_string(slot_->destination) + " for " +
+             std::to_string(slot_->bytes) + " bytes";
+    }
+    return std::nullopt;
   }
 
   // Either end: the next unclaimed chunk of `generation`, or nullopt when every chunk is taken

@@ -259,7 +259,10 @@ void ShmTransport::start_pull(int peer_local, const Envelope& env, const Rendezv
   }
   CmaPull pull;
   pull.peer_local = peer_local;
-  pull.pid = request.pid;
+  // The pid the peer published, not the one in its announcement: the segment may be written by
+  // any process of this user, and a read from another process would fill this buffer with its
+  // memory.
+  pull.pid = peers_[static_cast<std::size_t>(peer_local)].pid;
   pull.address = request.address;
   pull.id = request.id;
   pull.dst = dst;

@@ -104,7 +104,7 @@ SharedSegment SharedSegment::create(const std::string& debug_name, std::size_t b
   return s;
 }
 
-SharedSegment SharedSegment::open(const std::string& locator) {
+SharedSegment SharedSegment::open(const std::string& locator, int creator_pid) {
   int pid = 0, fd = 0;
   auto colon = locator.find(':');
   const char* end = locator.data() + locator.size();
@@ -113,12 +113,22 @@ SharedSegment SharedSegment::open(const std::string& locator) {
       std::from_chars(locator.data() + colon + 1, end, fd).ec != std::errc()) {
     throw Error(ErrorCode::kInternal, "shm: malformed segment locator '" + locator + "'");
   }
+  if (pid != creator_pid) {
+    throw Error(ErrorCode::kTransport,
+                "shm: the segment locator '" + locator + "' names pid " + std::to_string(pid) +
+                    ", not the node's first rank (pid " + std::to_string(creator_pid) + ")");
+  }
   std::string path = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
   SharedSegment s;
   s.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (s.fd_ < 0) fail("open " + path + " (the node's segment)", errno);
   struct stat st {};
   if (::fstat(s.fd_, &st) != 0) fail("fstat " + path, errno);
+  if (st.st_uid != ::geteuid()) {
+    throw Error(ErrorCode::kTransport, "shm: " + path + " belongs to uid " +
+                                           std::to_string(st.st_uid) + ", not to this user (uid " +
+                                           std::to_string(::geteuid()) + ")");
+  }
   s.size_ = static_cast<std::size_t>(st.st_size);
   if (s.size_ < sizeof(SegmentHeader)) {
     throw Error(ErrorCode::kTransport, "shm: " + path + " is not a Halyard segment (too small)");

@@ -86,8 +86,11 @@ class SharedSegment {
   // Creates a zero-filled segment of `bytes` (mode 0600) and maps it. `debug_name` shows in
   // /proc/<pid>/maps only. Throws Error(kTransport) with the failing call and errno text.
   static SharedSegment create(const std::string& debug_name, std::size_t bytes);
-  // Maps the segment that another process described with locator().
-  static SharedSegment open(const std::string& locator);
+  // Maps the segment that another process described with locator(). The locator is published
+  // through the bootstrap, so it is checked: it must name `creator_pid` (the node's first rank,
+  // as its own bootstrap key says) and the segment must belong to this user; Error(kTransport)
+  // naming what differs otherwise.
+  static SharedSegment open(const std::string& locator, int creator_pid);
 
   // "pid:fd": how another process of the same user finds this segment while it is open here.
   std::string locator() const;

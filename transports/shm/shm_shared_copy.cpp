@@ -77,7 +77,17 @@ bool ShmTransport::advance_shared_pull(CmaPull& pull, int& events) {
 void ShmTransport::accept_share(const ShareCopy& offer, const Peer& peer) {
   auto it = outstanding_.find(offer.id);
   if (!helping_ || it == outstanding_.end() || offer.slot >= kCopyShareSlots) return;
-  helps_.push_back(Help{&peer.block->shares[offer.slot], offer.generation, it->second.buf});
+  Help help{&peer.block->shares[offer.slot], offer.generation, it->second.buf, {}};
+  // A copy of the terms, read after the offer (the receiver wrote them before sending it);
+  // later changes to the slot do not reach the pushes.
+  std::memcpy(&help.terms, help.slot, sizeof help.terms);
+  if (auto problem = CopyShare(&help.terms).problem_for_sender(peer.pid, it->second.size)) {
+    // Not helping costs nothing but speed: the receiver copies every chunk itself.
+    log::warn("shm: not helping rank {} copy a message: its copy slot {}", peer.world_rank,
+              *problem);
+    return;
+  }
+  helps_.push_back(help);
 }
 
 int ShmTransport::help_copies() {
@@ -85,15 +95,18 @@ int ShmTransport::help_copies() {
   // One chunk per transfer per pass, so the loop keeps serving everything else.
   for (auto it = helps_.begin(); it != helps_.end();) {
     CopyShare share(it->slot);
+    const CopyShare terms(&it->terms);
     std::optional<std::uint32_t> chunk = share.claim(it->generation);
-    if (!chunk) {  // every chunk is taken, or the receiver finished and moved on
+    // Done when every chunk is taken or the receiver moved on; a chunk beyond the checked terms
+    // (the slot changed since) is not this sender's to copy.
+    if (!chunk || *chunk >= terms.chunks()) {
       it = helps_.erase(it);
       continue;
     }
     ++events;
     if (int error_number =
-            cma_write(share.receiver_pid(), share.destination() + share.offset(*chunk),
-                      it->src + share.offset(*chunk), share.length(*chunk))) {
+            cma_write(terms.receiver_pid(), terms.destination() + terms.offset(*chunk),
+                      it->src + terms.offset(*chunk), terms.length(*chunk))) {
       // The receiver copies this chunk itself; this rank stops helping anyone.
       share.helper_failed(*chunk);
       helping_ = false;

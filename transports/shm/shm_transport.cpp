@@ -3,6 +3,7 @@
 #include "transports/shm/shm_transport.hpp"
 
 #include <unistd.h>
+#include <charconv>
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +37,23 @@ std::string segment_key(const LaunchInfo& info) {
   return "shm/" + info.job_id + "/" + std::to_string(info.node_id);
 }
 
+// A rank's process id, under a key of its own: what the segment's locator and the pids that
+// peers write into the segment are checked against.
+std::string pid_key(int rank) {
+  return "shm-pid/" + std::to_string(rank);
+}
+
+int pid_of(BootstrapClient& bootstrap, int rank) {
+  const std::string text = bootstrap.get(pid_key(rank));
+  int pid = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), pid);
+  if (ec != std::errc() || end != text.data() + text.size() || pid <= 0) {
+    throw Error(ErrorCode::kTransport,
+                "shm: rank " + std::to_string(rank) + " published pid '" + text + "'");
+  }
+  return pid;
+}
+
 std::atomic_ref<std::uint32_t> sleeping_flag(ProcessBlock* block) {
   return std::atomic_ref<std::uint32_t>(block->sleeping);
 }
@@ -60,6 +78,7 @@ ShmTransport::~ShmTransport() {
 }
 
 void ShmTransport::publish(BootstrapClient& bootstrap) {
+  bootstrap.put(pid_key(info_.rank), std::to_string(::getpid()));
   if (info_.local_rank != 0) return;
   SegmentGeometry g;
   g.local_size = static_cast<std::uint32_t>(info_.local_size);
@@ -104,7 +123,8 @@ void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topo
   my_local_ = local_of_world_[static_cast<std::size_t>(info_.rank)];
 
   if (info_.local_rank != 0) {
-    segment_ = SharedSegment::open(bootstrap.get(segment_key(info_)));
+    segment_ = SharedSegment::open(bootstrap.get(segment_key(info_)),
+                                   pid_of(bootstrap, local_ranks.front()));
   } else if (segment_.base() == nullptr) {
     throw Error(ErrorCode::kInternal, "shm: connect() before publish() on the node's first rank");
   }
@@ -134,6 +154,7 @@ void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topo
   for (std::uint32_t q = 0; q < peers_.size(); ++q) {
     Peer& p = peers_[q];
     p.world_rank = local_ranks[q];
+    p.pid = pid_of(bootstrap, p.world_rank);
     p.block = reinterpret_cast<ProcessBlock*>(at(layout_->process_block(q)));
     p.out = SpscCellRing(at(layout_->ring(me, q)), g.ring_cells, g.cell_size);
     p.in = SpscCellRing(at(layout_->ring(q, me)), g.ring_cells, g.cell_size);

@@ -103,6 +103,7 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   };
   struct Peer {
     int world_rank = -1;
+    pid_t pid = 0;  // as the peer published it in the bootstrap, not as the segment says
     ProcessBlock* block = nullptr;
     SpscCellRing out, in;                  // rings me -> peer and peer -> me
     SpscCellRing staging_out, staging_in;  // staging areas me -> peer and peer -> me
@@ -145,6 +146,9 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
     CopyShareSlot* slot = nullptr;
     std::uint32_t generation = 0;
     const std::byte* src = nullptr;
+    // The slot's terms as checked when the offer came (CopyShare::problem_for_sender): the
+    // receiver's process, destination and size are read from here, never from the slot again.
+    CopyShareSlot terms{};
   };
 
   Peer& peer_of_world(int world_rank, const char* what);
