@@ -38,10 +38,15 @@ BootstrapServer::~BootstrapServer() {
 }
 
 void BootstrapServer::start(const std::string& address) {
-  tcp::endpoint endpoint(asio::ip::make_address(address), 0);
-  acceptor_.open(endpoint.protocol());
-  acceptor_.bind(endpoint);
-  acceptor_.listen();
+  try {
+    tcp::endpoint endpoint(asio::ip::make_address(address), 0);
+    acceptor_.open(endpoint.protocol());
+    acceptor_.bind(endpoint);
+    acceptor_.listen();
+  } catch (const boost::system::system_error& e) {
+    throw Error(ErrorCode::kBootstrap,
+                "the bootstrap server cannot listen on " + address + ": " + e.code().message());
+  }
   accept_next();
 }
 

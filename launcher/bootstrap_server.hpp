@@ -39,7 +39,7 @@ class BootstrapServer final : public ControlSession::Owner {
   ~BootstrapServer() override;
 
   // Listens on `address` (loopback unless the job spans hosts), on a port the kernel picks, and
-  // starts accepting.
+  // starts accepting. Throws Error(kBootstrap) naming `address` when it cannot listen there.
   void start(const std::string& address = "127.0.0.1");
   // "ADDRESS:PORT", for HALYARD_BOOTSTRAP_ADDR.
   std::string address() const;

@@ -16,6 +16,16 @@
 #include "launcher/system_info.hpp"
 #include "launcher/usage_error.hpp"
 
+namespace {
+
+int usage_failure(const std::string& what) {
+  halyard::launcher::write_fully(STDERR_FILENO,
+                                 "hlaunch: " + what + "\n" + halyard::launcher::kUsageHint + "\n");
+  return halyard::launcher::kExitUsage;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace halyard::launcher;
   std::vector<std::string> args(argv, argv + argc);
@@ -38,12 +48,17 @@ int main(int argc, char** argv) {
     program_path =
         options.hosts.empty() ? resolve_program(options.command.front()) : options.command.front();
   } catch (const UsageError& e) {
-    write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n" + kUsageHint + "\n");
-    return kExitUsage;
+    return usage_failure(e.what());
+  } catch (const std::exception& e) {
+    write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n");
+    return kExitLauncherFailure;
   }
   try {
     Job job(std::move(options), std::move(program_path));
     return job.run();
+  } catch (const UsageError& e) {
+    // --bootstrap-address naming no address or interface is found only here.
+    return usage_failure(e.what());
   } catch (const std::exception& e) {
     write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n");
     return kExitLauncherFailure;
