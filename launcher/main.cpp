@@ -1,6 +1,7 @@
 // hlaunch: starts a job of N ranks (on this host, on --host/--hostfile hosts, or in a Slurm
 // allocation) and exits with the job's status; `--agent` is its per-host half.
 // Options, the environment ranks get and the exit codes are in docs/launcher.md.
+#include <sched.h>
 #include <unistd.h>
 
 #include <exception>
@@ -17,6 +18,14 @@
 #include "launcher/usage_error.hpp"
 
 namespace {
+
+// The CPUs hlaunch may run on (taskset, a batch system's cpuset): the local slots.
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return CPU_COUNT(&set);
+}
 
 int usage_failure(const std::string& what) {
   halyard::launcher::write_fully(STDERR_FILENO,
@@ -44,6 +53,7 @@ int main(int argc, char** argv) {
     }
     options = std::move(parsed.options);
     if (parsed.serve_bootstrap) return serve_bootstrap(options);
+    check_ranks_fit(options, usable_cpus());
     // On other hosts the agents look the program up on their own PATH.
     program_path =
         options.hosts.empty() ? resolve_program(options.command.front()) : options.command.front();
