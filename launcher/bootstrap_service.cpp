@@ -51,6 +51,20 @@ int serve_bootstrap(const LaunchOptions& options) {
         exit_code = (code & 0xff) == 0 ? 1 : (code & 0xff);
         io.stop();
       });
+  // The ranks are no children of ours: a rank whose connection closes without the finalize
+  // handshake (it exited, was killed, or its host went away) is the job's failure. The others
+  // get the notice and a moment to receive it.
+  asio::steady_timer notice_grace(io);
+  server.on_unfinalized_close([&](int rank) {
+    if (exit_code != 0) return;
+    std::string what = "rank " + std::to_string(rank) +
+                       " exited without finalizing (its bootstrap connection closed)";
+    write_fully(STDERR_FILENO, "hlaunch: " + what + "\n");
+    exit_code = kExitUnfinalized;
+    server.notify_all({ControlNotice::Kind::kPeerFailed, rank, kExitUnfinalized, what});
+    notice_grace.expires_after(std::chrono::milliseconds(500));
+    notice_grace.async_wait([&](boost::system::error_code) { io.stop(); });
+  });
   ::signal(SIGPIPE, SIG_IGN);
   // The ranks run on other nodes: loopback is only right when the user says so.
   server.start(choose_listen_address(options.bootstrap_address, /*remote_hosts=*/true));

@@ -66,7 +66,9 @@ Job::Job(LaunchOptions options, std::string program_path)
               [this](int rank, int code, const std::string& message) {
                 on_abort(rank, code, message);
               }),
-      ranks_(static_cast<std::size_t>(options_.num_ranks)) {}
+      ranks_(static_cast<std::size_t>(options_.num_ranks)) {
+  server_.on_unfinalized_close([this](int rank) { on_unfinalized_close(rank); });
+}
 
 Job::~Job() {
   // Normally every rank is reaped by now; after an exception, make sure none outlives us.
@@ -330,12 +332,31 @@ void Job::on_rank_ended(int rank, int status) {
   std::string how = describe_wait_status(status);
   log::debug("hlaunch: rank {} {}", rank, how);
   server_.rank_gone(rank, how);
-  if (!ending_ && !wait_status_ok(status)) {
-    std::string what = "rank " + std::to_string(rank) + " " + how;
-    end_job(exit_code_of(status), "hlaunch: " + what,
-            {ControlNotice::Kind::kPeerFailed, rank, exit_code_of(status), what}, 0);
+  if (!wait_status_ok(status)) {
+    fail_rank(rank, exit_code_of(status), "rank " + std::to_string(rank) + " " + how);
+  } else if (server_.connected(rank) && !server_.finalized(rank)) {
+    // Its peers may wait for its data forever: the exit is a failure, whatever its status.
+    fail_rank(rank, kExitUnfinalized,
+              "rank " + std::to_string(rank) + " exited without finalizing");
   }
   maybe_finish();
+}
+
+void Job::on_unfinalized_close(int rank) {
+  if (ending_ || !ranks_[static_cast<std::size_t>(rank)].running) return;
+  auto timer = std::make_shared<asio::steady_timer>(io_, kUnfinalizedCloseGrace);
+  timer->async_wait([this, rank, timer](boost::system::error_code ec) {
+    if (ec || !ranks_[static_cast<std::size_t>(rank)].running) return;
+    fail_rank(
+        rank, kExitUnfinalized,
+        "rank " + std::to_string(rank) + " closed its bootstrap connection without finalizing");
+  });
+}
+
+void Job::fail_rank(int rank, int exit_code, const std::string& what) {
+  if (ending_) return;
+  end_job(exit_code, "hlaunch: " + what, {ControlNotice::Kind::kPeerFailed, rank, exit_code, what},
+          0);
 }
 
 void Job::on_abort(int rank, int code, const std::string& message) {

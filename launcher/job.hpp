@@ -33,6 +33,12 @@ inline constexpr std::chrono::seconds kKillGrace{2};
 // the error and exit on their own before SIGTERM (then SIGKILL after kKillGrace): so each
 // survivor says what it saw, and every rank is gone within 5 s (docs/reliability.md).
 inline constexpr std::chrono::seconds kFailureReportGrace{2};
+// A rank whose bootstrap connection closed without the finalize handshake has this long to
+// exit (then its exit status names what happened) before the closed connection itself is its
+// failure.
+inline constexpr std::chrono::seconds kUnfinalizedCloseGrace{1};
+// hlaunch's exit status when a rank exited 0 without finalizing.
+inline constexpr int kExitUnfinalized = 1;
 
 class Job {
  public:
@@ -66,6 +72,10 @@ class Job {
   void watch_stop_signals();
   void reap();
   void on_rank_ended(int rank, int status);
+  // The rank's bootstrap connection closed without the finalize handshake.
+  void on_unfinalized_close(int rank);
+  // Ends the job for `rank`, which failed as `what` ("rank 3 exited with status 3").
+  void fail_rank(int rank, int exit_code, const std::string& what);
   void on_abort(int rank, int code, const std::string& message);
   void on_timeout();
   // Starts ending the job: records the exit code and message (the first reason wins), tells

@@ -92,6 +92,8 @@ class TcpBootstrapClient final : public BootstrapClient {
 
   void barrier() override { call(control::FrameType::kBarrier, {}, {}, std::nullopt); }
 
+  void finalize() override { call(control::FrameType::kFinalize, {}, {}, timeout_); }
+
   [[noreturn]] void abort(int code, std::string_view message) override {
     int exit_code = (code & 0xff) == 0 ? 1 : (code & 0xff);
     try {
@@ -182,10 +184,11 @@ class TcpBootstrapClient final : public BootstrapClient {
     if (timeout) {
       if (!cv_.wait_for(lock, *timeout, ready)) {
         replies_.erase(id);
-        throw Error(ErrorCode::kTimeout,
-                    "bootstrap " + std::string(control::frame_type_name(type)) + " of key '" +
-                        std::string(key) + "' timed out after " + std::to_string(timeout->count()) +
-                        " s (HALYARD_BOOTSTRAP_TIMEOUT)");
+        std::string what = "bootstrap " + std::string(control::frame_type_name(type));
+        if (!key.empty()) what += " of key '" + std::string(key) + "'";
+        throw Error(ErrorCode::kTimeout, what + " timed out after " +
+                                             std::to_string(timeout->count()) +
+                                             " s (HALYARD_BOOTSTRAP_TIMEOUT)");
       }
     } else {
       cv_.wait(lock, ready);
