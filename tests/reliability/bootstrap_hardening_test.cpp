@@ -10,6 +10,8 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
+#include <chrono>
+#include <cstdlib>
 #include <future>
 #include <random>
 #include <string>
@@ -288,6 +290,27 @@ TEST(BootstrapHardening, ClientThatReadsNoRepliesIsCutOff) {
   auto b = rank_client(server, 1);
   b->put("k/1", "v");
   EXPECT_EQ(b->get("k/1"), "v");
+}
+
+// Issue 27: a listener that accepts the connection (the kernel does, from its backlog) but never
+// answers must not hang the rank: the hello gives up after HALYARD_BOOTSTRAP_TIMEOUT.
+TEST(BootstrapHardening, SilentListenerTimesOutTheHello) {
+  asio::io_context io;
+  tcp::acceptor silent(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  LaunchInfo info;
+  info.rank = 0;
+  info.size = kRanks;
+  info.server = "127.0.0.1:" + std::to_string(silent.local_endpoint().port());
+  info.token = kToken;
+  ::setenv("HALYARD_BOOTSTRAP_TIMEOUT", "1", 1);
+  auto start = std::chrono::steady_clock::now();
+  std::string error = error_of([&] { BootstrapClient::connect(info); });
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ::unsetenv("HALYARD_BOOTSTRAP_TIMEOUT");
+  EXPECT_EQ(error, "timeout: the bootstrap server at " + info.server +
+                       " did not answer the hello within 1 s (HALYARD_BOOTSTRAP_TIMEOUT)");
+  EXPECT_GE(seconds, 0.9);
+  EXPECT_LT(seconds, 3.0);
 }
 
 }  // namespace
