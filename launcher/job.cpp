@@ -59,6 +59,8 @@ Job::Job(LaunchOptions options, std::string program_path)
       timeout_timer_(io_),
       kill_timer_(io_),
       drain_(io_),
+      stdout_(std::make_shared<OutputSink>(io_, STDOUT_FILENO)),
+      stderr_(std::make_shared<OutputSink>(io_, STDERR_FILENO)),
       agent_kill_timer_(io_),
       listen_address_(
           choose_listen_address(options_.bootstrap_address, has_remote_hosts(options_))),
@@ -196,7 +198,7 @@ void Job::spawn_agents(const std::vector<RankPlacement>& placement) {
 
 void Job::on_agent_output(const AgentOutput& output) {
   std::string prefix = options_.tag_output ? "[" + std::to_string(output.rank) + "] " : "";
-  write_fully(output.stream == 2 ? STDERR_FILENO : STDOUT_FILENO, prefix + output.line);
+  (output.stream == 2 ? stderr_ : stdout_)->write(prefix + output.line);
 }
 
 void Job::on_agent_done(std::size_t agent) {
@@ -246,10 +248,10 @@ void Job::spawn_local(const std::vector<RankPlacement>& placement) {
     state.running = true;
     state.open_streams = 2;
     std::string prefix = options_.tag_output ? "[" + std::to_string(rank) + "] " : "";
-    for (auto [pipe_fd, out_fd] : {std::pair{spawned.stdout_fd, STDOUT_FILENO},
-                                   std::pair{spawned.stderr_fd, STDERR_FILENO}}) {
+    for (auto [pipe_fd, out] :
+         {std::pair{spawned.stdout_fd, stdout_}, std::pair{spawned.stderr_fd, stderr_}}) {
       auto forwarder =
-          std::make_shared<OutputForwarder>(io_, pipe_fd, out_fd, prefix, [this, rank] {
+          std::make_shared<OutputForwarder>(io_, pipe_fd, out, prefix, [this, rank] {
             --ranks_[static_cast<std::size_t>(rank)].open_streams;
             maybe_finish();
           });
@@ -285,7 +287,10 @@ int Job::run() {
   reap();  // in case a rank ended before its SIGCHLD handler saw it
   maybe_finish();
   io_.run();
-  if (!final_message_.empty()) write_fully(STDERR_FILENO, final_message_ + "\n");
+  if (!final_message_.empty()) stderr_->write(final_message_ + "\n");
+  // A reader that takes nothing must not keep hlaunch (and its exit status) hostage.
+  stdout_->flush(kFinalOutputWait);
+  stderr_->flush(kFinalOutputWait);
   return exit_code_;
 }
 

@@ -19,6 +19,7 @@
 #include "launcher/launch_options.hpp"
 #include "launcher/output_drain.hpp"
 #include "launcher/output_forwarder.hpp"
+#include "launcher/output_sink.hpp"
 
 namespace halyard::launcher {
 
@@ -27,6 +28,8 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitTimeout = 124;
 inline constexpr int kExitLauncherFailure = 125;
 
+// How long hlaunch, once the job ended, waits for a reader to take the output still queued.
+inline constexpr std::chrono::seconds kFinalOutputWait{1};  // per stream
 // Time between SIGTERM and SIGKILL when hlaunch ends a job.
 inline constexpr std::chrono::seconds kKillGrace{2};
 // When a rank fails, the others get the peer-failure notice at once and this long to report
@@ -98,6 +101,9 @@ class Job {
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
   OutputDrain drain_;
+  // hlaunch's stdout and stderr: every rank's output and hlaunch's messages go through them.
+  std::shared_ptr<OutputSink> stdout_;
+  std::shared_ptr<OutputSink> stderr_;
   boost::asio::steady_timer agent_kill_timer_;
   std::string listen_address_;
   BootstrapServer server_;
