@@ -228,6 +228,7 @@ void Job::on_agent_done(std::size_t agent) {
 }
 
 void Job::spawn_local(const std::vector<RankPlacement>& placement) {
+  guardian_ = std::make_unique<JobGuardian>(options_.num_ranks);
   HostTopology host;
   BindTo bind = options_.bind_to.value_or(host.default_binding(options_.num_ranks));
   std::vector<std::optional<cpu_set_t>> cpus = host.binding_sets(bind, placement);
@@ -243,6 +244,7 @@ void Job::spawn_local(const std::vector<RankPlacement>& placement) {
                         false,
                         ""};
     SpawnedRank spawned = spawn_rank(command);
+    guardian_->watch(spawned.pid);  // spawn_rank made it the leader of its own group
     RankState& state = ranks_[index];
     state.pid = spawned.pid;
     state.running = true;
@@ -250,11 +252,10 @@ void Job::spawn_local(const std::vector<RankPlacement>& placement) {
     std::string prefix = options_.tag_output ? "[" + std::to_string(rank) + "] " : "";
     for (auto [pipe_fd, out] :
          {std::pair{spawned.stdout_fd, stdout_}, std::pair{spawned.stderr_fd, stderr_}}) {
-      auto forwarder =
-          std::make_shared<OutputForwarder>(io_, pipe_fd, out, prefix, [this, rank] {
-            --ranks_[static_cast<std::size_t>(rank)].open_streams;
-            maybe_finish();
-          });
+      auto forwarder = std::make_shared<OutputForwarder>(io_, pipe_fd, out, prefix, [this, rank] {
+        --ranks_[static_cast<std::size_t>(rank)].open_streams;
+        maybe_finish();
+      });
       forwarders_.push_back(forwarder);
       forwarder->start();
     }
@@ -333,7 +334,9 @@ void Job::reap() {
 }
 
 void Job::on_rank_ended(int rank, int status) {
-  ranks_[static_cast<std::size_t>(rank)].running = false;
+  RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  state.running = false;
+  if (guardian_ && state.pid > 0) guardian_->forget(state.pid);
   std::string how = describe_wait_status(status);
   log::debug("hlaunch: rank {} {}", rank, how);
   server_.rank_gone(rank, how);

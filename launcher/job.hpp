@@ -16,6 +16,7 @@
 
 #include "launcher/agent_link.hpp"
 #include "launcher/bootstrap_server.hpp"
+#include "launcher/job_guardian.hpp"
 #include "launcher/launch_options.hpp"
 #include "launcher/output_drain.hpp"
 #include "launcher/output_forwarder.hpp"
@@ -108,6 +109,7 @@ class Job {
   std::string listen_address_;
   BootstrapServer server_;
   std::vector<RankState> ranks_;
+  std::unique_ptr<JobGuardian> guardian_;  // local ranks only: agents guard their own
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
   std::vector<std::unique_ptr<AgentLink>> agents_;
   int host_nodes_ = 0;  // host entries that got ranks (the job's nodes when it has hosts)

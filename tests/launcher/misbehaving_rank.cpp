@@ -14,6 +14,8 @@
 //   misbehaving_rank get-timeout     gets a key nobody puts; prints how the get failed
 //   misbehaving_rank no-finalize R   after a barrier rank R returns 0 without finalizing; the
 //                                    others wait for hlaunch's notice, print it and exit 0
+//   misbehaving_rank spawn-child     every rank forks a child (its pid in HALYARD_TEST_PID_DIR as
+//                                    child-R.pid), prints "rank r ready" and waits forever
 //   misbehaving_rank close-no-finalize R  the same, but rank R closes its connection and
 //                                    waits forever
 // With HALYARD_TEST_PID_DIR set, each rank writes its pid to that folder first, so the test
@@ -42,10 +44,10 @@ using namespace halyard;
   while (true) ::pause();
 }
 
-void record_pid(int rank) {
+void record_pid(const std::string& name) {
   const char* dir = std::getenv("HALYARD_TEST_PID_DIR");
   if (dir == nullptr) return;
-  std::ofstream(std::string(dir) + "/" + std::to_string(rank) + ".pid") << ::getpid() << "\n";
+  std::ofstream(std::string(dir) + "/" + name + ".pid") << ::getpid() << "\n";
 }
 
 void write_raw(const std::string& s) {
@@ -157,7 +159,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "misbehaving_rank: run under hlaunch with a mode\n");
     return 2;
   }
-  record_pid(info->rank);
+  record_pid(std::to_string(info->rank));
   std::string mode = argv[1];
   int target = argc > 2 ? std::atoi(argv[2]) : -1;
   int code = argc > 3 ? std::atoi(argv[3]) : 0;
@@ -178,6 +180,14 @@ int main(int argc, char** argv) {
       wait_forever();
     } else if (mode == "notice") {
       return notice_mode(*info, target, code);
+    } else if (mode == "spawn-child") {
+      if (::fork() == 0) {
+        record_pid("child-" + std::to_string(info->rank));
+        wait_forever();
+      }
+      std::printf("rank %d ready\n", info->rank);
+      std::fflush(stdout);
+      wait_forever();
     } else if (mode == "wait") {
       std::printf("rank %d ready\n", info->rank);
       std::fflush(stdout);
