@@ -47,9 +47,9 @@ struct ParsedCommandLine {
 
 // Parses argv (argv[0] included). Throws UsageError for anything hlaunch cannot run: unknown
 // options, -n missing (without hosts to count slots from), not decimal, below 1 or above
-// kMaxRanks, --vnodes outside 1..N or
-// combined with hosts, more ranks than slots, a missing PROGRAM. Whether PROGRAM exists is
-// checked separately (program_lookup.hpp). Reads SLURM_JOB_ID/SLURM_JOB_NODELIST when no
+// kMaxRanks, --vnodes outside 1..N or combined with hosts, more ranks than the hosts' slots,
+// --env-file without --serve-bootstrap, a missing PROGRAM. Whether PROGRAM exists is checked
+// separately (program_lookup.hpp). Reads SLURM_JOB_ID/SLURM_JOB_NODELIST when no
 // launcher is named.
 ParsedCommandLine parse_command_line(const std::vector<std::string>& argv);
 
