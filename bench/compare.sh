@@ -150,7 +150,7 @@ run_one() {  # run_one IMPL ROUND ARGS...
     k=${k%n}
     [[ $impl == halyard ]] && k=$vnodes
     [[ $impl == halyard-baseline ]] && k=${vnodes%%,*} && from=$baseline/bin
-    timeout -k 10 "$run_timeout" "$from/hlaunch" -n "$ranks" --vnodes "$k" -- \
+    timeout -k 10 "$run_timeout" "$from/hlaunch" --oversubscribe -n "$ranks" --vnodes "$k" -- \
       "$from/mpi_collectives_halyard" "$@" >"$file"
   else
     peer_command "$impl"
@@ -180,7 +180,7 @@ done
 
 {
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores, $ranks ranks, Halyard on $vnodes (emulated) node(s), the peers on 1 node; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "# ${halyards[*]}: hlaunch -n $ranks --vnodes K (K = $vnodes) $bin/mpi_collectives_halyard $*"
+  echo "# ${halyards[*]}: hlaunch --oversubscribe -n $ranks --vnodes K (K = $vnodes) $bin/mpi_collectives_halyard $*"
   [[ -n ${baseline:-} ]] && echo "# halyard-baseline: the same from $baseline (commit $(git -C "$baseline" rev-parse --short HEAD 2>/dev/null || echo unknown))"
   for impl in "${impls[@]}"; do
     [[ $impl == halyard* ]] && continue

@@ -71,7 +71,7 @@ fi
 
 if wanted hbench; then
   log "hbench, every benchmark, $n ranks, 1 B .. 4 MiB"
-  timeout 100 "$build/bin/hlaunch" -n "$n" -- "$build/bin/hbench" --max-size 4M --scale 0.2 \
+  timeout 100 "$build/bin/hlaunch" --oversubscribe -n "$n" -- "$build/bin/hbench" --max-size 4M --scale 0.2 \
     --csv "$out/hbench_$n.csv" --json "$out/hbench_$n.json" >"$out/hbench_$n.txt" 2>"$out/hbench_$n.log"
   log "rc=$?"
 fi
@@ -155,16 +155,16 @@ if wanted cuda || wanted cuda-bench; then
   cuda_configure_and_build
   for ranks in 2 4 8; do
     log "device bcast, $ranks ranks"
-    timeout 120 "$cuda_build/bin/hlaunch" -n "$ranks" -- "$cuda_build/bin/halyard_bench_cuda" bcast \
+    timeout 120 "$cuda_build/bin/hlaunch" --oversubscribe -n "$ranks" -- "$cuda_build/bin/halyard_bench_cuda" bcast \
       2>&1 | tee "$out/cuda_bcast_$ranks.txt" | tee -a "$out/summary.txt"
   done
   for ranks in 2 4 8; do
     log "allreduce 64 MiB float32: GPU path vs reductions on the CPU, $ranks ranks"
-    timeout 180 "$cuda_build/bin/hlaunch" -n "$ranks" -- "$cuda_build/bin/halyard_bench_cuda" allreduce \
+    timeout 180 "$cuda_build/bin/hlaunch" --oversubscribe -n "$ranks" -- "$cuda_build/bin/halyard_bench_cuda" allreduce \
       2>&1 | tee "$out/cuda_allreduce_$ranks.txt" | tee -a "$out/summary.txt"
   done
   log "allreduce 64 MiB float32 over 2 emulated nodes (staged through pinned host buffers), 4 ranks"
-  timeout 180 "$cuda_build/bin/hlaunch" -n 4 --vnodes 2 -- "$cuda_build/bin/halyard_bench_cuda" allreduce \
+  timeout 180 "$cuda_build/bin/hlaunch" --oversubscribe -n 4 --vnodes 2 -- "$cuda_build/bin/halyard_bench_cuda" allreduce \
     2>&1 | tee "$out/cuda_allreduce_4_vnodes2.txt" | tee -a "$out/summary.txt"
 fi
 log "done in ${SECONDS}s"

@@ -57,7 +57,7 @@ for coll in $colls; do
       if [[ $alg == han ]]; then
         for kv in $han_env; do extra+=(-x "$kv"); done
       fi
-      "$bin/hlaunch" -n "$ranks" --vnodes "$vnodes" --timeout 120 -x "$variable=$alg" "${extra[@]}" \
+      "$bin/hlaunch" --oversubscribe -n "$ranks" --vnodes "$vnodes" --timeout 120 -x "$variable=$alg" "${extra[@]}" \
         -- "$bin/mpi_collectives_halyard" --only "$coll" "$@" >"$out/raw/${coll}_${alg//:/_}_$rep.txt"
     done
   done

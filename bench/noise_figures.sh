@@ -54,7 +54,7 @@ hbench() {  # hbench CSV ARGS...: one hbench job, its table on stderr, its CSV i
   shift
   echo "noise_figures.sh: hbench $*" >&2
   # shellcheck disable=SC2086 # extra hlaunch arguments are a word list
-  "$bin/hlaunch" -n "$ranks" $hlaunch_args -- "$bin/hbench" --quiet --min-size "$size" \
+  "$bin/hlaunch" --oversubscribe -n "$ranks" $hlaunch_args -- "$bin/hbench" --quiet --min-size "$size" \
     --max-size "$size" --alg adapt:binary --csv "$out/$csv" "$@" >&2
 }
 

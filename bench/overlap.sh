@@ -54,7 +54,7 @@ if command -v mpirun >/dev/null && [[ -x "$bin/mpi_overlap_openmpi" ]]; then hav
 halyard() { # LABEL THREAD(0|1) PROGRAM ARGS...
   local label=$1 thread=$2 program=$3
   shift 3
-  timeout "$run_timeout" "$bin/hlaunch" --bind-to none -n "$ranks" --vnodes "$vnodes" \
+  timeout "$run_timeout" "$bin/hlaunch" --oversubscribe --bind-to none -n "$ranks" --vnodes "$vnodes" \
     -x HALYARD_PROGRESS_THREAD="$thread" -- "$bin/${program}_halyard" --label "$label" "$@"
 }
 ompi() { # LABEL PROGRAM ARGS...

@@ -22,7 +22,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 mkdir -p "$out"
-"$build/bin/hlaunch" -n "$ranks" --vnodes "$vnodes" -- "$build/bin/htune" --validate \
+"$build/bin/hlaunch" --oversubscribe -n "$ranks" --vnodes "$vnodes" -- "$build/bin/htune" --validate \
   --output "$out/tuning.json" --report "$out/validate.txt" "$@" >"$out/htune.stdout" 2>"$out/htune.log"
 
 # Per collective: size best median mean task-choice task-heuristic-choice (us, measured).

@@ -46,6 +46,7 @@ int main() {
                     row.package, row.numa, row.core >= 0 ? std::to_string(row.core).c_str() : "-");
       }
     }
+    client->finalize();  // without it hlaunch would count this rank's exit as a failure
   } catch (const Error& e) {
     std::fprintf(stderr, "rank %d: %s\n", info->rank, e.what());
     return 1;

@@ -21,6 +21,15 @@ bool tokens_equal(const std::string& a, const std::string& b) {
   return diff == 0;
 }
 
+// "NAME/RANK" or "NAME/RANK/...": the keys `rank` may put.
+bool key_of_rank(const std::string& key, int rank) {
+  std::size_t slash = key.find('/');
+  if (slash == std::string::npos) return false;
+  std::string_view rest = std::string_view(key).substr(slash + 1);
+  const std::string digits = std::to_string(rank);
+  return rest.substr(0, rest.find('/')) == digits;
+}
+
 }  // namespace
 
 BootstrapServer::BootstrapServer(asio::io_context& io, int num_ranks, std::string token,
@@ -30,6 +39,7 @@ BootstrapServer::BootstrapServer(asio::io_context& io, int num_ranks, std::strin
       num_ranks_(num_ranks),
       token_(std::move(token)),
       on_abort_(std::move(on_abort)),
+      links_(static_cast<std::size_t>(num_ranks), RankLink::kNever),
       fence_("fence", num_ranks),
       barrier_("barrier", num_ranks) {}
 
@@ -38,10 +48,15 @@ BootstrapServer::~BootstrapServer() {
 }
 
 void BootstrapServer::start(const std::string& address) {
-  tcp::endpoint endpoint(asio::ip::make_address(address), 0);
-  acceptor_.open(endpoint.protocol());
-  acceptor_.bind(endpoint);
-  acceptor_.listen();
+  try {
+    tcp::endpoint endpoint(asio::ip::make_address(address), 0);
+    acceptor_.open(endpoint.protocol());
+    acceptor_.bind(endpoint);
+    acceptor_.listen();
+  } catch (const boost::system::system_error& e) {
+    throw Error(ErrorCode::kBootstrap,
+                "the bootstrap server cannot listen on " + address + ": " + e.code().message());
+  }
   accept_next();
 }
 
@@ -92,6 +107,7 @@ void BootstrapServer::on_frame(ControlSession& session, const control::Frame& fr
     case control::FrameType::kGet:
     case control::FrameType::kFence:
     case control::FrameType::kBarrier:
+    case control::FrameType::kFinalize:
       serve_request(session, control::decode_request(frame.type, frame.payload));
       return;
     case control::FrameType::kAbort: {
@@ -122,6 +138,11 @@ void BootstrapServer::authenticate(ControlSession& session, const control::Frame
                   std::to_string(num_ranks_ - 1));
     return;
   }
+  if (connected(hello.rank)) {
+    session.close("rank " + std::to_string(hello.rank) + " already has a session: one per rank");
+    return;
+  }
+  links_[static_cast<std::size_t>(hello.rank)] = RankLink::kConnected;
   session.set_rank(hello.rank);
   log::debug("hlaunch: rank {} connected from {}", hello.rank, session.peer());
   session.send(control::encode_hello_ok());
@@ -146,6 +167,13 @@ void BootstrapServer::serve_request(ControlSession& session, const control::Requ
   }
   switch (request.type) {
     case control::FrameType::kPut:
+      if (!key_of_rank(request.key, session.rank())) {
+        finish(ErrorCode::kInvalidArgument,
+               "rank " + std::to_string(session.rank()) + " may not put bootstrap key '" +
+                   request.key + "': a rank puts only keys NAME/" + std::to_string(session.rank()) +
+                   "[/...] of its own");
+        return;
+      }
       if (store_.put(request.key, request.value)) {
         finish(ErrorCode::kSuccess, {});
       } else {
@@ -163,6 +191,10 @@ void BootstrapServer::serve_request(ControlSession& session, const control::Requ
       return;
     case control::FrameType::kBarrier:
       barrier_.arrive(session.rank(), finish);
+      return;
+    case control::FrameType::kFinalize:
+      links_[static_cast<std::size_t>(session.rank())] = RankLink::kFinalized;
+      finish(ErrorCode::kSuccess, {});
       return;
     default:
       return;
@@ -189,11 +221,19 @@ void BootstrapServer::rank_gone(int rank, const std::string& why) {
 }
 
 void BootstrapServer::on_closed(ControlSession& session) {
+  if (!stopping_ && session.authenticated() && !finalized(session.rank()) &&
+      on_unfinalized_close_) {
+    // Posted: the handler may end the job, which must not happen inside this session's handler.
+    asio::post(io_, [this, rank = session.rank()] {
+      if (!stopping_) on_unfinalized_close_(rank);
+    });
+  }
   // Defer the erase: the session may be running one of its own handlers right now.
   asio::post(io_, [this, self = session.shared_from_this()] { sessions_.erase(self); });
 }
 
 void BootstrapServer::stop() {
+  stopping_ = true;
   boost::system::error_code ignored;
   acceptor_.close(ignored);
   // Copy: closing a session posts its removal from sessions_.

@@ -7,8 +7,13 @@
 // cannot read or poison the job's keys. Garbage cannot hurt hlaunch either: before its hello a
 // connection may announce no frame above kMaxHelloPayload, at most kMaxAwaitingHello
 // connections may owe a hello, keys, values and the whole store are bounded
-// (control_messages.hpp, key_value_store.hpp), and every parse error closes only the
-// connection that sent it (docs/reliability.md; fuzz/ fuzzes the parser and the protocol).
+// (control_messages.hpp, key_value_store.hpp), a client that does not read its replies is cut
+// off (ControlSession::kMaxQueuedBytes), and every parse error closes only the connection that
+// sent it (docs/reliability.md; fuzz/ fuzzes the parser and the protocol).
+//
+// Even a client with the token is held to its rank: each rank gets one session (a second hello
+// for it is refused), and a rank may put only keys of its own, "NAME/RANK" or "NAME/RANK/...",
+// so no rank can pre-empt another's topology row or transport address.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -20,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "launcher/collective_gate.hpp"
 #include "launcher/control_session.hpp"
@@ -33,13 +39,15 @@ class BootstrapServer final : public ControlSession::Owner {
  public:
   // Called when a rank asks to abort the job.
   using AbortHandler = std::function<void(int rank, int code, const std::string& message)>;
+  // Called when the connection of a rank that never sent its finalize handshake closes.
+  using UnfinalizedCloseHandler = std::function<void(int rank)>;
 
   BootstrapServer(boost::asio::io_context& io, int num_ranks, std::string token,
                   AbortHandler on_abort);
   ~BootstrapServer() override;
 
   // Listens on `address` (loopback unless the job spans hosts), on a port the kernel picks, and
-  // starts accepting.
+  // starts accepting. Throws Error(kBootstrap) naming `address` when it cannot listen there.
   void start(const std::string& address = "127.0.0.1");
   // "ADDRESS:PORT", for HALYARD_BOOTSTRAP_ADDR.
   std::string address() const;
@@ -53,6 +61,13 @@ class BootstrapServer final : public ControlSession::Owner {
   // Stops accepting and closes every connection.
   void stop();
 
+  void on_unfinalized_close(UnfinalizedCloseHandler handler) {
+    on_unfinalized_close_ = std::move(handler);
+  }
+  // Whether `rank` said hello at some point, and whether it sent its finalize handshake.
+  bool connected(int rank) const { return link(rank) != RankLink::kNever; }
+  bool finalized(int rank) const { return link(rank) == RankLink::kFinalized; }
+
   // Seconds a new connection has to send its hello.
   static constexpr std::chrono::seconds kHelloDeadline{10};
   // At most this many connections may owe their hello at once; a new one closes the oldest.
@@ -62,6 +77,9 @@ class BootstrapServer final : public ControlSession::Owner {
   void on_closed(ControlSession& session) override;
 
  private:
+  enum class RankLink : unsigned char { kNever, kConnected, kFinalized };
+  RankLink link(int rank) const { return links_.at(static_cast<std::size_t>(rank)); }
+
   void accept_next();
   void make_room_for_a_hello();
   void authenticate(ControlSession& session, const control::Frame& frame);
@@ -73,6 +91,9 @@ class BootstrapServer final : public ControlSession::Owner {
   int num_ranks_;
   std::string token_;
   AbortHandler on_abort_;
+  UnfinalizedCloseHandler on_unfinalized_close_;
+  std::vector<RankLink> links_;  // by rank
+  bool stopping_ = false;
   KeyValueStore store_;
   CollectiveGate fence_;
   CollectiveGate barrier_;

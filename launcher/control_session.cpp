@@ -61,6 +61,12 @@ bool ControlSession::consume(const char* data, std::size_t size) {
 
 void ControlSession::send(std::string frame) {
   if (closed_) return;
+  queued_bytes_ += frame.size();
+  if (queued_bytes_ > kMaxQueuedBytes) {
+    close("it does not read its replies: over " + std::to_string(kMaxQueuedBytes >> 20) +
+          " MiB queued for it");
+    return;
+  }
   outbox_.push_back(std::move(frame));
   if (outbox_.size() == 1) write_next();
 }
@@ -73,6 +79,7 @@ void ControlSession::write_next() {
                         self->close("write failed: " + ec.message());
                         return;
                       }
+                      self->queued_bytes_ -= self->outbox_.front().size();
                       self->outbox_.pop_front();
                       if (!self->outbox_.empty()) self->write_next();
                     });

@@ -39,8 +39,11 @@ class ControlSession : public std::enable_shared_from_this<ControlSession> {
   // from the socket; the fuzzer in fuzz/ feeds it directly.)
   bool consume(const char* data, std::size_t size);
 
-  // Queues a complete frame; frames go out in the order queued.
+  // Queues a complete frame; frames go out in the order queued. A peer that lets more than
+  // kMaxQueuedBytes pile up (it sends requests but does not read the replies) is cut off, so no
+  // client can grow hlaunch's memory without limit.
   void send(std::string frame);
+  static constexpr std::size_t kMaxQueuedBytes = 64u << 20;
   // Drops the connection at once (pending output is discarded).
   void close(const std::string& reason);
 
@@ -65,6 +68,7 @@ class ControlSession : public std::enable_shared_from_this<ControlSession> {
   control::FrameDecoder decoder_{control::kMaxHelloPayload};
   std::array<char, 4096> read_buffer_{};
   std::deque<std::string> outbox_;
+  std::size_t queued_bytes_ = 0;  // in outbox_
 };
 
 }  // namespace halyard::launcher

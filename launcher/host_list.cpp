@@ -25,8 +25,10 @@ bool parse_slots(std::string_view text, int& slots) {
   return ec == std::errc() && end == text.data() + text.size() && slots >= 1;
 }
 
+// A name that begins with '-' would reach ssh (or srun) as an option ("-F/tmp/x" reads another
+// configuration file), so it is no host name.
 bool valid_host_name(std::string_view name) {
-  if (name.empty()) return false;
+  if (name.empty() || name.front() == '-') return false;
   for (char c : name) {
     if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == '=' || c == '#') {
       return false;
@@ -35,7 +37,18 @@ bool valid_host_name(std::string_view name) {
   return true;
 }
 
+// Throws UsageError once the hosts' slots add up to more ranks than hlaunch can start.
+void check_slot_sum(long long sum) {
+  if (sum > kMaxRanks) {
+    throw UsageError("the hosts' slots add up to " + std::to_string(sum) + ", more than the " +
+                     std::to_string(kMaxRanks) + " ranks hlaunch can start");
+  }
+}
+
 void add_host(std::vector<HostEntry>& hosts, std::string name, int slots) {
+  long long sum = slots;
+  for (const auto& h : hosts) sum += h.slots;
+  check_slot_sum(sum);  // also keeps h.slots below from overflowing
   for (auto& h : hosts) {
     if (h.name == name) {
       h.slots += slots;
@@ -127,9 +140,10 @@ std::vector<HostEntry> read_hostfile(const std::string& path) {
 }
 
 int total_slots(const std::vector<HostEntry>& hosts) {
-  long total = 0;
+  long long total = 0;
   for (const auto& h : hosts) total += h.slots;
-  return total > INT_MAX ? INT_MAX : static_cast<int>(total);
+  check_slot_sum(total);
+  return static_cast<int>(total);
 }
 
 bool is_this_host(const std::string& name) {

@@ -14,19 +14,24 @@ struct HostEntry {
   int slots = 1;     // ranks it takes before the job is oversubscribed
 };
 
+// The most ranks one job may have (-n, or the slots of its hosts added up): far beyond any
+// machine, small enough that the per-rank tables always fit in memory.
+inline constexpr int kMaxRanks = 1 << 20;
+
 // "a:4,b:4,c" (c takes 1 slot). A name given twice adds its slots to the first entry, as
-// Open MPI does. Throws UsageError naming the bad entry.
+// Open MPI does. Throws UsageError naming the bad entry, a name that begins with '-' (ssh would
+// read it as an option) and slots that add up to more than kMaxRanks.
 std::vector<HostEntry> parse_host_option(std::string_view text);
 
 // Open MPI's hostfile syntax: one host per line, "name [slots=N] [max_slots=M]", '#' starts a
 // comment, blank lines are skipped; a line without slots= takes 1 slot. `origin` names the file
-// in error messages. Throws UsageError naming the line.
+// in error messages. Throws UsageError naming the line (names and slot sums as above).
 std::vector<HostEntry> parse_hostfile(std::string_view text, const std::string& origin);
 
 // Reads and parses the file at `path`; throws UsageError when it cannot be read or is empty.
 std::vector<HostEntry> read_hostfile(const std::string& path);
 
-// Sum of the slots.
+// Sum of the slots; throws UsageError above kMaxRanks.
 int total_slots(const std::vector<HostEntry>& hosts);
 
 // Whether `name` is this machine as far as starting processes goes ("localhost", "127.0.0.1"

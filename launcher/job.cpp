@@ -59,6 +59,8 @@ Job::Job(LaunchOptions options, std::string program_path)
       timeout_timer_(io_),
       kill_timer_(io_),
       drain_(io_),
+      stdout_(std::make_shared<OutputSink>(io_, STDOUT_FILENO)),
+      stderr_(std::make_shared<OutputSink>(io_, STDERR_FILENO)),
       agent_kill_timer_(io_),
       listen_address_(
           choose_listen_address(options_.bootstrap_address, has_remote_hosts(options_))),
@@ -66,7 +68,9 @@ Job::Job(LaunchOptions options, std::string program_path)
               [this](int rank, int code, const std::string& message) {
                 on_abort(rank, code, message);
               }),
-      ranks_(static_cast<std::size_t>(options_.num_ranks)) {}
+      ranks_(static_cast<std::size_t>(options_.num_ranks)) {
+  server_.on_unfinalized_close([this](int rank) { on_unfinalized_close(rank); });
+}
 
 Job::~Job() {
   // Normally every rank is reaped by now; after an exception, make sure none outlives us.
@@ -194,7 +198,7 @@ void Job::spawn_agents(const std::vector<RankPlacement>& placement) {
 
 void Job::on_agent_output(const AgentOutput& output) {
   std::string prefix = options_.tag_output ? "[" + std::to_string(output.rank) + "] " : "";
-  write_fully(output.stream == 2 ? STDERR_FILENO : STDOUT_FILENO, prefix + output.line);
+  (output.stream == 2 ? stderr_ : stdout_)->write(prefix + output.line);
 }
 
 void Job::on_agent_done(std::size_t agent) {
@@ -224,6 +228,7 @@ void Job::on_agent_done(std::size_t agent) {
 }
 
 void Job::spawn_local(const std::vector<RankPlacement>& placement) {
+  guardian_ = std::make_unique<JobGuardian>(options_.num_ranks);
   HostTopology host;
   BindTo bind = options_.bind_to.value_or(host.default_binding(options_.num_ranks));
   std::vector<std::optional<cpu_set_t>> cpus = host.binding_sets(bind, placement);
@@ -239,18 +244,18 @@ void Job::spawn_local(const std::vector<RankPlacement>& placement) {
                         false,
                         ""};
     SpawnedRank spawned = spawn_rank(command);
+    guardian_->watch(spawned.pid);  // spawn_rank made it the leader of its own group
     RankState& state = ranks_[index];
     state.pid = spawned.pid;
     state.running = true;
     state.open_streams = 2;
     std::string prefix = options_.tag_output ? "[" + std::to_string(rank) + "] " : "";
-    for (auto [pipe_fd, out_fd] : {std::pair{spawned.stdout_fd, STDOUT_FILENO},
-                                   std::pair{spawned.stderr_fd, STDERR_FILENO}}) {
-      auto forwarder =
-          std::make_shared<OutputForwarder>(io_, pipe_fd, out_fd, prefix, [this, rank] {
-            --ranks_[static_cast<std::size_t>(rank)].open_streams;
-            maybe_finish();
-          });
+    for (auto [pipe_fd, out] :
+         {std::pair{spawned.stdout_fd, stdout_}, std::pair{spawned.stderr_fd, stderr_}}) {
+      auto forwarder = std::make_shared<OutputForwarder>(io_, pipe_fd, out, prefix, [this, rank] {
+        --ranks_[static_cast<std::size_t>(rank)].open_streams;
+        maybe_finish();
+      });
       forwarders_.push_back(forwarder);
       forwarder->start();
     }
@@ -283,7 +288,10 @@ int Job::run() {
   reap();  // in case a rank ended before its SIGCHLD handler saw it
   maybe_finish();
   io_.run();
-  if (!final_message_.empty()) write_fully(STDERR_FILENO, final_message_ + "\n");
+  if (!final_message_.empty()) stderr_->write(final_message_ + "\n");
+  // A reader that takes nothing must not keep hlaunch (and its exit status) hostage.
+  stdout_->flush(kFinalOutputWait);
+  stderr_->flush(kFinalOutputWait);
   return exit_code_;
 }
 
@@ -326,16 +334,37 @@ void Job::reap() {
 }
 
 void Job::on_rank_ended(int rank, int status) {
-  ranks_[static_cast<std::size_t>(rank)].running = false;
+  RankState& state = ranks_[static_cast<std::size_t>(rank)];
+  state.running = false;
+  if (guardian_ && state.pid > 0) guardian_->forget(state.pid);
   std::string how = describe_wait_status(status);
   log::debug("hlaunch: rank {} {}", rank, how);
   server_.rank_gone(rank, how);
-  if (!ending_ && !wait_status_ok(status)) {
-    std::string what = "rank " + std::to_string(rank) + " " + how;
-    end_job(exit_code_of(status), "hlaunch: " + what,
-            {ControlNotice::Kind::kPeerFailed, rank, exit_code_of(status), what}, 0);
+  if (!wait_status_ok(status)) {
+    fail_rank(rank, exit_code_of(status), "rank " + std::to_string(rank) + " " + how);
+  } else if (server_.connected(rank) && !server_.finalized(rank)) {
+    // Its peers may wait for its data forever: the exit is a failure, whatever its status.
+    fail_rank(rank, kExitUnfinalized,
+              "rank " + std::to_string(rank) + " exited without finalizing");
   }
   maybe_finish();
+}
+
+void Job::on_unfinalized_close(int rank) {
+  if (ending_ || !ranks_[static_cast<std::size_t>(rank)].running) return;
+  auto timer = std::make_shared<asio::steady_timer>(io_, kUnfinalizedCloseGrace);
+  timer->async_wait([this, rank, timer](boost::system::error_code ec) {
+    if (ec || !ranks_[static_cast<std::size_t>(rank)].running) return;
+    fail_rank(
+        rank, kExitUnfinalized,
+        "rank " + std::to_string(rank) + " closed its bootstrap connection without finalizing");
+  });
+}
+
+void Job::fail_rank(int rank, int exit_code, const std::string& what) {
+  if (ending_) return;
+  end_job(exit_code, "hlaunch: " + what, {ControlNotice::Kind::kPeerFailed, rank, exit_code, what},
+          0);
 }
 
 void Job::on_abort(int rank, int code, const std::string& message) {

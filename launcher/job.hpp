@@ -16,9 +16,11 @@
 
 #include "launcher/agent_link.hpp"
 #include "launcher/bootstrap_server.hpp"
+#include "launcher/job_guardian.hpp"
 #include "launcher/launch_options.hpp"
 #include "launcher/output_drain.hpp"
 #include "launcher/output_forwarder.hpp"
+#include "launcher/output_sink.hpp"
 
 namespace halyard::launcher {
 
@@ -27,12 +29,20 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitTimeout = 124;
 inline constexpr int kExitLauncherFailure = 125;
 
+// How long hlaunch, once the job ended, waits for a reader to take the output still queued.
+inline constexpr std::chrono::seconds kFinalOutputWait{1};  // per stream
 // Time between SIGTERM and SIGKILL when hlaunch ends a job.
 inline constexpr std::chrono::seconds kKillGrace{2};
 // When a rank fails, the others get the peer-failure notice at once and this long to report
 // the error and exit on their own before SIGTERM (then SIGKILL after kKillGrace): so each
 // survivor says what it saw, and every rank is gone within 5 s (docs/reliability.md).
 inline constexpr std::chrono::seconds kFailureReportGrace{2};
+// A rank whose bootstrap connection closed without the finalize handshake has this long to
+// exit (then its exit status names what happened) before the closed connection itself is its
+// failure.
+inline constexpr std::chrono::seconds kUnfinalizedCloseGrace{1};
+// hlaunch's exit status when a rank exited 0 without finalizing.
+inline constexpr int kExitUnfinalized = 1;
 
 class Job {
  public:
@@ -66,6 +76,10 @@ class Job {
   void watch_stop_signals();
   void reap();
   void on_rank_ended(int rank, int status);
+  // The rank's bootstrap connection closed without the finalize handshake.
+  void on_unfinalized_close(int rank);
+  // Ends the job for `rank`, which failed as `what` ("rank 3 exited with status 3").
+  void fail_rank(int rank, int exit_code, const std::string& what);
   void on_abort(int rank, int code, const std::string& message);
   void on_timeout();
   // Starts ending the job: records the exit code and message (the first reason wins), tells
@@ -88,10 +102,14 @@ class Job {
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
   OutputDrain drain_;
+  // hlaunch's stdout and stderr: every rank's output and hlaunch's messages go through them.
+  std::shared_ptr<OutputSink> stdout_;
+  std::shared_ptr<OutputSink> stderr_;
   boost::asio::steady_timer agent_kill_timer_;
   std::string listen_address_;
   BootstrapServer server_;
   std::vector<RankState> ranks_;
+  std::unique_ptr<JobGuardian> guardian_;  // local ranks only: agents guard their own
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
   std::vector<std::unique_ptr<AgentLink>> agents_;
   int host_nodes_ = 0;  // host entries that got ranks (the job's nodes when it has hosts)

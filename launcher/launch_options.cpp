@@ -27,7 +27,8 @@ std::vector<std::string> rename_np(std::vector<std::string> args) {
                                                             "--hostfile",
                                                             "--launcher",
                                                             "--machinefile",
-                                                            "--bootstrap-address"};
+                                                            "--bootstrap-address",
+                                                            "--env-file"};
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--" || arg.empty() || arg[0] != '-') break;  // PROGRAM starts here
@@ -71,7 +72,26 @@ void resolve_hosts(LaunchOptions& o, const std::vector<std::string>& host_lists,
   }
 }
 
+// -n in decimal digits only: CLI11 would also read "0x10" as 16 and "1e3" as 1000. Returns
+// nullopt for anything else, a value outside int included.
+std::optional<long long> parse_rank_count(const std::string& text) {
+  std::string_view digits = text;
+  if (!digits.empty() && digits.front() == '-') digits.remove_prefix(1);
+  if (digits.empty() || digits.size() > 12 ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::stoll(text);
+}
+
 }  // namespace
+
+void check_ranks_fit(const LaunchOptions& o, int local_cpus) {
+  if (!o.hosts.empty() || o.oversubscribe || o.num_ranks <= local_cpus) return;
+  throw UsageError(std::to_string(o.num_ranks) + " ranks are more than the " +
+                   std::to_string(local_cpus) +
+                   " CPUs hlaunch may use on this host; pass --oversubscribe to run them anyway");
+}
 
 ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   ParsedCommandLine parsed;
@@ -90,8 +110,14 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   app.set_version_flag("--version", std::string("hlaunch (Halyard) ") + HALYARD_VERSION_STRING);
   app.prefix_command();
 
-  app.add_option("-n,--np", o.num_ranks,
-                 "Number of ranks to start (also -np; default with hosts: their slots)");
+  std::string num_ranks;
+  app.add_option("-n,--np", num_ranks,
+                 "Number of ranks to start, in decimal (also -np; default with hosts: their "
+                 "slots)")
+      ->type_name("N");
+  app.add_flag("--oversubscribe", o.oversubscribe,
+               "Allow more ranks than the CPUs hlaunch may use on this host (they then take "
+               "turns on the CPUs)");
   app.add_option("-x", o.exports,
                  "Export VAR (from hlaunch's environment) or VAR=VALUE to every rank; repeatable")
       ->allow_extra_args(false)
@@ -139,6 +165,10 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   app.add_flag("--serve-bootstrap", parsed.serve_bootstrap,
                "Only serve the bootstrap for -n ranks started by another launcher (srun); "
                "prints the variables to export");
+  app.add_option("--env-file", o.env_file,
+                 "With --serve-bootstrap: write the exports to FILE, created with mode 0600 "
+                 "(it must not exist), instead of stdout")
+      ->type_name("FILE");
   app.add_flag("--info", parsed.info,
                "Print the transports, libfabric providers and features (RMA, triggered "
                "operations) found on this host, and exit");
@@ -175,9 +205,15 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   if (app.count("-n") == 0) {
     if (o.hosts.empty()) throw UsageError("-n N, the number of ranks, is required");
     o.num_ranks = total_slots(o.hosts);
-  }
-  if (o.num_ranks < 1) {
-    throw UsageError("-n must be at least 1, got " + std::to_string(o.num_ranks));
+  } else {
+    std::optional<long long> n = parse_rank_count(num_ranks);
+    if (!n) throw UsageError("-n takes a decimal number of ranks, got '" + num_ranks + "'");
+    if (*n < 1) throw UsageError("-n must be at least 1, got " + std::to_string(*n));
+    if (*n > kMaxRanks) {
+      throw UsageError("-n " + std::to_string(*n) + " is more than the " +
+                       std::to_string(kMaxRanks) + " ranks hlaunch can start");
+    }
+    o.num_ranks = static_cast<int>(*n);
   }
   if (!o.hosts.empty() && o.num_ranks > total_slots(o.hosts)) {
     throw UsageError(std::to_string(o.num_ranks) + " ranks do not fit the " +
@@ -193,6 +229,9 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
                      std::to_string(o.timeout_s));
   }
   if (rest.empty() && !parsed.serve_bootstrap) throw UsageError("no PROGRAM to run");
+  if (!o.env_file.empty() && !parsed.serve_bootstrap) {
+    throw UsageError("--env-file only goes with --serve-bootstrap");
+  }
   for (const auto& x : o.exports) {
     if (x.empty() || x[0] == '=') throw UsageError("-x needs VAR or VAR=VALUE, got '" + x + "'");
   }

@@ -30,6 +30,8 @@ struct LaunchOptions {
   int vnodes = 1;     // emulated nodes on this host
   int timeout_s = 0;  // 0: no limit
   bool tag_output = false;
+  bool oversubscribe = false;        // more ranks than this host's CPUs are allowed
+  std::string env_file;              // --serve-bootstrap: write the exports here (mode 0600)
   std::vector<std::string> command;  // PROGRAM and its arguments, exactly as given
 };
 
@@ -44,11 +46,17 @@ struct ParsedCommandLine {
 };
 
 // Parses argv (argv[0] included). Throws UsageError for anything hlaunch cannot run: unknown
-// options, -n missing (without hosts to count slots from) or below 1, --vnodes outside 1..N or
-// combined with hosts, more ranks than slots, a missing PROGRAM. Whether PROGRAM exists is
-// checked separately (program_lookup.hpp). Reads SLURM_JOB_ID/SLURM_JOB_NODELIST when no
+// options, -n missing (without hosts to count slots from), not decimal, below 1 or above
+// kMaxRanks, --vnodes outside 1..N or combined with hosts, more ranks than the hosts' slots,
+// --env-file without --serve-bootstrap, a missing PROGRAM. Whether PROGRAM exists is checked
+// separately (program_lookup.hpp). Reads SLURM_JOB_ID/SLURM_JOB_NODELIST when no
 // launcher is named.
 ParsedCommandLine parse_command_line(const std::vector<std::string>& argv);
+
+// On this host alone (no hosts), a job may have at most one rank per CPU hlaunch may use
+// (`local_cpus`) unless --oversubscribe was given, as with mpirun; hosts' slots are checked by
+// parse_command_line. Throws UsageError naming both numbers and the option.
+void check_ranks_fit(const LaunchOptions& options, int local_cpus);
 
 // The one-line hint printed after every usage error.
 inline constexpr const char* kUsageHint =

@@ -1,6 +1,7 @@
 // hlaunch: starts a job of N ranks (on this host, on --host/--hostfile hosts, or in a Slurm
 // allocation) and exits with the job's status; `--agent` is its per-host half.
 // Options, the environment ranks get and the exit codes are in docs/launcher.md.
+#include <sched.h>
 #include <unistd.h>
 
 #include <exception>
@@ -15,6 +16,24 @@
 #include "launcher/program_lookup.hpp"
 #include "launcher/system_info.hpp"
 #include "launcher/usage_error.hpp"
+
+namespace {
+
+// The CPUs hlaunch may run on (taskset, a batch system's cpuset): the local slots.
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return CPU_COUNT(&set);
+}
+
+int usage_failure(const std::string& what) {
+  halyard::launcher::write_fully(STDERR_FILENO,
+                                 "hlaunch: " + what + "\n" + halyard::launcher::kUsageHint + "\n");
+  return halyard::launcher::kExitUsage;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace halyard::launcher;
@@ -34,16 +53,22 @@ int main(int argc, char** argv) {
     }
     options = std::move(parsed.options);
     if (parsed.serve_bootstrap) return serve_bootstrap(options);
+    check_ranks_fit(options, usable_cpus());
     // On other hosts the agents look the program up on their own PATH.
     program_path =
         options.hosts.empty() ? resolve_program(options.command.front()) : options.command.front();
   } catch (const UsageError& e) {
-    write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n" + kUsageHint + "\n");
-    return kExitUsage;
+    return usage_failure(e.what());
+  } catch (const std::exception& e) {
+    write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n");
+    return kExitLauncherFailure;
   }
   try {
     Job job(std::move(options), std::move(program_path));
     return job.run();
+  } catch (const UsageError& e) {
+    // --bootstrap-address naming no address or interface is found only here.
+    return usage_failure(e.what());
   } catch (const std::exception& e) {
     write_fully(STDERR_FILENO, std::string("hlaunch: ") + e.what() + "\n");
     return kExitLauncherFailure;

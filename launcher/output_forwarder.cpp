@@ -39,11 +39,25 @@ OutputForwarder::OutputForwarder(asio::io_context& io, int pipe_fd, LineSink sin
                                  std::function<void()> on_end)
     : pipe_(io, pipe_fd), sink_(std::move(sink)), on_end_(std::move(on_end)) {}
 
+OutputForwarder::OutputForwarder(asio::io_context& io, int pipe_fd, std::shared_ptr<OutputSink> out,
+                                 const std::string& prefix, std::function<void()> on_end)
+    : OutputForwarder(
+          io, pipe_fd, [out, prefix](const std::string& line) { out->write(prefix + line); },
+          std::move(on_end)) {
+  gate_ = std::move(out);
+}
+
 void OutputForwarder::start() {
   read_more();
 }
 
 void OutputForwarder::read_more() {
+  if (gate_ && !gate_->has_room()) {
+    gate_->when_room([self = shared_from_this()] {
+      if (!self->ended_) self->read_more();
+    });
+    return;
+  }
   pipe_.async_read_some(asio::buffer(buffer_),
                         [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
                           if (self->ended_) return;

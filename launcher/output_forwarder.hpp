@@ -14,6 +14,7 @@
 #include <string>
 
 #include "launcher/line_splitter.hpp"
+#include "launcher/output_sink.hpp"
 
 namespace halyard::launcher {
 
@@ -28,6 +29,10 @@ class OutputForwarder : public std::enable_shared_from_this<OutputForwarder> {
   using LineSink = std::function<void(const std::string& line)>;
   OutputForwarder(boost::asio::io_context& io, int pipe_fd, LineSink sink,
                   std::function<void()> on_end);
+  // Takes ownership of `pipe_fd`; queues each line, after `prefix`, on `out`, and reads the pipe
+  // only while `out` has room (back-pressure on the rank).
+  OutputForwarder(boost::asio::io_context& io, int pipe_fd, std::shared_ptr<OutputSink> out,
+                  const std::string& prefix, std::function<void()> on_end);
 
   void start();
   // Stops forwarding now (e.g. a background child of a rank still holds the pipe open), after
@@ -42,6 +47,7 @@ class OutputForwarder : public std::enable_shared_from_this<OutputForwarder> {
 
   boost::asio::posix::stream_descriptor pipe_;
   LineSink sink_;
+  std::shared_ptr<OutputSink> gate_;  // when set, read only while it has room
   std::function<void()> on_end_;
   LineSplitter splitter_;
   std::array<char, 8192> buffer_{};

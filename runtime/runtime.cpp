@@ -235,6 +235,15 @@ void Runtime::finalize() {
       log::warn("finalize: the closing barrier failed: {}", e.what());
     }
   }
+  if (bootstrap_) {
+    // Without this handshake hlaunch counts our exit as a failure (docs/reliability.md); when
+    // the job is ending anyway it fails at once, and that changes nothing.
+    try {
+      bootstrap_->finalize();
+    } catch (const Error& e) {
+      log::debug("finalize: the finalize handshake failed: {}", e.what());
+    }
+  }
   tear_down();
 }
 

@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 build=build/demo
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHALYARD_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)"
-echo "== hlaunch -n 4 --vnodes 2 halyard_topology_example"
-"$build/bin/hlaunch" -n 4 --vnodes 2 --timeout 60 "$build/bin/halyard_topology_example"
+echo "== hlaunch --oversubscribe -n 4 --vnodes 2 halyard_topology_example"
+"$build/bin/hlaunch" --oversubscribe -n 4 --vnodes 2 --timeout 60 "$build/bin/halyard_topology_example"
 echo
-echo "== hlaunch -n 4 --vnodes 2 halyard_collectives_demo"
-"$build/bin/hlaunch" -n 4 --vnodes 2 --timeout 120 "$build/bin/halyard_collectives_demo"
+echo "== hlaunch --oversubscribe -n 4 --vnodes 2 halyard_collectives_demo"
+"$build/bin/hlaunch" --oversubscribe -n 4 --vnodes 2 --timeout 120 "$build/bin/halyard_collectives_demo"

@@ -47,7 +47,7 @@ for job in "-n 2" "-n 3" "-n 4" "-n 4 --vnodes 2"; do
       log="$work/$suite-$set-${job//[ -]/}.log"
       status=0
       # shellcheck disable=SC2086 # $job is a list of hlaunch options
-      "$bin/hlaunch" $job --timeout 600 "$work/IMB-$suite" "${imb_args[@]}" "${names[@]}" \
+      "$bin/hlaunch" --oversubscribe $job --timeout 600 "$work/IMB-$suite" "${imb_args[@]}" "${names[@]}" \
         >"$log" 2>&1 || status=$?
       ran=$(grep -c '^# Benchmarking' "$log" || true)
       finalized=$(grep -c 'All processes entering MPI_Finalize' "$log" || true)

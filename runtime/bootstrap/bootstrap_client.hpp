@@ -42,6 +42,11 @@ class BootstrapClient {
   virtual void fence() = 0;
   // Collective over all ranks: returns once every rank has entered.
   virtual void barrier() = 0;
+  // Tells hlaunch that this rank ends on purpose; the last call before the connection closes
+  // (Runtime::finalize makes it). A rank that connected and then exits, or closes the
+  // connection, without it is a failure of the job (docs/reliability.md). In-process
+  // bootstraps (tests) have nobody to tell.
+  virtual void finalize() {}
   // Ends the whole job: hlaunch prints `message`, ends every rank and exits with `code`.
   [[noreturn]] virtual void abort(int code, std::string_view message) = 0;
 

@@ -10,6 +10,7 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -86,6 +87,8 @@ class TcpBootstrapClient final : public BootstrapClient {
 
   void barrier() override { call(control::FrameType::kBarrier, {}, {}, std::nullopt); }
 
+  void finalize() override { call(control::FrameType::kFinalize, {}, {}, timeout_); }
+
   [[noreturn]] void abort(int code, std::string_view message) override {
     int exit_code = (code & 0xff) == 0 ? 1 : (code & 0xff);
     try {
@@ -112,26 +115,67 @@ class TcpBootstrapClient final : public BootstrapClient {
   }
 
  private:
+  // Connect and hello share one deadline of HALYARD_BOOTSTRAP_TIMEOUT: a listener that accepts
+  // but never answers (or never accepts) must not hang MPI_Init.
   void connect_and_authenticate() {
     auto [host, port] = split_address(info_.server);
-    try {
-      tcp::resolver resolver(io_);
-      asio::connect(socket_, resolver.resolve(host, port));
-      socket_.set_option(tcp::no_delay(true));
-    } catch (const boost::system::system_error& e) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    boost::system::error_code ec;
+    tcp::resolver resolver(io_);
+    auto endpoints = resolver.resolve(host, port, ec);
+    if (!ec) {
+      ec = run_until(deadline, "connect", [&](auto handler) {
+        asio::async_connect(
+            socket_, endpoints,
+            [handler](boost::system::error_code e, const tcp::endpoint&) { handler(e, 0); });
+      });
+    }
+    if (ec) {
       throw Error(ErrorCode::kBootstrap, "cannot connect to the bootstrap server at " +
-                                             info_.server + ": " + e.code().message());
+                                             info_.server + ": " + ec.message());
     }
-    try {
-      asio::write(socket_, asio::buffer(control::encode_hello({info_.token, info_.rank})));
-      std::optional<control::Frame> first = read_frame();
-      if (first && first->type == control::FrameType::kHelloOk) return;
-    } catch (const boost::system::system_error&) {
-      // A reset while we still talk means the server dropped us: reported below.
+    socket_.set_option(tcp::no_delay(true), ec);
+    const std::string hello = control::encode_hello({info_.token, info_.rank});
+    ec = run_until(deadline, "hello",
+                   [&](auto handler) { asio::async_write(socket_, asio::buffer(hello), handler); });
+    std::optional<control::Frame> first;
+    while (!ec && !(first = decoder_.next())) {
+      std::array<char, 4096> chunk;
+      std::size_t n = 0;
+      ec = run_until(deadline, "hello", [&](auto handler) {
+        socket_.async_read_some(asio::buffer(chunk),
+                                [handler, &n](boost::system::error_code e, std::size_t got) {
+                                  n = got;
+                                  handler(e, got);
+                                });
+      });
+      if (!ec) decoder_.feed(chunk.data(), n);
     }
+    if (first && first->type == control::FrameType::kHelloOk) return;
+    // A reset or end of stream while we still talk means the server dropped us.
     throw Error(ErrorCode::kBootstrap, "the bootstrap server at " + info_.server +
                                            " refused rank " + std::to_string(info_.rank) +
                                            " (wrong job token or rank)");
+  }
+
+  // Starts one asynchronous operation through `start(handler)` and runs it until it completes
+  // or `deadline` passes; past the deadline it throws Error(kTimeout) naming `step`.
+  template <typename Start>
+  boost::system::error_code run_until(std::chrono::steady_clock::time_point deadline,
+                                      const char* step, Start start) {
+    boost::system::error_code result = asio::error::would_block;
+    start([&result](boost::system::error_code e, std::size_t) { result = e; });
+    io_.restart();
+    io_.run_until(deadline);
+    if (result != asio::error::would_block) return result;
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+    io_.restart();
+    io_.run();  // the cancelled operation's handler still refers to `result`
+    throw Error(ErrorCode::kTimeout, std::string("the bootstrap server at ") + info_.server +
+                                         " did not answer the " + step + " within " +
+                                         std::to_string(timeout_.count()) +
+                                         " s (HALYARD_BOOTSTRAP_TIMEOUT)");
   }
 
   // Blocks until one whole frame arrived; nullopt at end of stream.
@@ -176,10 +220,11 @@ class TcpBootstrapClient final : public BootstrapClient {
     if (timeout) {
       if (!cv_.wait_for(lock, *timeout, ready)) {
         replies_.erase(id);
-        throw Error(ErrorCode::kTimeout,
-                    "bootstrap " + std::string(control::frame_type_name(type)) + " of key '" +
-                        std::string(key) + "' timed out after " + std::to_string(timeout->count()) +
-                        " s (HALYARD_BOOTSTRAP_TIMEOUT)");
+        std::string what = "bootstrap " + std::string(control::frame_type_name(type));
+        if (!key.empty()) what += " of key '" + std::string(key) + "'";
+        throw Error(ErrorCode::kTimeout, what + " timed out after " +
+                                             std::to_string(timeout->count()) +
+                                             " s (HALYARD_BOOTSTRAP_TIMEOUT)");
       }
     } else {
       cv_.wait(lock, ready);

@@ -22,7 +22,7 @@ std::uint64_t read_le(std::string_view in, int bytes) {
 
 bool known_type(std::uint8_t t) {
   return t >= static_cast<std::uint8_t>(FrameType::kHello) &&
-         t <= static_cast<std::uint8_t>(FrameType::kNotice);
+         t <= static_cast<std::uint8_t>(FrameType::kFinalize);
 }
 
 }  // namespace

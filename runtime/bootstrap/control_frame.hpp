@@ -14,15 +14,16 @@
 namespace halyard::control {
 
 enum class FrameType : std::uint8_t {
-  kHello = 1,    // client -> server, first frame: job token and rank
-  kHelloOk = 2,  // server -> client: the token was accepted
-  kPut = 3,      // client -> server: request id, key, value
-  kGet = 4,      // client -> server: request id, key (the reply waits for the key)
-  kFence = 5,    // client -> server: request id
-  kBarrier = 6,  // client -> server: request id
-  kAbort = 7,    // client -> server: code, message; the server acknowledges with kReply id 0
-  kReply = 8,    // server -> client: request id, error code, value or error message
-  kNotice = 9,   // server -> client, unsolicited: kind, rank, code, message
+  kHello = 1,      // client -> server, first frame: job token and rank
+  kHelloOk = 2,    // server -> client: the token was accepted
+  kPut = 3,        // client -> server: request id, key, value
+  kGet = 4,        // client -> server: request id, key (the reply waits for the key)
+  kFence = 5,      // client -> server: request id
+  kBarrier = 6,    // client -> server: request id
+  kAbort = 7,      // client -> server: code, message; the server acknowledges with kReply id 0
+  kReply = 8,      // server -> client: request id, error code, value or error message
+  kNotice = 9,     // server -> client, unsolicited: kind, rank, code, message
+  kFinalize = 10,  // client -> server: request id; the rank ends on purpose (reply, then close)
 };
 
 constexpr std::size_t kFrameHeaderBytes = 5;

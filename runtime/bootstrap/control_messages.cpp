@@ -5,7 +5,7 @@ namespace {
 
 bool is_request_type(FrameType type) {
   return type == FrameType::kPut || type == FrameType::kGet || type == FrameType::kFence ||
-         type == FrameType::kBarrier;
+         type == FrameType::kBarrier || type == FrameType::kFinalize;
 }
 
 }  // namespace
@@ -30,6 +30,8 @@ std::string_view frame_type_name(FrameType type) {
       return "reply";
     case FrameType::kNotice:
       return "notice";
+    case FrameType::kFinalize:
+      return "finalize";
   }
   return "unknown";
 }
@@ -55,9 +57,9 @@ std::string encode_hello_ok() {
 
 std::string encode_request(const Request& request) {
   if (!is_request_type(request.type)) {
-    throw Error(ErrorCode::kInvalidArgument, "request type '" +
-                                                 std::string(frame_type_name(request.type)) +
-                                                 "' is not one of put, get, fence, barrier");
+    throw Error(ErrorCode::kInvalidArgument,
+                "request type '" + std::string(frame_type_name(request.type)) +
+                    "' is not one of put, get, fence, barrier, finalize");
   }
   PayloadWriter w;
   w.u64(request.id);

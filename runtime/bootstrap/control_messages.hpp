@@ -19,7 +19,7 @@ struct Hello {
   int rank = -1;
 };
 
-// put (key, value), get (key), fence and barrier (neither). `id` pairs the reply with the
+// put (key, value), get (key), fence, barrier and finalize (neither). `id` pairs the reply with the
 // caller waiting for it.
 struct Request {
   FrameType type = FrameType::kPut;
@@ -56,7 +56,7 @@ Hello decode_hello(std::string_view payload);
 
 std::string encode_hello_ok();
 
-// type must be kPut, kGet, kFence or kBarrier.
+// type must be kPut, kGet, kFence, kBarrier or kFinalize.
 std::string encode_request(const Request& request);
 Request decode_request(FrameType type, std::string_view payload);
 

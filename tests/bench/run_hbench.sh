@@ -6,7 +6,7 @@ hlaunch=$1 hbench=$2 checker=$3 ranks=$4 check_args=$5
 shift 5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$hlaunch" --timeout 60 -n "$ranks" -- "$hbench" --quiet --csv "$work/out.csv" \
+"$hlaunch" --oversubscribe --timeout 60 -n "$ranks" -- "$hbench" --quiet --csv "$work/out.csv" \
   --json "$work/out.json" "$@"
 # shellcheck disable=SC2086 # the checker's arguments arrive as one word list
 "$checker" --csv "$work/out.csv" --json "$work/out.json" --ranks "$ranks" $check_args

@@ -15,7 +15,7 @@ status=0
 run() {  # run NAME EXPECTED_EXIT ARGS...
   local name=$1 want=$2
   shift 2
-  "$hlaunch" --timeout 60 "$@" >"$work/$name.out" 2>&1
+  "$hlaunch" --timeout 60 --oversubscribe "$@" >"$work/$name.out" 2>&1
   local got=$?
   if [[ $got -ne $want ]]; then
     echo "dev_shm_clean: $name exited $got, expected $want:" >&2

@@ -137,8 +137,8 @@ TEST(ControlMessages, HelloRoundTrips) {
 }
 
 TEST(ControlMessages, RequestsRoundTripForEveryType) {
-  for (FrameType type :
-       {FrameType::kPut, FrameType::kGet, FrameType::kFence, FrameType::kBarrier}) {
+  for (FrameType type : {FrameType::kPut, FrameType::kGet, FrameType::kFence, FrameType::kBarrier,
+                         FrameType::kFinalize}) {
     Request in{type, 99, "key/1", "value 1"};
     Frame f = only_frame(encode_request(in));
     ASSERT_EQ(f.type, type);
@@ -153,7 +153,7 @@ TEST(ControlMessages, RequestOfWrongTypeIsRefused) {
   EXPECT_EQ(error_of([] {
               encode_request({FrameType::kNotice, 1, "", ""});
             }),
-            "request type 'notice' is not one of put, get, fence, barrier");
+            "request type 'notice' is not one of put, get, fence, barrier, finalize");
   EXPECT_EQ(error_of([] { decode_request(FrameType::kHello, ""); }),
             "frame type 'hello' is not a request");
 }

@@ -9,6 +9,6 @@ for bind in default core none; do
   flag=""
   [ "$bind" = default ] || flag="--bind-to $bind"
   # shellcheck disable=SC2086
-  taskset -c "$cpu" "$hlaunch" --timeout 20 -n 2 $flag "$rank" "$cpu" sleep
+  taskset -c "$cpu" "$hlaunch" --timeout 20 -n 2 --oversubscribe $flag "$rank" "$cpu" sleep
 done
 taskset -c "$cpu" "$hlaunch" --timeout 20 -n 1 "$rank" "$cpu" spin

@@ -55,6 +55,21 @@ TEST(HostOption, BadEntriesAreNamed) {
             "--host entry ':2' is not valid: expected HOST or HOST:SLOTS");
 }
 
+// Issue 27: a name that begins with '-' would reach ssh as an option; the slot sum must not wrap.
+TEST(HostOption, OptionLikeNamesAndHugeSlotSumsAreRefused) {
+  EXPECT_EQ(usage_error_of([] { parse_host_option("a,-F/tmp/x"); }),
+            "--host entry '-F/tmp/x' is not valid: expected HOST or HOST:SLOTS");
+  EXPECT_EQ(usage_error_of([] { parse_hostfile("a\n-oProxyCommand=x slots=2\n", "hf"); }),
+            "hf:2: '-oProxyCommand=x' is not a host name");
+  EXPECT_EQ(usage_error_of([] { parse_host_option("b:1,a:2147483647"); }),
+            "the hosts' slots add up to 2147483648, more than the 1048576 ranks hlaunch can start");
+  EXPECT_EQ(usage_error_of([] { parse_host_option("a:1048576,a:1"); }),
+            "the hosts' slots add up to 1048577, more than the 1048576 ranks hlaunch can start");
+  EXPECT_EQ(usage_error_of([] { parse_hostfile("a slots=1048576\nb\n", "hf"); }),
+            "the hosts' slots add up to 1048577, more than the 1048576 ranks hlaunch can start");
+  EXPECT_EQ(total_slots(parse_host_option("a:1048575,b:1")), 1048576);
+}
+
 TEST(Hostfile, OpenMpiSyntax) {
   const char* text =
       "# cluster A\n"

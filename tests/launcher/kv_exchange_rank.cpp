@@ -72,6 +72,7 @@ int main() {
     client->barrier();
     client->barrier();
     std::printf("rank %d of %d: checked %d values\n", rank, size, checked);
+    client->finalize();
   } catch (const Error& e) {
     std::fprintf(stderr, "rank %d: %s: %s\n", rank, std::string(error_code_name(e.code())).c_str(),
                  e.what());

@@ -91,6 +91,35 @@ TEST(LaunchOptions, BadInputIsAUsageError) {
   EXPECT_NE(usage_error({"-n", "2", "--bind-to", "socket", "p"}), "no error");
 }
 
+// Issue 27: -n is decimal only and bounded; more ranks than CPUs need --oversubscribe.
+TEST(LaunchOptions, RankCountIsDecimalAndBounded) {
+  EXPECT_EQ(usage_error({"-n", "0x10", "prog"}), "-n takes a decimal number of ranks, got '0x10'");
+  EXPECT_EQ(usage_error({"-n", "1e3", "prog"}), "-n takes a decimal number of ranks, got '1e3'");
+  EXPECT_EQ(usage_error({"-n", "+4", "prog"}), "-n takes a decimal number of ranks, got '+4'");
+  EXPECT_EQ(usage_error({"-n", "99999999999999999999", "prog"}),
+            "-n takes a decimal number of ranks, got '99999999999999999999'");
+  EXPECT_EQ(usage_error({"-n", "1048577", "prog"}),
+            "-n 1048577 is more than the 1048576 ranks hlaunch can start");
+  EXPECT_EQ(parse({"-n", "010", "prog"}).num_ranks, 10);
+}
+
+TEST(LaunchOptions, MoreRanksThanCpusNeedOversubscribe) {
+  LaunchOptions o = parse({"-n", "3", "prog"});
+  EXPECT_FALSE(o.oversubscribe);
+  try {
+    check_ranks_fit(o, 2);
+    ADD_FAILURE() << "3 ranks on 2 CPUs were accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(),
+                 "3 ranks are more than the 2 CPUs hlaunch may use on this host; pass "
+                 "--oversubscribe to run them anyway");
+  }
+  EXPECT_NO_THROW(check_ranks_fit(o, 3));
+  o = parse({"-n", "3", "--oversubscribe", "prog"});
+  EXPECT_TRUE(o.oversubscribe);
+  EXPECT_NO_THROW(check_ranks_fit(o, 2));
+}
+
 TEST(LaunchOptions, HelpAndVersionExitAtOnce) {
   ParsedCommandLine help = parse_command_line({"hlaunch", "--help"});
   EXPECT_TRUE(help.exit_now);

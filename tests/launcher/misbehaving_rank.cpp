@@ -12,6 +12,12 @@
 //   misbehaving_rank early-exit R    rank R exits 0 at once; the others enter a fence that can
 //                                    never complete, print how it failed and exit 0
 //   misbehaving_rank get-timeout     gets a key nobody puts; prints how the get failed
+//   misbehaving_rank no-finalize R   after a barrier rank R returns 0 without finalizing; the
+//                                    others wait for hlaunch's notice, print it and exit 0
+//   misbehaving_rank spawn-child     every rank forks a child (its pid in HALYARD_TEST_PID_DIR as
+//                                    child-R.pid), prints "rank r ready" and waits forever
+//   misbehaving_rank close-no-finalize R  the same, but rank R closes its connection and
+//                                    waits forever
 // With HALYARD_TEST_PID_DIR set, each rank writes its pid to that folder first, so the test
 // can check afterwards that no rank outlived hlaunch.
 #include <unistd.h>
@@ -38,10 +44,10 @@ using namespace halyard;
   while (true) ::pause();
 }
 
-void record_pid(int rank) {
+void record_pid(const std::string& name) {
   const char* dir = std::getenv("HALYARD_TEST_PID_DIR");
   if (dir == nullptr) return;
-  std::ofstream(std::string(dir) + "/" + std::to_string(rank) + ".pid") << ::getpid() << "\n";
+  std::ofstream(std::string(dir) + "/" + name + ".pid") << ::getpid() << "\n";
 }
 
 void write_raw(const std::string& s) {
@@ -49,18 +55,33 @@ void write_raw(const std::string& s) {
   (void)ignored;
 }
 
+// Keeps the first notice hlaunch sends to `client`, for wait() to hand over.
+class NoticeCatcher {
+ public:
+  explicit NoticeCatcher(BootstrapClient& client) {
+    client.on_notice([this](const ControlNotice& n) {
+      std::lock_guard lock(m_);
+      notice_ = n;
+      cv_.notify_all();
+    });
+  }
+  ControlNotice wait() {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return notice_.has_value(); });
+    return *notice_;
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::optional<ControlNotice> notice_;
+};
+
 int notice_mode(const LaunchInfo& info, int failing, int code) {
   // Survive hlaunch's SIGTERM long enough to report the notice (SIGKILL still ends us).
   std::signal(SIGTERM, SIG_IGN);
   auto client = BootstrapClient::connect(info);
-  std::mutex m;
-  std::condition_variable cv;
-  std::optional<ControlNotice> notice;
-  client->on_notice([&](const ControlNotice& n) {
-    std::lock_guard lock(m);
-    notice = n;
-    cv.notify_all();
-  });
+  NoticeCatcher catcher(*client);
   client->barrier();  // every rank ignores SIGTERM before the failure happens
   if (info.rank == failing) std::exit(code);
   try {
@@ -74,11 +95,10 @@ int notice_mode(const LaunchInfo& info, int failing, int code) {
       return 1;
     }
   }
-  std::unique_lock lock(m);
-  cv.wait(lock, [&] { return notice.has_value(); });
+  ControlNotice notice = catcher.wait();
   std::printf("rank %d notified: %s rank %d code %d: %s\n", info.rank,
-              notice->kind == ControlNotice::Kind::kPeerFailed ? "peer-failed" : "job-abort",
-              notice->rank, notice->code, notice->message.c_str());
+              notice.kind == ControlNotice::Kind::kPeerFailed ? "peer-failed" : "job-abort",
+              notice.rank, notice.code, notice.message.c_str());
   return 0;
 }
 
@@ -108,9 +128,27 @@ int wrong_token_mode(LaunchInfo info) {
   expect_refused(bad_rank, "rank out of range");
 
   auto client = BootstrapClient::connect(info);
-  client->put("proof", "accepted");
-  std::printf("right token: %s\n", client->get("proof").c_str());
+  const std::string proof = "proof/" + std::to_string(info.rank);
+  client->put(proof, "accepted");
+  std::printf("right token: %s\n", client->get(proof).c_str());
+  client->finalize();
   return failures == 0 ? 0 : 1;
+}
+
+// Issue 27: a rank that ends without the finalize handshake is the job's failure.
+int no_finalize_mode(const LaunchInfo& info, int leaving, bool stay_alive) {
+  auto client = BootstrapClient::connect(info);
+  NoticeCatcher catcher(*client);
+  client->barrier();
+  if (info.rank == leaving) {
+    if (!stay_alive) return 0;
+    client.reset();
+    wait_forever();
+  }
+  ControlNotice notice = catcher.wait();
+  std::printf("rank %d notified: rank %d code %d: %s\n", info.rank, notice.rank, notice.code,
+              notice.message.c_str());
+  return 0;
 }
 
 }  // namespace
@@ -121,7 +159,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "misbehaving_rank: run under hlaunch with a mode\n");
     return 2;
   }
-  record_pid(info->rank);
+  record_pid(std::to_string(info->rank));
   std::string mode = argv[1];
   int target = argc > 2 ? std::atoi(argv[2]) : -1;
   int code = argc > 3 ? std::atoi(argv[3]) : 0;
@@ -142,10 +180,20 @@ int main(int argc, char** argv) {
       wait_forever();
     } else if (mode == "notice") {
       return notice_mode(*info, target, code);
+    } else if (mode == "spawn-child") {
+      if (::fork() == 0) {
+        record_pid("child-" + std::to_string(info->rank));
+        wait_forever();
+      }
+      std::printf("rank %d ready\n", info->rank);
+      std::fflush(stdout);
+      wait_forever();
     } else if (mode == "wait") {
       std::printf("rank %d ready\n", info->rank);
       std::fflush(stdout);
       wait_forever();
+    } else if (mode == "no-finalize" || mode == "close-no-finalize") {
+      return no_finalize_mode(*info, target, mode == "close-no-finalize");
     } else if (mode == "wrong-token") {
       return wrong_token_mode(*info);
     } else if (mode == "early-exit" || mode == "get-timeout") {
@@ -162,6 +210,7 @@ int main(int argc, char** argv) {
       } catch (const Error& e) {
         std::printf("rank %d: %s: %s\n", info->rank, std::string(error_code_name(e.code())).c_str(),
                     e.what());
+        client->finalize();
         return 0;
       }
     } else if (mode == "output") {

@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
     const TopologyRow& me = table[info->rank];
     std::printf("rank %d: node %d local %d/%d core %s\n", info->rank, me.node_id, info->local_rank,
                 info->local_size, me.core >= 0 ? "bound" : "unbound");
+    client->finalize();
   } catch (const Error& e) {
     std::fprintf(stderr, "rank %d: %s\n", info->rank, e.what());
     return 1;

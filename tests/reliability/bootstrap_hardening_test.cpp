@@ -10,6 +10,8 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
+#include <chrono>
+#include <cstdlib>
 #include <future>
 #include <random>
 #include <string>
@@ -79,6 +81,17 @@ class Stranger {
     std::size_t n = socket_.read_some(asio::buffer(&byte, 1), ec);
     return n == 0 && (ec == asio::error::eof || ec == asio::error::connection_reset);
   }
+  // Reads until the server closes the connection or `limit` bytes came; returns the bytes read.
+  std::size_t read_until_closed(std::size_t limit) {
+    std::vector<char> chunk(1 << 16);
+    std::size_t total = 0;
+    while (total < limit) {
+      boost::system::error_code ec;
+      total += socket_.read_some(asio::buffer(chunk), ec);
+      if (ec) break;
+    }
+    return total;
+  }
   // Reads one whole frame (the server's answer).
   control::Frame read_frame() {
     control::FrameDecoder decoder;
@@ -103,6 +116,16 @@ std::unique_ptr<BootstrapClient> rank_client(const RunningServer& server, int ra
   info.server = server.address();
   info.token = kToken;
   return BootstrapClient::connect(info);
+}
+
+// "code: message" of the Error `call` throws, or "no error".
+std::string error_of(auto&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return std::string(error_code_name(e.code())) + ": " + e.what();
+  }
+  return "no error";
 }
 
 TEST(BootstrapHardening, ListensOnLoopbackOnly) {
@@ -166,8 +189,8 @@ TEST(BootstrapHardening, GarbageClientsAreDroppedAndTheJobGoesOn) {
 
   auto a = rank_client(server, 0);
   auto b = rank_client(server, 1);
-  a->put("after-garbage", "still-works");
-  EXPECT_EQ(b->get("after-garbage"), "still-works");
+  a->put("after-garbage/0", "still-works");
+  EXPECT_EQ(b->get("after-garbage/0"), "still-works");
 }
 
 TEST(BootstrapHardening, ManySilentConnectionsDoNotLockRanksOut) {
@@ -179,15 +202,15 @@ TEST(BootstrapHardening, ManySilentConnectionsDoNotLockRanksOut) {
   // The oldest silent ones were closed to make room; the ranks still get in.
   EXPECT_TRUE(silent.front()->closed_by_server());
   auto a = rank_client(server, 0);
-  a->put("k", "v");
-  EXPECT_EQ(a->get("k"), "v");
+  a->put("k/0", "v");
+  EXPECT_EQ(a->get("k/0"), "v");
 }
 
 TEST(BootstrapHardening, OversizedKeysAndValuesAreRefusedWithAReason) {
   RunningServer server;
   auto a = rank_client(server, 0);
   try {
-    a->put("big", std::string(control::kMaxValueBytes + 1, 'v'));
+    a->put("big/0", std::string(control::kMaxValueBytes + 1, 'v'));
     FAIL() << "an oversized value was stored";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
@@ -203,8 +226,8 @@ TEST(BootstrapHardening, OversizedKeysAndValuesAreRefusedWithAReason) {
         << e.what();
   }
   // The connection survives a refused request.
-  a->put("small", "ok");
-  EXPECT_EQ(a->get("small"), "ok");
+  a->put("small/0", "ok");
+  EXPECT_EQ(a->get("small/0"), "ok");
 }
 
 TEST(BootstrapHardening, UnknownFrameAfterHelloClosesOnlyThatConnection) {
@@ -215,8 +238,79 @@ TEST(BootstrapHardening, UnknownFrameAfterHelloClosesOnlyThatConnection) {
   s.send(control::encode_notice({ControlNotice::Kind::kJobAbort, 0, 1, "forged"}));
   EXPECT_TRUE(s.closed_by_server());
   auto b = rank_client(server, 1);
-  b->put("k", "v");
-  EXPECT_EQ(b->get("k"), "v");
+  b->put("k/1", "v");
+  EXPECT_EQ(b->get("k/1"), "v");
+}
+
+// Issue 27: a client with the token is still held to its rank.
+TEST(BootstrapHardening, SecondSessionForARankIsRefused) {
+  RunningServer server;
+  auto first = rank_client(server, 0);
+  EXPECT_EQ(error_of([&] { rank_client(server, 0); }),
+            "bootstrap error: the bootstrap server at " + server.address() +
+                " refused rank 0 (wrong job token or rank)");
+  first->put("still/0", "works");
+  EXPECT_EQ(first->get("still/0"), "works");
+}
+
+TEST(BootstrapHardening, RankPutsOnlyItsOwnKeys) {
+  RunningServer server;
+  auto a = rank_client(server, 0);
+  auto b = rank_client(server, 1);
+  for (const std::string key : {"topo/1", "shm/1/job/0", "topo", "topo/", "topo/01", "x/10"}) {
+    EXPECT_EQ(error_of([&] { a->put(key, "forged"); }),
+              "invalid argument: rank 0 may not put bootstrap key '" + key +
+                  "': a rank puts only keys NAME/0[/...] of its own");
+  }
+  a->put("topo/0", "row 0");
+  a->put("shm/0/job/0", "locator");
+  b->put("topo/1", "row 1");
+  EXPECT_EQ(a->get("topo/1"), "row 1");
+  EXPECT_EQ(b->get("shm/0/job/0"), "locator");
+}
+
+// A client that sends requests but never reads the replies is cut off, not buffered for.
+TEST(BootstrapHardening, ClientThatReadsNoRepliesIsCutOff) {
+  RunningServer server;
+  Stranger s(server.port());
+  s.send(control::encode_hello({kToken, 0}));
+  EXPECT_EQ(s.read_frame().type, control::FrameType::kHelloOk);
+  const std::size_t value_bytes = control::kMaxValueBytes - 64;
+  s.send(control::encode_request(
+      {control::FrameType::kPut, 1, "big/0", std::string(value_bytes, 'v')}));
+  constexpr std::uint64_t kGets = 160;  // 160 MiB of replies, the bound is 64 MiB
+  std::string gets;
+  for (std::uint64_t id = 2; id < 2 + kGets; ++id) {
+    gets += control::encode_request({control::FrameType::kGet, id, "big/0", {}});
+  }
+  s.send(gets);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::size_t received = s.read_until_closed(kGets * value_bytes);
+  EXPECT_LT(received, kGets * value_bytes / 2) << "the server queued every reply";
+  auto b = rank_client(server, 1);
+  b->put("k/1", "v");
+  EXPECT_EQ(b->get("k/1"), "v");
+}
+
+// Issue 27: a listener that accepts the connection (the kernel does, from its backlog) but never
+// answers must not hang the rank: the hello gives up after HALYARD_BOOTSTRAP_TIMEOUT.
+TEST(BootstrapHardening, SilentListenerTimesOutTheHello) {
+  asio::io_context io;
+  tcp::acceptor silent(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  LaunchInfo info;
+  info.rank = 0;
+  info.size = kRanks;
+  info.server = "127.0.0.1:" + std::to_string(silent.local_endpoint().port());
+  info.token = kToken;
+  ::setenv("HALYARD_BOOTSTRAP_TIMEOUT", "1", 1);
+  auto start = std::chrono::steady_clock::now();
+  std::string error = error_of([&] { BootstrapClient::connect(info); });
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ::unsetenv("HALYARD_BOOTSTRAP_TIMEOUT");
+  EXPECT_EQ(error, "timeout: the bootstrap server at " + info.server +
+                       " did not answer the hello within 1 s (HALYARD_BOOTSTRAP_TIMEOUT)");
+  EXPECT_GE(seconds, 0.9);
+  EXPECT_LT(seconds, 3.0);
 }
 
 }  // namespace

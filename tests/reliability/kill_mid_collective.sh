@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 
 # From inside $work: a crash handler on some machines writes a backtrace file (*.btr) into
 # the working directory of a rank that aborts.
-(cd "$work" && "$hlaunch" --timeout 60 -n $ranks --vnodes "$vnodes" "$program" "$mode" "$victim" $size) \
+(cd "$work" && "$hlaunch" --oversubscribe --timeout 60 -n $ranks --vnodes "$vnodes" "$program" "$mode" "$victim" $size) \
   >"$work/out" 2>&1
 status=$?
 ended=$(date +%s%3N)

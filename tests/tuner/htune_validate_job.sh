@@ -6,7 +6,7 @@ set -eu
 hlaunch=$1 htune=$2 dir=$3
 mkdir -p "$dir"
 rm -f "$dir/report.txt" "$dir/progress.txt"
-"$hlaunch" --timeout 60 -n 4 --vnodes 2 "$htune" --validate --validate-rounds 2 \
+"$hlaunch" --oversubscribe --timeout 60 -n 4 --vnodes 2 "$htune" --validate --validate-rounds 2 \
   --space small --min-size 16K --max-size 16K --segments 16K --iterations 2 --warmup 1 \
   --output "$dir/table.json" --report "$dir/report.txt" 2>"$dir/progress.txt" >/dev/null
 fail() { echo "htune_validate_job: $1" >&2; cat "$dir/report.txt" "$dir/progress.txt" >&2; exit 1; }

@@ -33,8 +33,11 @@ void register_shm_transport(TransportRegistry& registry) {
 namespace shm {
 namespace {
 
-std::string segment_key(const LaunchInfo& info) {
-  return "shm/" + info.job_id + "/" + std::to_string(info.node_id);
+// Published by the node's first rank under its own rank: the bootstrap server lets a rank put
+// only keys "NAME/RANK[/...]" of its own rank (docs/reliability.md).
+std::string segment_key(int publisher, const LaunchInfo& info) {
+  return "shm/" + std::to_string(publisher) + "/" + info.job_id + "/" +
+         std::to_string(info.node_id);
 }
 
 // A rank's process id, under a key of its own: what the segment's locator and the pids that
@@ -96,7 +99,7 @@ void ShmTransport::publish(BootstrapClient& bootstrap) {
   header->magic = kSegmentMagic;
   // The segment stays open here for the transport's life, so that a peer that connects late
   // (the in-process tests have no real barrier) can still open it through /proc.
-  bootstrap.put(segment_key(info_), segment_.locator());
+  bootstrap.put(segment_key(info_.rank, info_), segment_.locator());
 }
 
 void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topology) {
@@ -123,7 +126,7 @@ void ShmTransport::connect(BootstrapClient& bootstrap, const TopologyTable& topo
   my_local_ = local_of_world_[static_cast<std::size_t>(info_.rank)];
 
   if (info_.local_rank != 0) {
-    segment_ = SharedSegment::open(bootstrap.get(segment_key(info_)),
+    segment_ = SharedSegment::open(bootstrap.get(segment_key(local_ranks.front(), info_)),
                                    pid_of(bootstrap, local_ranks.front()));
   } else if (segment_.base() == nullptr) {
     throw Error(ErrorCode::kInternal, "shm: connect() before publish() on the node's first rank");
