@@ -5,7 +5,8 @@
 #   2. compile each public header (halyard.hpp and every Halyard header it reaches) on its own;
 #   3. build an outside project with find_package(Halyard) and the compiler's default standard,
 #      and run it under the installed hlaunch on 2 ranks;
-#   4. build the same program with nothing but `pkg-config --cflags --libs halyard` and run it.
+#   4. build the same program with nothing but `pkg-config --cflags --libs halyard` and run it;
+#   5. when the build has the Python module, import it from the prefix and allreduce on 2 ranks.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,3 +40,17 @@ c++ "$here/consumer/main.cpp" "${cflags[@]}" "${libs[@]}" \
   -Wl,-rpath,"$(pkg-config --variable=libdir halyard)" -o "$work/pkgconfig-consumer"
 "$prefix/bin/hlaunch" -n 2 --timeout 60 "$work/pkgconfig-consumer"
 echo "both outside projects built and ran"
+
+module=$(find "$prefix" -name '_halyard*.so')
+if [[ -z $module ]]; then
+  echo "no Python module in this build (HALYARD_PYTHON): not checked from the prefix"
+  exit 0
+fi
+PYTHONPATH=$(dirname "$(dirname "$module")") "$prefix/bin/hlaunch" -n 2 --timeout 60 \
+  "${HALYARD_TEST_PYTHON:-/usr/bin/python3}" -c '
+import numpy as np, halyard
+rt = halyard.Runtime(); w = rt.world
+out = w.allreduce(np.full(3, w.rank + 1, np.float32), np.empty(3, np.float32))
+assert halyard.__file__.startswith("'"$prefix"'") and (out == 3).all(), (halyard.__file__, out)
+print("python from the prefix: rank", w.rank, "ok")'
+
