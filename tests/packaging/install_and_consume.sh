@@ -41,7 +41,7 @@ c++ "$here/consumer/main.cpp" "${cflags[@]}" "${libs[@]}" \
 "$prefix/bin/hlaunch" -n 2 --timeout 60 "$work/pkgconfig-consumer"
 echo "both outside projects built and ran"
 
-module=$(find "$prefix" -name '_halyard*.so')
+module=$(find "$prefix" -name '_halyard.cpython*.so')
 if [[ -z $module ]]; then
   echo "no Python module in this build (HALYARD_PYTHON): not checked from the prefix"
   exit 0
