@@ -21,5 +21,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/HalyardConfigVersion.cmak
 install(FILES ${PROJECT_BINARY_DIR}/HalyardConfig.cmake ${PROJECT_BINARY_DIR}/HalyardConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Halyard)
 
+# The .pc file finds the prefix from its own folder (pkg-config's ${pcfiledir}), so a tree
+# installed with `--prefix P` and then moved still points at itself.
+file(RELATIVE_PATH HALYARD_PC_PREFIX_FROM_PCFILEDIR /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/halyard.pc.in ${PROJECT_BINARY_DIR}/halyard.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/halyard.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -34,10 +34,11 @@ RuntimeParts singleton_parts() {
 }
 
 // The transports are told what the runtime decided (`parts`' wait policy and progress thread).
-void add_job_parts(RuntimeParts& parts, const LaunchInfo& info) {
+void add_job_parts(RuntimeParts& parts, std::unique_ptr<BootstrapClient> bootstrap) {
+  const LaunchInfo& info = bootstrap->info();
   parts.info = info;
   log::set_rank(info.rank, info.size);
-  parts.bootstrap = BootstrapClient::connect(info);
+  parts.bootstrap = std::move(bootstrap);
   parts.topology = TopologyTable::exchange(*parts.bootstrap);
   share_tuning_file(*parts.bootstrap, info.rank);
   TransportSettings settings;
@@ -54,11 +55,19 @@ RuntimeParts parts_from_environment() {
   RuntimeParts parts = info ? RuntimeParts{} : singleton_parts();
   parts.wait_policy = wait_policy_from_environment();
   parts.progress_thread = ProgressThread::enabled_from_environment();
-  if (info) add_job_parts(parts, *info);
+  if (info) add_job_parts(parts, BootstrapClient::connect(*info));
   return parts;
 }
 
 }  // namespace
+
+RuntimeParts job_parts(std::unique_ptr<BootstrapClient> bootstrap) {
+  RuntimeParts parts;
+  parts.wait_policy = wait_policy_from_environment();
+  parts.progress_thread = ProgressThread::enabled_from_environment();
+  add_job_parts(parts, std::move(bootstrap));
+  return parts;
+}
 
 Runtime::Runtime() : Runtime(parts_from_environment()) {}
 

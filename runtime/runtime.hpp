@@ -51,6 +51,11 @@ struct RuntimeParts {
   bool progress_thread = false;  // start a progress thread once wired (HALYARD_PROGRESS_THREAD)
 };
 
+// The parts of a job whose ranks meet through `bootstrap` instead of hlaunch's server (the
+// torch backend's client over torch's Store): the topology exchange and the transports, as
+// Runtime() builds them, with HALYARD_WAIT and HALYARD_PROGRESS_THREAD read from the environment.
+RuntimeParts job_parts(std::unique_ptr<BootstrapClient> bootstrap);
+
 class Runtime {
  public:
   // From the hlaunch environment, or a singleton when there is none. Throws Error(kBootstrap)

@@ -9,7 +9,7 @@ Layers, lowest first; a file may include its own layer and those below:
                  base < adapt, intranode, shm, device < han; the middle four not each other)
   coll-service   collectives/{guard,select}/**                     (not each other)
   public-api     collectives/collectives.*, collectives/post_call.*, include/**
-  tools          shim/**, launcher/**, tuner/**                     (shim and launcher not
+  tools          shim/**, launcher/**, tuner/**, python/**         (shim and launcher not
                                                                       each other)
 Each offending line is printed as  file:line: <layer> includes <layer>: #include "..."
 Usage: scripts/check_layers.py [repository root]   (python3 only; exit 1 on any violation)
@@ -52,7 +52,7 @@ def layer_of(path):
         return ("transports", "transports")
     if top == "include":
         return ("public-api", "api")
-    if top in ("shim", "launcher", "tuner"):
+    if top in ("shim", "launcher", "tuner", "python"):
         return ("tools", top)
     if top != "collectives" or len(parts) < 2:
         return None
@@ -87,7 +87,7 @@ def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     violations = []
     seen_known = set()
-    for top in ("runtime", "transports", "collectives", "include", "shim", "launcher", "tuner"):
+    for top in ("runtime", "transports", "collectives", "include", "shim", "launcher", "tuner", "python"):
         for file in sorted((root / top).rglob("*")):
             if file.suffix not in SOURCE_SUFFIXES or not file.is_file():
                 continue

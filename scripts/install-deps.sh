@@ -15,6 +15,8 @@ packages=(
   clang  # libFuzzer targets (fuzz/, scripts/fuzz.sh)
   gnuplot-nox  # benchmark plots (bench/*.sh write PNGs when it is there)
   slurm-wlm munge iproute2  # tests/slurm (a private Slurm) and the network-namespace job test
+  python3-dev pybind11-dev python3-pybind11 python3-numpy  # the Python module (python/, tests/python)
+  python3-torch libtorch-dev  # the torch.distributed backend (python/torch_backend; libtorch-dev: its C++ headers)
 )
 
 as_root() {
