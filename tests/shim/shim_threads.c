@@ -215,11 +215,6 @@ int main(int argc, char** argv) {
     /* Dup'ed in the same order on both ranks: then each thread owns one. */
     for (int t = 0; t < kThreads; ++t) {
       CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &thread_comms[t]));
-      /* The first collective of a single-node communicator agrees on its shm channel; two such
-       * agreements at once could pick the same channel until issue 24's channel table (one
-       * agreement proposes at a time) is merged, so each communicator's first call is made
-       * here, one after the other. */
-      CHECK_MPI(MPI_Barrier(thread_comms[t]));
     }
     run_threads(ping_pong);
     run_threads(collectives);
