@@ -38,6 +38,8 @@ void refuse_device_memory(std::string_view operation, std::string_view buffer_na
 }
 
 void refuse_device_buffer(const Communicator& comm, const void* buffer, const char* operation) {
+  // A finalized runtime or an empty communicator: the call itself names that.
+  if (comm.loop_if_alive() == nullptr) return;
   DeviceSupport* support = device_support_of(comm);
   if (support == nullptr || buffer == nullptr) return;
   if (SurelyHostMemory::now().contains(buffer) || !support->may_hold_device_memory()) return;

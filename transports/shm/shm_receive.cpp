@@ -183,6 +183,9 @@ bool ShmTransport::handle_message(int peer_local, Peer& peer) {
       peer.in.read(first, sizeof(CellHeader), &fin, sizeof fin);
       peer.in.release_message(1);
       Status status;
+      // The answer to a send that the withdrawal completed already (it ended its receiver's
+      // part before the receiver's answer came through the ring).
+      if (withdrew_ && outstanding_.count(fin.id) == 0) return true;
       if (fin.failed == kPullWithdrawn) {
         // A real PullDone may have come first (the read ended as the Withdraw went out).
         if (outstanding_.count(fin.id)) {

@@ -215,6 +215,9 @@ class ShmTransport final : public Transport, public NodeMemoryProvider {
   std::list<CmaPull> cma_pulls_;
   std::uint64_t next_id_ = 1;
   bool withdrawing_ = false;  // withdraw_sends() ran and sends still wait for an answer
+  // withdraw_sends() ran: a send it completed may still be answered (the receiver's PullDone
+  // crossed the withdrawal, or came from a receiver that ended meanwhile).
+  bool withdrew_ = false;
   std::chrono::steady_clock::time_point next_liveness_check_{};
   bool cma_enabled_ = true;
   EagerIncoming* announcing_ = nullptr;  // the eager arrival whose handler is running

@@ -68,6 +68,7 @@ void ShmTransport::withdraw_sends() {
     Withdraw withdraw{id};
     send_control(out.peer_local, CellKind::kWithdraw, &withdraw, sizeof withdraw);
   }
+  withdrew_ = true;
   withdrawing_ = !outstanding_.empty();
 }
 
