@@ -20,6 +20,10 @@ Request post_call(const CollArgs& args) {
   });
 }
 
+Request post_chosen(const CollArgs& args, const select::Choice& choice) {
+  return guard::guarded_call(args, [&] { return choice.entry->post(args, choice.params); });
+}
+
 namespace {
 
 Request validated_call(CollArgs args) {

@@ -6,11 +6,17 @@
 #pragma once
 
 #include "collectives/core/coll_args.hpp"
+#include "collectives/select/selection.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard {
 
 // `args` must have passed core::validate() (or the shim's checks and core::settle()).
 Request post_call(const core::CollArgs& args);
+
+// The same call with its algorithm chosen once, beforehand (select::choose(args)): what a call
+// posted again and again with unchanged arguments takes (the MPI shim's persistent
+// collectives), so that each round pays neither the selection nor its look-ups.
+Request post_chosen(const core::CollArgs& args, const select::Choice& choice);
 
 }  // namespace halyard

@@ -1,8 +1,9 @@
 // Persistent requests: point-to-point (MPI_Send_init, ...) and MPI-4 persistent collectives
 // (MPI_Bcast_init, ...). MPI_*_init checks the arguments once, with the call's name in any
 // error, and keeps a closure that posts one round; MPI_Start runs it (api_requests.cpp). A
-// collective's closure is its non-blocking start (collective_starts.hpp), so a collective gets
-// its persistent form with one persistent_collective() line.
+// collective's persistent form is one persistent_collective() line: its non-blocking start
+// (collective_starts.hpp) and the user's buffers, from which the call is planned once where it
+// can be (planned_collective.hpp).
 #include <mpi.h>
 
 #include <string>
@@ -95,55 +96,70 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info, MPI_Request* request) {
 
 int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Info, MPI_Request* request) {
-  return persistent_collective("MPI_Bcast_init", comm, request, [=](const Comm& c) {
-    return start_bcast(c, buffer, count, datatype, root);
-  });
+  return persistent_collective(
+      "MPI_Bcast_init", comm, request,
+      [=](const Comm& c) { return start_bcast(c, buffer, count, datatype, root); },
+      {buffer, buffer});
 }
 
 int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return persistent_collective("MPI_Reduce_init", comm, request, [=](const Comm& c) {
-    return start_reduce(c, sendbuf, recvbuf, count, datatype, op, root);
-  });
+  return persistent_collective(
+      "MPI_Reduce_init", comm, request,
+      [=](const Comm& c) { return start_reduce(c, sendbuf, recvbuf, count, datatype, op, root); },
+      {sendbuf, recvbuf});
 }
 
 int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return persistent_collective("MPI_Allreduce_init", comm, request, [=](const Comm& c) {
-    return start_allreduce(c, sendbuf, recvbuf, count, datatype, op);
-  });
+  return persistent_collective(
+      "MPI_Allreduce_init", comm, request,
+      [=](const Comm& c) { return start_allreduce(c, sendbuf, recvbuf, count, datatype, op); },
+      {sendbuf, recvbuf});
 }
 
 int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
                        MPI_Request* request) {
-  return persistent_collective("MPI_Allgather_init", comm, request, [=](const Comm& c) {
-    return start_allgather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  });
+  return persistent_collective("MPI_Allgather_init", comm, request,
+                               [=](const Comm& c) {
+                                 return start_allgather(c, sendbuf, sendcount, sendtype, recvbuf,
+                                                        recvcount, recvtype);
+                               },
+                               {sendbuf, recvbuf});
 }
 
 int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
                     MPI_Request* request) {
-  return persistent_collective("MPI_Gather_init", comm, request, [=](const Comm& c) {
-    return start_gather(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-  });
+  return persistent_collective("MPI_Gather_init", comm, request,
+                               [=](const Comm& c) {
+                                 return start_gather(c, sendbuf, sendcount, sendtype, recvbuf,
+                                                     recvcount, recvtype, root);
+                               },
+                               {sendbuf, recvbuf});
 }
 
 int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
                      MPI_Request* request) {
-  return persistent_collective("MPI_Scatter_init", comm, request, [=](const Comm& c) {
-    return start_scatter(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
-  });
+  return persistent_collective("MPI_Scatter_init", comm, request,
+                               [=](const Comm& c) {
+                                 return start_scatter(c, sendbuf, sendcount, sendtype, recvbuf,
+                                                      recvcount, recvtype, root);
+                               },
+                               {sendbuf, recvbuf});
 }
 
 int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
                       MPI_Request* request) {
-  return persistent_collective("MPI_Alltoall_init", comm, request, [=](const Comm& c) {
-    return start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-  });
+  return persistent_collective("MPI_Alltoall_init", comm, request,
+                               [=](const Comm& c) {
+                                 return start_alltoall(c, sendbuf, sendcount, sendtype, recvbuf,
+                                                       recvcount, recvtype);
+                               },
+                               {sendbuf, recvbuf});
 }
 
 int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -195,9 +211,12 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
 int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
                                   MPI_Request* request) {
-  return persistent_collective("MPI_Reduce_scatter_block_init", comm, request, [=](const Comm& c) {
-    return start_reduce_scatter_block(c, sendbuf, recvbuf, recvcount, datatype, op);
-  });
+  return persistent_collective("MPI_Reduce_scatter_block_init", comm, request,
+                               [=](const Comm& c) {
+                                 return start_reduce_scatter_block(c, sendbuf, recvbuf, recvcount,
+                                                                   datatype, op);
+                               },
+                               {sendbuf, recvbuf});
 }
 
 int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -210,16 +229,18 @@ int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvco
 
 int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return persistent_collective("MPI_Scan_init", comm, request, [=](const Comm& c) {
-    return start_scan(c, sendbuf, recvbuf, count, datatype, op);
-  });
+  return persistent_collective(
+      "MPI_Scan_init", comm, request,
+      [=](const Comm& c) { return start_scan(c, sendbuf, recvbuf, count, datatype, op); },
+      {sendbuf, recvbuf});
 }
 
 int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Info, MPI_Request* request) {
-  return persistent_collective("MPI_Exscan_init", comm, request, [=](const Comm& c) {
-    return start_exscan(c, sendbuf, recvbuf, count, datatype, op);
-  });
+  return persistent_collective(
+      "MPI_Exscan_init", comm, request,
+      [=](const Comm& c) { return start_exscan(c, sendbuf, recvbuf, count, datatype, op); },
+      {sendbuf, recvbuf});
 }
 
 }  // extern "C"

@@ -13,7 +13,7 @@ namespace {
 // (CollArgs::blocking), since it waits for the request at once.
 thread_local bool blocking_collective = false;
 // Set while MPI_*_init checks a persistent collective's arguments (CheckingOnly).
-thread_local bool checking_only = false;
+thread_local CheckingOnly* checking_only = nullptr;
 
 }  // namespace
 
@@ -55,19 +55,24 @@ bool in_blocking_collective() {
 }
 
 CheckingOnly::CheckingOnly() {
-  checking_only = true;
+  checking_only = this;
 }
 CheckingOnly::~CheckingOnly() {
-  checking_only = false;
+  checking_only = nullptr;
+}
+void CheckingOnly::record(const core::CollArgs& settled) {
+  if (calls_++ == 0) settled_.emplace(settled);
 }
 bool in_checking_only() {
-  return checking_only;
+  return checking_only != nullptr;
 }
 
 Request start(core::CollArgs args) {
   core::settle(args);
-  if (in_checking_only()) [[unlikely]]
+  if (in_checking_only()) [[unlikely]] {
+    checking_only->record(args);
     return Request::make_completed(args.comm.loop(), {});
+  }
   args.blocking = blocking_collective;
   return post_call(args);
 }

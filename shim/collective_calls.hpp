@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -77,12 +78,22 @@ bool in_blocking_collective();
 
 // While one lives on this thread, start() checks and settles the call, then returns a completed
 // request instead of posting anything: MPI_*_init checks a persistent collective's arguments.
+// It keeps what start() settled, from which MPI_*_init plans the call (planned_collective.hpp).
 class CheckingOnly {
  public:
   CheckingOnly();
   ~CheckingOnly();
   CheckingOnly(const CheckingOnly&) = delete;
   CheckingOnly& operator=(const CheckingOnly&) = delete;
+
+  // Called by start() with the settled arguments of each call it does not post.
+  void record(const core::CollArgs& settled);
+  // The settled arguments of the one call start() saw; null when it saw none or several.
+  const core::CollArgs* only_call() const { return calls_ == 1 ? &*settled_ : nullptr; }
+
+ private:
+  int calls_ = 0;
+  std::optional<core::CollArgs> settled_;  // the first call's
 };
 
 // True while a CheckingOnly lives on this thread: a start that posts without start() (the

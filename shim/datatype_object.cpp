@@ -8,9 +8,12 @@ namespace halyard::mpi_shim {
 namespace {
 
 // Copies `blocks` blocks of `Size` bytes, `stride` bytes apart on the strided side, back to back
-// on the packed side. A compile-time size turns each copy into a load and a store.
+// on the packed side. A compile-time size turns each copy into a load and a store; unrolled,
+// the loop's own bookkeeping is shared by several blocks (a vector of single doubles packed in
+// about half the instructions).
 template <std::size_t Size, bool kPack>
 void copy_blocks(std::byte* strided, std::byte* packed, std::size_t blocks, MPI_Aint stride) {
+#pragma GCC unroll 8
   for (std::size_t b = 0; b < blocks; ++b, strided += stride, packed += Size) {
     if constexpr (kPack) {
       std::memcpy(packed, strided, Size);

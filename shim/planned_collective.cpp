@@ -1,0 +1,50 @@
+#include "shim/planned_collective.hpp"
+
+#include "collectives/core/in_place.hpp"
+#include "runtime/datatypes/custom_op.hpp"
+#include "shim/intercomm.hpp"
+
+namespace halyard::mpi_shim {
+
+namespace {
+
+bool is_users(const void* halyard_buffer, const void* user_buffer) {
+  return halyard_buffer == nullptr || halyard_buffer == user_buffer ||
+         core::is_in_place(halyard_buffer);
+}
+
+// Whether posting `args` again is the whole of the collective's start (planned_collective.hpp).
+bool replayable(const Communicator& comm, const core::CollArgs& args, UserBuffers user,
+                const Started& checked) {
+  return intercomm_of(comm) == nullptr && !checked.complete && args.counts == nullptr &&
+         args.displacements == nullptr && args.send_counts == nullptr &&
+         args.send_displacements == nullptr && !op_is_custom(args.op) &&
+         is_users(args.send, user.send) && is_users(args.recv, user.recv);
+}
+
+}  // namespace
+
+std::shared_ptr<const PlannedCollective> PlannedCollective::plan(const Communicator& comm,
+                                                                 const CheckingOnly& checking,
+                                                                 UserBuffers user,
+                                                                 const Started& checked) {
+  const core::CollArgs* settled = checking.only_call();
+  if (settled == nullptr || !replayable(comm, *settled, user, checked)) return nullptr;
+  return std::make_shared<const PlannedCollective>(comm, *settled);
+}
+
+PlannedCollective::PlannedCollective(const Communicator& comm, const core::CollArgs& settled)
+    : comm_(comm),
+      args_{.collective = settled.collective,
+            .comm = comm_,
+            .send = settled.send,
+            .recv = settled.recv,
+            .count = settled.count,
+            .type = settled.type,
+            .op = settled.op,
+            .root = settled.root,
+            .memory = settled.memory,
+            .bytes = settled.bytes},
+      choice_(select::choose(args_)) {}
+
+}  // namespace halyard::mpi_shim
