@@ -1,7 +1,9 @@
 #include "launcher/bootstrap_server.hpp"
 
+#include "runtime/bootstrap/hello_proof.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/log.hpp"
+#include "runtime/support/sha256.hpp"
 
 namespace halyard::launcher {
 
@@ -9,17 +11,6 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 namespace {
-
-// Compares without an early exit, so response timing does not reveal how much of a guessed
-// token was right.
-bool tokens_equal(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = static_cast<unsigned char>(diff | (a[i] ^ b[i]));
-  }
-  return diff == 0;
-}
 
 // "NAME/RANK" or "NAME/RANK/...": the keys `rank` may put.
 bool key_of_rank(const std::string& key, int rank) {
@@ -74,11 +65,17 @@ void BootstrapServer::accept_next() {
       sessions_.insert(session);
       awaiting_hello_.push_back(session);
       session->start(kHelloDeadline);
+      greet(*session);
     } else {
       log::debug("hlaunch: accept failed: {}", ec.message());
     }
     accept_next();
   });
+}
+
+void BootstrapServer::greet(ControlSession& session) {
+  session.set_challenge(control::make_nonce());
+  session.send(control::encode_challenge({session.challenge()}));
 }
 
 void BootstrapServer::make_room_for_a_hello() {
@@ -129,8 +126,19 @@ void BootstrapServer::authenticate(ControlSession& session, const control::Frame
     return;
   }
   control::Hello hello = control::decode_hello(frame.payload);
-  if (!tokens_equal(hello.token, token_)) {
+  const std::string& server_nonce = session.challenge();
+  if (server_nonce.empty()) {
+    session.close("hello before any challenge was sent");
+    return;
+  }
+  if (!equal_in_constant_time(hello.proof, control::client_proof(token_, server_nonce, hello.rank,
+                                                                 hello.client_nonce))) {
     session.close("wrong job token");
+    return;
+  }
+  if (hello.client_nonce.size() != control::kNonceBytes) {
+    session.close("client nonce of " + std::to_string(hello.client_nonce.size()) +
+                  " bytes, expected " + std::to_string(control::kNonceBytes));
     return;
   }
   if (hello.rank < 0 || hello.rank >= num_ranks_) {
@@ -145,7 +153,8 @@ void BootstrapServer::authenticate(ControlSession& session, const control::Frame
   links_[static_cast<std::size_t>(hello.rank)] = RankLink::kConnected;
   session.set_rank(hello.rank);
   log::debug("hlaunch: rank {} connected from {}", hello.rank, session.peer());
-  session.send(control::encode_hello_ok());
+  session.send(control::encode_hello_ok(
+      {control::server_proof(token_, server_nonce, hello.rank, hello.client_nonce)}));
   if (ending_notice_) session.send(control::encode_notice(*ending_notice_));
 }
 

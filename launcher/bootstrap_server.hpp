@@ -2,14 +2,15 @@
 // hosts) that serves the job's key-value store, fences and barriers, receives aborts and pushes
 // notices to the ranks.
 //
-// Every connection must open with a hello carrying the job's random token and a valid rank;
-// anything else is dropped (logged at debug level), so another user's process on the same host
-// cannot read or poison the job's keys. Garbage cannot hurt hlaunch either: before its hello a
-// connection may announce no frame above kMaxHelloPayload, at most kMaxAwaitingHello
-// connections may owe a hello, keys, values and the whole store are bounded
-// (control_messages.hpp, key_value_store.hpp), a client that does not read its replies is cut
-// off (ControlSession::kMaxQueuedBytes), and every parse error closes only the connection that
-// sent it (docs/reliability.md; fuzz/ fuzzes the parser and the protocol).
+// Every connection must answer the server's challenge with a hello that proves knowledge of the
+// job's random token (runtime/bootstrap/hello_proof.hpp: the token itself never crosses the
+// network) and names a valid rank; anything else is dropped (logged at debug level), so another
+// user's process, on this host or on the network, cannot read or poison the job's keys. Garbage
+// cannot hurt hlaunch either: before its hello a connection may announce no frame above
+// kMaxHelloPayload, at most kMaxAwaitingHello connections may owe a hello, keys, values and the
+// whole store are bounded (control_messages.hpp, key_value_store.hpp), a client that does not read
+// its replies is cut off (ControlSession::kMaxQueuedBytes), and every parse error closes only the
+// connection that sent it (docs/reliability.md; fuzz/ fuzzes the parser and the protocol).
 //
 // Even a client with the token is held to its rank: each rank gets one session (a second hello
 // for it is refused), and a rank may put only keys of its own, "NAME/RANK" or "NAME/RANK/...",
@@ -72,6 +73,10 @@ class BootstrapServer final : public ControlSession::Owner {
   static constexpr std::chrono::seconds kHelloDeadline{10};
   // At most this many connections may owe their hello at once; a new one closes the oldest.
   static constexpr std::size_t kMaxAwaitingHello = 64;
+
+  // Sends `session` a challenge with a fresh nonce, which its hello must answer. Every accepted
+  // connection gets one; the fuzzer (fuzz/) calls it for the sessions it makes itself.
+  void greet(ControlSession& session);
 
   void on_frame(ControlSession& session, const control::Frame& frame) override;
   void on_closed(ControlSession& session) override;

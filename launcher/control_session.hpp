@@ -22,7 +22,8 @@ class ControlSession : public std::enable_shared_from_this<ControlSession> {
   class Owner {
    public:
     virtual ~Owner() = default;
-    // Called for every complete frame, the first one (which must be kHello) included.
+    // Called for every complete frame, the first one (which must be kHello, the answer to the
+    // owner's kChallenge) included.
     virtual void on_frame(ControlSession& session, const control::Frame& frame) = 0;
     // Called once when the connection is gone, whoever closed it.
     virtual void on_closed(ControlSession& session) = 0;
@@ -47,6 +48,11 @@ class ControlSession : public std::enable_shared_from_this<ControlSession> {
   // Drops the connection at once (pending output is discarded).
   void close(const std::string& reason);
 
+  // The nonce of the challenge the owner sent this connection (runtime/bootstrap/hello_proof.hpp);
+  // empty until it sent one.
+  void set_challenge(std::string server_nonce) { server_nonce_ = std::move(server_nonce); }
+  const std::string& challenge() const { return server_nonce_; }
+
   // Set by the owner once the hello was accepted; lifts the frame size limit from
   // kMaxHelloPayload to kMaxFramePayload.
   void set_rank(int rank);
@@ -63,6 +69,7 @@ class ControlSession : public std::enable_shared_from_this<ControlSession> {
   boost::asio::steady_timer hello_timer_;
   Owner& owner_;
   std::string peer_;
+  std::string server_nonce_;
   int rank_ = -1;
   bool closed_ = false;
   control::FrameDecoder decoder_{control::kMaxHelloPayload};

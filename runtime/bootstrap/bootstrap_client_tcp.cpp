@@ -23,9 +23,11 @@
 
 #include "runtime/bootstrap/bootstrap_client.hpp"
 #include "runtime/bootstrap/control_messages.hpp"
+#include "runtime/bootstrap/hello_proof.hpp"
 #include "runtime/support/config.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/log.hpp"
+#include "runtime/support/sha256.hpp"
 
 namespace halyard {
 namespace {
@@ -135,11 +137,34 @@ class TcpBootstrapClient final : public BootstrapClient {
                                              info_.server + ": " + ec.message());
     }
     socket_.set_option(tcp::no_delay(true), ec);
-    const std::string hello = control::encode_hello({info_.token, info_.rank});
+    // The challenge-response of runtime/bootstrap/hello_proof.hpp: the token never leaves.
+    std::optional<control::Frame> challenge = read_hello_frame(deadline);
+    if (!challenge || challenge->type != control::FrameType::kChallenge) throw refused();
+    const std::string server_nonce = control::decode_challenge(challenge->payload).server_nonce;
+    const std::string client_nonce = control::make_nonce();
+    const std::string hello = control::encode_hello(
+        {info_.rank, client_nonce,
+         control::client_proof(info_.token, server_nonce, info_.rank, client_nonce)});
     ec = run_until(deadline, "hello",
                    [&](auto handler) { asio::async_write(socket_, asio::buffer(hello), handler); });
-    std::optional<control::Frame> first;
-    while (!ec && !(first = decoder_.next())) {
+    std::optional<control::Frame> answer;
+    if (!ec) answer = read_hello_frame(deadline);
+    if (!answer || answer->type != control::FrameType::kHelloOk) throw refused();
+    const std::string expected =
+        control::server_proof(info_.token, server_nonce, info_.rank, client_nonce);
+    if (!equal_in_constant_time(control::decode_hello_ok(answer->payload).proof, expected)) {
+      throw Error(ErrorCode::kBootstrap, "the bootstrap server at " + info_.server +
+                                             " could not prove that it knows the job token "
+                                             "(another job's server, or not hlaunch)");
+    }
+    decoder_.set_max_payload(control::kMaxFramePayload);
+  }
+
+  // One whole frame of the hello, read before `deadline`; nullopt when the server closed.
+  std::optional<control::Frame> read_hello_frame(std::chrono::steady_clock::time_point deadline) {
+    std::optional<control::Frame> frame;
+    boost::system::error_code ec;
+    while (!ec && !(frame = decoder_.next())) {
       std::array<char, 4096> chunk;
       std::size_t n = 0;
       ec = run_until(deadline, "hello", [&](auto handler) {
@@ -151,11 +176,14 @@ class TcpBootstrapClient final : public BootstrapClient {
       });
       if (!ec) decoder_.feed(chunk.data(), n);
     }
-    if (first && first->type == control::FrameType::kHelloOk) return;
-    // A reset or end of stream while we still talk means the server dropped us.
-    throw Error(ErrorCode::kBootstrap, "the bootstrap server at " + info_.server +
-                                           " refused rank " + std::to_string(info_.rank) +
-                                           " (wrong job token or rank)");
+    return frame;
+  }
+
+  // A reset or end of stream while we still talk means the server dropped us.
+  Error refused() const {
+    return Error(ErrorCode::kBootstrap, "the bootstrap server at " + info_.server +
+                                            " refused rank " + std::to_string(info_.rank) +
+                                            " (wrong job token or rank)");
   }
 
   // Starts one asynchronous operation through `start(handler)` and runs it until it completes
@@ -289,7 +317,9 @@ class TcpBootstrapClient final : public BootstrapClient {
   asio::io_context io_;
   tcp::socket socket_;
   std::chrono::seconds timeout_;
-  control::FrameDecoder decoder_;  // used by the reader thread only (after connecting)
+  // Used by the reader thread only (after connecting). Held to the hello's bound until the
+  // server proved it knows the token, so a stranger at the address cannot make us buffer 16 MiB.
+  control::FrameDecoder decoder_{control::kMaxHelloPayload};
   std::thread reader_;
   std::mutex write_mutex_;
 

@@ -21,6 +21,8 @@ std::uint64_t read_le(std::string_view in, int bytes) {
 }
 
 bool known_type(std::uint8_t t) {
+  // kChallenge is 0, below the range of the others.
+  if (t == static_cast<std::uint8_t>(FrameType::kChallenge)) return true;
   return t >= static_cast<std::uint8_t>(FrameType::kHello) &&
          t <= static_cast<std::uint8_t>(FrameType::kFinalize);
 }

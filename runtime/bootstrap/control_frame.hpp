@@ -14,8 +14,10 @@
 namespace halyard::control {
 
 enum class FrameType : std::uint8_t {
-  kHello = 1,      // client -> server, first frame: job token and rank
-  kHelloOk = 2,    // server -> client: the token was accepted
+  // The hello's three frames (runtime/bootstrap/hello_proof.hpp): the job token never travels.
+  kChallenge = 0,  // server -> client, first frame, on accept: the server's nonce
+  kHello = 1,      // client -> server, first frame: rank, client nonce, proof of the token
+  kHelloOk = 2,    // server -> client: the proof was accepted; the server's own proof
   kPut = 3,        // client -> server: request id, key, value
   kGet = 4,        // client -> server: request id, key (the reply waits for the key)
   kFence = 5,      // client -> server: request id

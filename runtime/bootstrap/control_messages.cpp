@@ -8,10 +8,26 @@ bool is_request_type(FrameType type) {
          type == FrameType::kBarrier || type == FrameType::kFinalize;
 }
 
+// The challenge and the hello-ok: a payload of one string field.
+std::string encode_one_string(FrameType type, std::string_view value) {
+  PayloadWriter w;
+  w.str(value);
+  return encode_frame(type, w.bytes());
+}
+
+std::string decode_one_string(std::string_view payload, std::string_view field) {
+  PayloadReader r(payload);
+  std::string value = r.str(field);
+  r.expect_end();
+  return value;
+}
+
 }  // namespace
 
 std::string_view frame_type_name(FrameType type) {
   switch (type) {
+    case FrameType::kChallenge:
+      return "challenge";
     case FrameType::kHello:
       return "hello";
     case FrameType::kHelloOk:
@@ -36,23 +52,36 @@ std::string_view frame_type_name(FrameType type) {
   return "unknown";
 }
 
+std::string encode_challenge(const Challenge& challenge) {
+  return encode_one_string(FrameType::kChallenge, challenge.server_nonce);
+}
+
+Challenge decode_challenge(std::string_view payload) {
+  return {decode_one_string(payload, "server nonce")};
+}
+
 std::string encode_hello(const Hello& hello) {
   PayloadWriter w;
-  w.str(hello.token).i32(hello.rank);
+  w.i32(hello.rank).str(hello.client_nonce).str(hello.proof);
   return encode_frame(FrameType::kHello, w.bytes());
 }
 
 Hello decode_hello(std::string_view payload) {
   PayloadReader r(payload);
   Hello hello;
-  hello.token = r.str("token");
   hello.rank = r.i32("rank");
+  hello.client_nonce = r.str("client nonce");
+  hello.proof = r.str("proof");
   r.expect_end();
   return hello;
 }
 
-std::string encode_hello_ok() {
-  return encode_frame(FrameType::kHelloOk, {});
+std::string encode_hello_ok(const HelloOk& hello_ok) {
+  return encode_one_string(FrameType::kHelloOk, hello_ok.proof);
+}
+
+HelloOk decode_hello_ok(std::string_view payload) {
+  return {decode_one_string(payload, "proof")};
 }
 
 std::string encode_request(const Request& request) {

@@ -13,10 +13,20 @@
 
 namespace halyard::control {
 
-// First frame of every connection: proves membership of the job.
+// The hello's frames (runtime/bootstrap/hello_proof.hpp): the server's challenge, the
+// client's hello proving it knows the job token, and the server's acceptance proving the same.
+struct Challenge {
+  std::string server_nonce;
+};
+
 struct Hello {
-  std::string token;
   int rank = -1;
+  std::string client_nonce;
+  std::string proof;  // client_proof(token, server nonce, rank, client nonce)
+};
+
+struct HelloOk {
+  std::string proof;  // server_proof(token, server nonce, rank, client nonce)
 };
 
 // put (key, value), get (key), fence, barrier and finalize (neither). `id` pairs the reply with the
@@ -39,8 +49,8 @@ struct AbortRequest {
   std::string message;
 };
 
-// Bounds the bootstrap server enforces (docs/reliability.md). A hello is a token and a rank:
-// a connection that has not sent one yet may not announce a bigger frame.
+// Bounds the bootstrap server enforces (docs/reliability.md). A hello is a rank, a nonce and a
+// proof: a connection that has not sent one yet may not announce a bigger frame.
 constexpr std::size_t kMaxHelloPayload = 1024;
 // Keys are short names ("topo/3", "ofi/addr/12"); values are addresses and table rows.
 constexpr std::size_t kMaxKeyBytes = 1024;
@@ -51,10 +61,14 @@ constexpr std::uint64_t kAbortReplyId = 0;
 
 // Each encode_* returns a complete frame; each decode_* takes the payload of a frame of the
 // matching type and throws Error(kBootstrap) when it is malformed.
+std::string encode_challenge(const Challenge& challenge);
+Challenge decode_challenge(std::string_view payload);
+
 std::string encode_hello(const Hello& hello);
 Hello decode_hello(std::string_view payload);
 
-std::string encode_hello_ok();
+std::string encode_hello_ok(const HelloOk& hello_ok);
+HelloOk decode_hello_ok(std::string_view payload);
 
 // type must be kPut, kGet, kFence, kBarrier or kFinalize.
 std::string encode_request(const Request& request);

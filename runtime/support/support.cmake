@@ -1,8 +1,10 @@
 # Sources of the runtime's support wing: errors and statuses, HALYARD_* configuration, logging,
-# where host memory certainly lies.
+# where host memory certainly lies, random bytes and SHA-256 for the bootstrap's secrets.
 target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/error.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/log.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/random_bytes.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
 )

@@ -128,12 +128,21 @@ Frame only_frame(const std::string& bytes) {
   return f.value_or(Frame{});
 }
 
-TEST(ControlMessages, HelloRoundTrips) {
-  Frame f = only_frame(encode_hello({"00ff", 7}));
+TEST(ControlMessages, HelloFramesRoundTrip) {
+  Frame c = only_frame(encode_challenge({"server-nonce"}));
+  ASSERT_EQ(c.type, FrameType::kChallenge);
+  EXPECT_EQ(decode_challenge(c.payload).server_nonce, "server-nonce");
+  Frame f = only_frame(encode_hello({7, "client-nonce", "proof"}));
   ASSERT_EQ(f.type, FrameType::kHello);
   Hello h = decode_hello(f.payload);
-  EXPECT_EQ(h.token, "00ff");
   EXPECT_EQ(h.rank, 7);
+  EXPECT_EQ(h.client_nonce, "client-nonce");
+  EXPECT_EQ(h.proof, "proof");
+  Frame ok = only_frame(encode_hello_ok({"server-proof"}));
+  ASSERT_EQ(ok.type, FrameType::kHelloOk);
+  EXPECT_EQ(decode_hello_ok(ok.payload).proof, "server-proof");
+  EXPECT_EQ(error_of([] { decode_hello(std::string(4, '\0')); }),
+            "malformed control frame: payload ends inside field 'client nonce'");
 }
 
 TEST(ControlMessages, RequestsRoundTripForEveryType) {

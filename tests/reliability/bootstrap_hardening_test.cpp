@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <future>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -21,6 +22,7 @@
 #include "launcher/bootstrap_server.hpp"
 #include "runtime/bootstrap/bootstrap_client.hpp"
 #include "runtime/bootstrap/control_messages.hpp"
+#include "runtime/bootstrap/hello_proof.hpp"
 #include "runtime/support/error.hpp"
 
 namespace halyard::launcher {
@@ -64,11 +66,20 @@ class RunningServer {
   std::thread thread_;
 };
 
-// A raw connection: what a stranger can do.
+// A raw connection: what a stranger can do. It reads the server's challenge on connecting.
 class Stranger {
  public:
   explicit Stranger(unsigned short port) : socket_(io_) {
     socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    control::Frame challenge = read_frame();
+    EXPECT_EQ(challenge.type, control::FrameType::kChallenge);
+    server_nonce_ = control::decode_challenge(challenge.payload).server_nonce;
+  }
+  // A hello answering this connection's challenge as a rank that knows `token` would.
+  std::string hello(const std::string& token, int rank) const {
+    const std::string client_nonce(control::kNonceBytes, 'c');
+    return control::encode_hello(
+        {rank, client_nonce, control::client_proof(token, server_nonce_, rank, client_nonce)});
   }
   void send(const std::string& bytes) {
     boost::system::error_code ec;  // the server may already have closed: that is fine
@@ -94,18 +105,19 @@ class Stranger {
   }
   // Reads one whole frame (the server's answer).
   control::Frame read_frame() {
-    control::FrameDecoder decoder;
     while (true) {
-      if (auto frame = decoder.next()) return *frame;
+      if (auto frame = decoder_.next()) return *frame;
       char chunk[256];
       std::size_t n = socket_.read_some(asio::buffer(chunk));
-      decoder.feed(chunk, n);
+      decoder_.feed(chunk, n);
     }
   }
 
  private:
   asio::io_context io_;
   tcp::socket socket_;
+  control::FrameDecoder decoder_;
+  std::string server_nonce_;
 };
 
 std::unique_ptr<BootstrapClient> rank_client(const RunningServer& server, int rank) {
@@ -136,7 +148,7 @@ TEST(BootstrapHardening, ListensOnLoopbackOnly) {
 TEST(BootstrapHardening, WrongTokenIsRefused) {
   RunningServer server;
   Stranger s(server.port());
-  s.send(control::encode_hello({"not-the-token-not-the-token-0000", 0}));
+  s.send(s.hello("not-the-token-not-the-token-0000", 0));
   EXPECT_TRUE(s.closed_by_server());
   LaunchInfo info;
   info.rank = 1;
@@ -177,7 +189,7 @@ TEST(BootstrapHardening, GarbageClientsAreDroppedAndTheJobGoesOn) {
     Stranger s(server.port());
     std::string junk(static_cast<std::size_t>(1 + random() % 600), '\0');
     for (auto& c : junk) c = static_cast<char>(random());
-    junk[4] = static_cast<char>(random() % 2 == 0 ? 0 : 200);  // never a valid frame type
+    junk[4] = static_cast<char>(random() % 2 == 0 ? 100 : 200);  // never a valid frame type
     s.send(junk);
     EXPECT_TRUE(s.closed_by_server()) << "garbage client " << i << " was not dropped";
   }
@@ -233,7 +245,7 @@ TEST(BootstrapHardening, OversizedKeysAndValuesAreRefusedWithAReason) {
 TEST(BootstrapHardening, UnknownFrameAfterHelloClosesOnlyThatConnection) {
   RunningServer server;
   Stranger s(server.port());
-  s.send(control::encode_hello({kToken, 0}));
+  s.send(s.hello(kToken, 0));
   EXPECT_EQ(s.read_frame().type, control::FrameType::kHelloOk);
   s.send(control::encode_notice({ControlNotice::Kind::kJobAbort, 0, 1, "forged"}));
   EXPECT_TRUE(s.closed_by_server());
@@ -273,7 +285,7 @@ TEST(BootstrapHardening, RankPutsOnlyItsOwnKeys) {
 TEST(BootstrapHardening, ClientThatReadsNoRepliesIsCutOff) {
   RunningServer server;
   Stranger s(server.port());
-  s.send(control::encode_hello({kToken, 0}));
+  s.send(s.hello(kToken, 0));
   EXPECT_EQ(s.read_frame().type, control::FrameType::kHelloOk);
   const std::size_t value_bytes = control::kMaxValueBytes - 64;
   s.send(control::encode_request(
@@ -311,6 +323,108 @@ TEST(BootstrapHardening, SilentListenerTimesOutTheHello) {
                        " did not answer the hello within 1 s (HALYARD_BOOTSTRAP_TIMEOUT)");
   EXPECT_GE(seconds, 0.9);
   EXPECT_LT(seconds, 3.0);
+}
+
+// Issue 27 item 4: a hello answers one connection's challenge; replayed on another connection
+// (a fresh nonce) it is refused, so capturing a rank's hello lets nobody in.
+TEST(BootstrapHardening, ReplayedHelloIsRefused) {
+  RunningServer server;
+  Stranger first(server.port());
+  Stranger second(server.port());
+  second.send(first.hello(kToken, 0));
+  EXPECT_TRUE(second.closed_by_server());
+  first.send(first.hello(kToken, 0));
+  EXPECT_EQ(first.read_frame().type, control::FrameType::kHelloOk);
+}
+
+// Plays hlaunch's side of the hello by hand, records every byte the rank sends, and answers
+// with the server proof for `answer_token`.
+class RecordingServer {
+ public:
+  explicit RecordingServer(std::string answer_token)
+      : acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
+        answer_token_(std::move(answer_token)) {
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~RecordingServer() {
+    if (thread_.joinable()) thread_.join();
+  }
+  std::string address() const {
+    return "127.0.0.1:" + std::to_string(acceptor_.local_endpoint().port());
+  }
+  // Every byte the rank sent, once it closed its connection.
+  const std::string& wait_for_received() {
+    thread_.join();
+    return received_;
+  }
+  const std::string& server_nonce() const { return server_nonce_; }
+
+ private:
+  void serve() {
+    tcp::socket socket = acceptor_.accept();
+    asio::write(socket, asio::buffer(control::encode_challenge({server_nonce_})));
+    control::FrameDecoder decoder;
+    std::optional<control::Frame> hello;
+    char chunk[256];
+    boost::system::error_code ec;
+    while (!ec) {  // everything the rank sends, until it closes
+      std::size_t n = socket.read_some(asio::buffer(chunk), ec);
+      received_.append(chunk, n);
+      decoder.feed(chunk, n);
+      if (!hello && (hello = decoder.next())) {
+        control::Hello h = control::decode_hello(hello->payload);
+        asio::write(socket, asio::buffer(control::encode_hello_ok({control::server_proof(
+                                answer_token_, server_nonce_, h.rank, h.client_nonce)})));
+      }
+    }
+  }
+
+  asio::io_context io_;
+  tcp::acceptor acceptor_;
+  std::string answer_token_;
+  std::string server_nonce_ = control::make_nonce();
+  std::string received_;
+  std::thread thread_;
+};
+
+LaunchInfo rank_one_of(const std::string& server) {
+  LaunchInfo info;
+  info.rank = 1;
+  info.size = kRanks;
+  info.server = server;
+  info.token = kToken;
+  return info;
+}
+
+// The token never crosses the network: everything a rank sends holds only a proof of it.
+TEST(BootstrapHardening, TokenNeverCrossesTheWire) {
+  RecordingServer recorder(kToken);
+  BootstrapClient::connect(rank_one_of(recorder.address())).reset();  // connects, then closes
+  const std::string sent = recorder.wait_for_received();
+  EXPECT_EQ(sent.find(kToken), std::string::npos) << "the token was sent in clear";
+  EXPECT_EQ(sent.find(kToken.substr(0, 16)), std::string::npos);
+  control::FrameDecoder decoder;
+  decoder.feed(sent.data(), sent.size());
+  auto frame = decoder.next();
+  ASSERT_TRUE(frame.has_value());
+  ASSERT_EQ(frame->type, control::FrameType::kHello);
+  control::Hello hello = control::decode_hello(frame->payload);
+  EXPECT_EQ(hello.rank, 1);
+  EXPECT_EQ(hello.client_nonce.size(), control::kNonceBytes);
+  EXPECT_EQ(hello.proof,
+            control::client_proof(kToken, recorder.server_nonce(), 1, hello.client_nonce));
+  EXPECT_FALSE(decoder.next().has_value()) << "the rank sent more than its hello";
+}
+
+// The proof is mutual: a server that does not know the token (another job's, or an impostor at
+// the address) is refused by the rank.
+TEST(BootstrapHardening, ServerWithoutTheTokenIsRefusedByTheRank) {
+  RecordingServer impostor("not-the-token-not-the-token-0000");
+  const std::string address = impostor.address();
+  EXPECT_EQ(error_of([&] { BootstrapClient::connect(rank_one_of(address)); }),
+            "bootstrap error: the bootstrap server at " + address +
+                " could not prove that it knows the job token (another job's server, or not "
+                "hlaunch)");
 }
 
 }  // namespace
