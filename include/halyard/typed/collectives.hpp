@@ -95,6 +95,18 @@ struct ReducingCall {
   Reduction reduction;
 };
 
+// The pointer API's element-wise reducing calls (allreduce, scan, exscan, reduce_scatter_block),
+// run with a prepared call; the non-blocking ones keep a custom op registered until done.
+using ReducingRun = void (*)(const Communicator&, const void*, void*, std::size_t, Datatype, Op);
+using ReducingPost = Request (*)(const Communicator&, const void*, void*, std::size_t, Datatype,
+                                 Op);
+inline void run(ReducingRun call, const Communicator& comm, const ReducingCall& c) {
+  call(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+}
+inline Request run(ReducingPost post, const Communicator& comm, const ReducingCall& c) {
+  return c.reduction.hold(post(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+}
+
 // send and recv of equal length (recv significant on this rank or not).
 template <bool kCustomAllowed, class S, class R, class O>
 ReducingCall elementwise(const char* call, S&& send, R&& recv, const O& op, bool significant) {
@@ -190,6 +202,10 @@ BlockBuffer<B> blocks(const char* call, const Communicator& comm, B&& buffer) {
 
 using typed_detail::Buffer;
 
+// An op for the elements of buffer B (ReductionFor, ops.hpp).
+template <class O, class B>
+concept ReductionOf = ReductionFor<O, typed_detail::element_t<B>>;
+
 // ---- bcast: `buffer` holds the data at `root`, the destination elsewhere.
 template <Buffer B>
 Request ibcast(const Communicator& comm, B&& buffer, int root) {
@@ -207,31 +223,25 @@ void bcast(const Communicator& comm, B&& buffer, int root) {
 }
 
 // ---- reduce: recv (at root; may be empty elsewhere) = send reduced over ranks.
-template <Buffer S, Buffer R, class O>
-requires ReductionFor<O, typed_detail::element_t<S>> Request ireduce(const Communicator& comm,
-                                                                     S&& send, R&& recv,
-                                                                     const O& op, int root) {
+template <Buffer S, Buffer R, ReductionOf<S> O>
+Request ireduce(const Communicator& comm, S&& send, R&& recv, const O& op, int root) {
   const auto c = typed_detail::elementwise<true>("reduce", send, recv, op, comm.rank() == root);
   return c.reduction.hold(
       ireduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op, root));
 }
-template <Buffer S, Buffer R, class O>
-requires ReductionFor<O, typed_detail::element_t<S>>
+template <Buffer S, Buffer R, ReductionOf<S> O>
 void reduce(const Communicator& comm, S&& send, R&& recv, const O& op, int root) {
   const auto c = typed_detail::elementwise<true>("reduce", send, recv, op, comm.rank() == root);
   reduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op, root);
 }
 // In place: every rank's input is `inout`; the result lands in root's.
-template <Buffer B, class O>
-requires ReductionFor<O, typed_detail::element_t<B>> Request ireduce(const Communicator& comm,
-                                                                     B&& inout, const O& op,
-                                                                     int root) {
+template <Buffer B, ReductionOf<B> O>
+Request ireduce(const Communicator& comm, B&& inout, const O& op, int root) {
   const auto c = typed_detail::elementwise_in_place<true>(inout, op, comm.rank() == root);
   return c.reduction.hold(
       ireduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op, root));
 }
-template <Buffer B, class O>
-requires ReductionFor<O, typed_detail::element_t<B>>
+template <Buffer B, ReductionOf<B> O>
 void reduce(const Communicator& comm, B&& inout, const O& op, int root) {
   const auto c = typed_detail::elementwise_in_place<true>(inout, op, comm.rank() == root);
   reduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op, root);
@@ -239,114 +249,87 @@ void reduce(const Communicator& comm, B&& inout, const O& op, int root) {
 
 // ---- allreduce, scan (inclusive prefix) and exscan (exclusive; rank 0's recv is untouched):
 // element-wise, send and recv of one length, or one buffer in place.
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>> Request iallreduce(const Communicator& comm,
-                                                                        S&& send, R&& recv,
-                                                                        const O& op = {}) {
-  const auto c = typed_detail::elementwise<true>("allreduce", send, recv, op, true);
-  return c.reduction.hold(
-      iallreduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
+Request iallreduce(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
+  return typed_detail::run(halyard::iallreduce, comm,
+                           typed_detail::elementwise<true>("allreduce", send, recv, op, true));
 }
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>>
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
 void allreduce(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
-  const auto c = typed_detail::elementwise<true>("allreduce", send, recv, op, true);
-  allreduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::allreduce, comm,
+                    typed_detail::elementwise<true>("allreduce", send, recv, op, true));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>> Request iallreduce(const Communicator& comm,
-                                                                        B&& inout,
-                                                                        const O& op = {}) {
-  const auto c = typed_detail::elementwise_in_place<true>(inout, op);
-  return c.reduction.hold(
-      iallreduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
+Request iallreduce(const Communicator& comm, B&& inout, const O& op = {}) {
+  return typed_detail::run(halyard::iallreduce, comm,
+                           typed_detail::elementwise_in_place<true>(inout, op));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>>
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
 void allreduce(const Communicator& comm, B&& inout, const O& op = {}) {
-  const auto c = typed_detail::elementwise_in_place<true>(inout, op);
-  allreduce(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::allreduce, comm, typed_detail::elementwise_in_place<true>(inout, op));
 }
 
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>> Request iscan(const Communicator& comm,
-                                                                   S&& send, R&& recv,
-                                                                   const O& op = {}) {
-  const auto c = typed_detail::elementwise<false>("scan", send, recv, op, true);
-  return c.reduction.hold(iscan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
+Request iscan(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
+  return typed_detail::run(halyard::iscan, comm,
+                           typed_detail::elementwise<false>("scan", send, recv, op, true));
 }
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>>
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
 void scan(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
-  const auto c = typed_detail::elementwise<false>("scan", send, recv, op, true);
-  scan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::scan, comm,
+                    typed_detail::elementwise<false>("scan", send, recv, op, true));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>> Request iscan(const Communicator& comm,
-                                                                   B&& inout, const O& op = {}) {
-  const auto c = typed_detail::elementwise_in_place<false>(inout, op);
-  return c.reduction.hold(iscan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
+Request iscan(const Communicator& comm, B&& inout, const O& op = {}) {
+  return typed_detail::run(halyard::iscan, comm,
+                           typed_detail::elementwise_in_place<false>(inout, op));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>>
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
 void scan(const Communicator& comm, B&& inout, const O& op = {}) {
-  const auto c = typed_detail::elementwise_in_place<false>(inout, op);
-  scan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::scan, comm, typed_detail::elementwise_in_place<false>(inout, op));
 }
 
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>> Request iexscan(const Communicator& comm,
-                                                                     S&& send, R&& recv,
-                                                                     const O& op = {}) {
-  const auto c = typed_detail::elementwise<false>("exscan", send, recv, op, true);
-  return c.reduction.hold(iexscan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
+Request iexscan(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
+  return typed_detail::run(halyard::iexscan, comm,
+                           typed_detail::elementwise<false>("exscan", send, recv, op, true));
 }
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>>
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
 void exscan(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
-  const auto c = typed_detail::elementwise<false>("exscan", send, recv, op, true);
-  exscan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::exscan, comm,
+                    typed_detail::elementwise<false>("exscan", send, recv, op, true));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>> Request iexscan(const Communicator& comm,
-                                                                     B&& inout, const O& op = {}) {
-  const auto c = typed_detail::elementwise_in_place<false>(inout, op);
-  return c.reduction.hold(iexscan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
+Request iexscan(const Communicator& comm, B&& inout, const O& op = {}) {
+  return typed_detail::run(halyard::iexscan, comm,
+                           typed_detail::elementwise_in_place<false>(inout, op));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>>
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
 void exscan(const Communicator& comm, B&& inout, const O& op = {}) {
-  const auto c = typed_detail::elementwise_in_place<false>(inout, op);
-  exscan(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::exscan, comm, typed_detail::elementwise_in_place<false>(inout, op));
 }
 
 // ---- reduce_scatter_block: send holds size() blocks of recv's length, reduced over ranks;
 // rank r's recv gets block r. In place: `inout` holds the size() blocks, block 0 gets the result.
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>> Request
-ireduce_scatter_block(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
-  const auto c = typed_detail::blockwise(comm, send, recv, op);
-  return c.reduction.hold(
-      ireduce_scatter_block(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
+Request ireduce_scatter_block(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
+  return typed_detail::run(halyard::ireduce_scatter_block, comm,
+                           typed_detail::blockwise(comm, send, recv, op));
 }
-template <Buffer S, Buffer R, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<S>>
+template <Buffer S, Buffer R, ReductionOf<S> O = PredefinedOp<Op::kSum>>
 void reduce_scatter_block(const Communicator& comm, S&& send, R&& recv, const O& op = {}) {
-  const auto c = typed_detail::blockwise(comm, send, recv, op);
-  reduce_scatter_block(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::reduce_scatter_block, comm,
+                    typed_detail::blockwise(comm, send, recv, op));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>> Request
-ireduce_scatter_block(const Communicator& comm, B&& inout, const O& op = {}) {
-  const auto c = typed_detail::blockwise_in_place(comm, inout, op);
-  return c.reduction.hold(
-      ireduce_scatter_block(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op));
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
+Request ireduce_scatter_block(const Communicator& comm, B&& inout, const O& op = {}) {
+  return typed_detail::run(halyard::ireduce_scatter_block, comm,
+                           typed_detail::blockwise_in_place(comm, inout, op));
 }
-template <Buffer B, class O = PredefinedOp<Op::kSum>>
-requires ReductionFor<O, typed_detail::element_t<B>>
+template <Buffer B, ReductionOf<B> O = PredefinedOp<Op::kSum>>
 void reduce_scatter_block(const Communicator& comm, B&& inout, const O& op = {}) {
-  const auto c = typed_detail::blockwise_in_place(comm, inout, op);
-  reduce_scatter_block(comm, c.send, c.recv, c.count, c.reduction.type, c.reduction.op);
+  typed_detail::run(halyard::reduce_scatter_block, comm,
+                    typed_detail::blockwise_in_place(comm, inout, op));
 }
 
 // ---- allgather: recv holds size() blocks of send's length, block r from rank r. In place:
