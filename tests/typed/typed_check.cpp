@@ -4,6 +4,7 @@
 // non-zero naming the first element that differed.
 //
 //   hlaunch -n 3 typed_check
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <cstdio>
@@ -279,6 +280,46 @@ void check_non_blocking(const Communicator& world) {
   expect_elements(inplace, summed(n, ranks - 1), "iallreduce in place");
   expect_elements(sc, summed(n, rank), "iscan");
   if (rank > 0) expect_elements(ex, summed(n, rank - 1), "iexscan");
+
+  // The rooted and block-wise i-forms, and their in-place forms, one batch.
+  const auto size = static_cast<std::size_t>(ranks);
+  std::vector<std::int64_t> all;
+  for (int r = 0; r < ranks; ++r) {
+    const auto block = input(n, r);
+    all.insert(all.end(), block.begin(), block.end());
+  }
+  std::vector<std::int64_t> at_root(n * size), piece(n), own(n), all_in_place(n * size, -1);
+  std::vector<std::int64_t> gather_in_place(n * size, -1), scatter_in_place(n * size, -1);
+  std::vector<std::int64_t> block_sum_in_place = all, exchange_in_place(size, rank);
+  const auto mine_at = [&](std::vector<std::int64_t>& v) {
+    std::copy_n(in.begin(), n, v.begin() + static_cast<std::ptrdiff_t>(n) * rank);
+  };
+  mine_at(all_in_place);
+  mine_at(gather_in_place);
+  if (rank == 0) scatter_in_place = all;
+  Request batch[] = {igather(world, in, at_root, 0),
+                     iscatter(world, all, piece, 0),
+                     ireduce_scatter_block(world, all, own),
+                     iallgather(world, all_in_place),
+                     igather(world, gather_in_place, 0),
+                     iscatter(world, scatter_in_place, 0),
+                     ireduce_scatter_block(world, block_sum_in_place),
+                     ialltoall(world, exchange_in_place)};
+  expect(wait_all(batch).ok(), "second non-blocking batch failed");
+  std::vector<std::int64_t> block_sum(n), exchanged(size);
+  for (std::size_t i = 0; i < n; ++i)
+    block_sum[i] = all[static_cast<std::size_t>(rank) * n + i] * ranks;
+  for (std::size_t r = 0; r < size; ++r) exchanged[r] = static_cast<std::int64_t>(r);
+  if (rank == 0) expect_elements(at_root, all, "igather");
+  expect_elements(piece, input(n, rank), "iscatter");
+  expect_elements(own, block_sum, "ireduce_scatter_block");
+  expect_elements(all_in_place, all, "iallgather in place");
+  if (rank == 0) expect_elements(gather_in_place, all, "igather in place");
+  expect_elements(std::span<const std::int64_t>(scatter_in_place)
+                      .subspan(n * static_cast<std::size_t>(rank), n),
+                  std::span<const std::int64_t>(in), "iscatter in place");
+  expect_elements(block_sum_in_place, block_sum, "ireduce_scatter_block in place");
+  expect_elements(exchange_in_place, exchanged, "ialltoall in place");
 }
 
 // An affine map x -> m x + c; combine(a, b) applies a first, then b: associative, not
