@@ -120,14 +120,16 @@ ReducingCall elementwise(const char* call, S&& send, R&& recv, const O& op, bool
   return {in.data(), or_null(out), in.size() * reduction.per_element, std::move(reduction)};
 }
 
-// One buffer, input and result (send = kInPlace, or the buffer itself where `in_place` is false:
-// a reduce's non-root ranks).
+// One buffer, input and result (send = kInPlace), or, where `in_place` is false (a reduce's
+// non-root ranks), only the input (recv is not significant there: null, as the pointer API
+// allows, so no algorithm can take it for scratch space over its own input).
 template <bool kCustomAllowed, class B, class O>
 ReducingCall elementwise_in_place(B&& inout, const O& op, bool in_place = true) {
   const auto buffer = out_span(inout);
   Reduction reduction = reduction_for<element_t<B>, kCustomAllowed>(op);
-  return {in_place ? kInPlace : buffer.data(), buffer.data(), buffer.size() * reduction.per_element,
-          std::move(reduction)};
+  const std::size_t count = buffer.size() * reduction.per_element;
+  if (!in_place) return {buffer.data(), nullptr, count, std::move(reduction)};
+  return {kInPlace, buffer.data(), count, std::move(reduction)};
 }
 
 // reduce_scatter_block: send holds size() blocks of recv's length.
