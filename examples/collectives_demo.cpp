@@ -5,6 +5,7 @@
 //   hlaunch -n 4 --vnodes 2 halyard_collectives_demo [elements]
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
     // allreduce: element i of rank r is r + i, so the sum is size*i + size*(size-1)/2.
     std::vector<double> mine(n), sum(n);
     for (std::size_t i = 0; i < n; ++i) mine[i] = rank + static_cast<double>(i);
-    allreduce(world, mine.data(), sum.data(), n, Datatype::kFloat64, Op::kSum);
+    allreduce(world, mine, sum);  // the typed API: float64 and the count come from the vectors
     const double base = size * (size - 1) / 2.0;
     for (std::size_t i = 0; i < n; ++i) {
       expect(sum[i] == size * static_cast<double>(i) + base, rank,
@@ -44,21 +45,22 @@ int main(int argc, char** argv) {
     // bcast: the last rank's greeting reaches everyone.
     char greeting[64] = {};
     if (rank == size - 1) std::snprintf(greeting, sizeof greeting, "hello from rank %d", rank);
-    bcast(world, greeting, sizeof greeting, Datatype::kUint8, size - 1);
+    bcast(world, greeting, size - 1);
     expect(std::string(greeting) == "hello from rank " + std::to_string(size - 1), rank,
            std::string("bcast delivered '") + greeting + "'");
 
     // allgather: everyone learns every rank's node id.
     std::int32_t node = world.topology_of(rank).node_id;
     std::vector<std::int32_t> nodes(static_cast<std::size_t>(size));
-    allgather(world, &node, nodes.data(), 1, Datatype::kInt32);
+    allgather(world, std::span(&node, 1), nodes);
     expect(nodes[static_cast<std::size_t>(rank)] == node, rank, "allgather lost my node id");
 
     std::printf(
         "rank %d/%d on node %d: allreduce of %zu doubles ok (sum[1] = %.0f), bcast got '%s'\n",
         rank, size, node, n, n > 1 ? sum[1] : sum[0], greeting);
     std::fflush(stdout);
-    barrier(world);
+    // A non-blocking barrier, waited for with its request.
+    ibarrier(world).wait_ok();
     if (rank == 0) {
       std::string list;
       for (int r = 0; r < size; ++r) {

@@ -18,3 +18,6 @@
 #include "collectives/collectives.hpp"
 #include "runtime/datatypes/datatype.hpp"
 #include "runtime/datatypes/reduce_op.hpp"
+
+// The typed layer over the calls above: spans, deduced datatypes, ops as objects.
+#include "halyard/typed.hpp"
