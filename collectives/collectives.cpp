@@ -4,6 +4,7 @@
 
 #include "collectives/core/validate.hpp"
 #include "collectives/guard/call_guard.hpp"
+#include "collectives/guard/call_record.hpp"
 #include "collectives/post_call.hpp"
 #include "collectives/select/selection.hpp"
 #include "runtime/datatypes/reduction.hpp"
@@ -16,7 +17,8 @@ using core::Collective;
 Request post_call(const CollArgs& args) {
   return guard::guarded_call(args, [&] {
     const select::Choice choice = select::choose(args);
-    return choice.entry->post(args, choice.params);
+    return guard::recorded_call(args, choice.entry->name,
+                                [&] { return choice.entry->post(args, choice.params); });
   });
 }
 
@@ -34,7 +36,9 @@ Request validated_call(CollArgs args) {
 void blocking_call(CollArgs args) {
   args.blocking = true;
   core::validate(args);
-  post_call(args).wait_ok();
+  const Status status = post_call(args).wait();
+  guard::record_blocking_end(args.comm, status);
+  status.raise_if_failed();
 }
 
 }  // namespace

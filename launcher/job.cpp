@@ -13,6 +13,7 @@
 
 #include "launcher/cpu_binding.hpp"
 #include "launcher/environment.hpp"
+#include "launcher/hang_verdict.hpp"
 #include "launcher/job_secrets.hpp"
 #include "launcher/listen_address.hpp"
 #include "launcher/rank_spawner.hpp"
@@ -56,6 +57,7 @@ Job::Job(LaunchOptions options, std::string program_path)
       job_id_(make_job_id()),
       child_signal_(io_),
       stop_signals_(io_),
+      dump_signal_(io_),
       timeout_timer_(io_),
       kill_timer_(io_),
       drain_(io_),
@@ -92,7 +94,8 @@ std::vector<std::string> Job::job_variables(int rank, const RankPlacement& place
           "HALYARD_NUM_NODES=" + std::to_string(num_nodes()),
           "HALYARD_JOB_ID=" + job_id_,
           "HALYARD_BOOTSTRAP_ADDR=" + server_.address(),
-          "HALYARD_JOB_TOKEN=" + token_};
+          "HALYARD_JOB_TOKEN=" + token_,
+          "HALYARD_RECORDER_DIR=" + (recorders_ ? recorders_->path() : std::string())};
 }
 
 std::vector<std::string> Job::rank_environment(int rank, const RankPlacement& place) const {
@@ -229,6 +232,7 @@ void Job::on_agent_done(std::size_t agent) {
 
 void Job::spawn_local(const std::vector<RankPlacement>& placement) {
   guardian_ = std::make_unique<JobGuardian>(options_.num_ranks);
+  recorders_ = std::make_unique<RecorderDirectory>();
   HostTopology host;
   BindTo bind = options_.bind_to.value_or(host.default_binding(options_.num_ranks));
   std::vector<std::optional<cpu_set_t>> cpus = host.binding_sets(bind, placement);
@@ -271,8 +275,10 @@ int Job::run() {
   stop_signals_.add(SIGINT);
   stop_signals_.add(SIGTERM);
   stop_signals_.add(SIGHUP);
+  dump_signal_.add(SIGUSR1);
   watch_children();
   watch_stop_signals();
+  watch_dump_signal();
   try {
     spawn_all();
   } catch (const std::exception& e) {
@@ -361,14 +367,48 @@ void Job::on_unfinalized_close(int rank) {
   });
 }
 
+void Job::watch_dump_signal() {
+  dump_signal_.async_wait([this](boost::system::error_code ec, int) {
+    if (ec) return;
+    print_verdict("SIGUSR1");
+    if (!finished_) watch_dump_signal();
+  });
+}
+
+void Job::print_verdict(const std::string& why, bool only_if_timed_out) {
+  if (!recorders_) {
+    if (!only_if_timed_out) {
+      stderr_->write("hlaunch: flight recorder (" + why +
+                     "): none for a job on hosts (docs/reliability.md)\n");
+    }
+    return;
+  }
+  std::vector<RankRecord> records;
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    const RankState& r = ranks_[i];
+    records.push_back(recorders_->read(static_cast<int>(i), r.running ? r.pid : -1));
+  }
+  if (only_if_timed_out && !any_timed_out(records)) return;
+  std::string text = hang_verdict(records);
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    out += "hlaunch: flight recorder (" + why + "): " + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  stderr_->write(out);
+}
+
 void Job::fail_rank(int rank, int exit_code, const std::string& what) {
   if (ending_) return;
+  print_verdict("HALYARD_COLL_TIMEOUT", true);
   end_job(exit_code, "hlaunch: " + what, {ControlNotice::Kind::kPeerFailed, rank, exit_code, what},
           0);
 }
 
 void Job::on_abort(int rank, int code, const std::string& message) {
   if (ending_) return;
+  print_verdict("HALYARD_COLL_TIMEOUT", true);
   std::string what = "rank " + std::to_string(rank) + " aborted the job with code " +
                      std::to_string(code) + (message.empty() ? "" : ": " + message);
   // An exit status is 8 bits; an abort must never look like success.
@@ -459,6 +499,7 @@ void Job::maybe_finish() {
     agent_kill_timer_.cancel();
     child_signal_.cancel();
     stop_signals_.cancel();
+    dump_signal_.cancel();
     server_.stop();
     return;
   }

@@ -21,6 +21,7 @@
 #include "launcher/output_drain.hpp"
 #include "launcher/output_forwarder.hpp"
 #include "launcher/output_sink.hpp"
+#include "launcher/recorder_directory.hpp"
 
 namespace halyard::launcher {
 
@@ -74,6 +75,11 @@ class Job {
   void on_agent_done(std::size_t agent);
   void watch_children();
   void watch_stop_signals();
+  // SIGUSR1 (hlaunch --dump): prints the flight recorder verdict, the job goes on.
+  void watch_dump_signal();
+  // Reads the local ranks' flight recorders and prints the verdict after `why`; with
+  // `only_if_timed_out`, only when some rank's HALYARD_COLL_TIMEOUT gave up on a call.
+  void print_verdict(const std::string& why, bool only_if_timed_out = false);
   void reap();
   void on_rank_ended(int rank, int status);
   // The rank's bootstrap connection closed without the finalize handshake.
@@ -99,6 +105,7 @@ class Job {
   boost::asio::io_context io_;
   boost::asio::signal_set child_signal_;
   boost::asio::signal_set stop_signals_;
+  boost::asio::signal_set dump_signal_;
   boost::asio::steady_timer timeout_timer_;
   boost::asio::steady_timer kill_timer_;
   OutputDrain drain_;
@@ -110,6 +117,8 @@ class Job {
   BootstrapServer server_;
   std::vector<RankState> ranks_;
   std::unique_ptr<JobGuardian> guardian_;  // local ranks only: agents guard their own
+  // The flight recorders of local ranks (null for a job on hosts: agents' ranks have none).
+  std::unique_ptr<RecorderDirectory> recorders_;
   std::vector<std::shared_ptr<OutputForwarder>> forwarders_;
   std::vector<std::unique_ptr<AgentLink>> agents_;
   int host_nodes_ = 0;  // host entries that got ranks (the job's nodes when it has hosts)

@@ -172,6 +172,11 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
   app.add_flag("--info", parsed.info,
                "Print the transports, libfabric providers and features (RMA, triggered "
                "operations) found on this host, and exit");
+  app.add_option("--dump", parsed.dump_pid,
+                 "Make the running hlaunch PID print its flight recorder verdict (which rank the "
+                 "others wait for; the same as SIGUSR1 to it), and exit")
+      ->type_name("PID")
+      ->check(CLI::PositiveNumber);
 
   std::vector<std::string> args = rename_np(argv);
   std::vector<const char*> cargs;
@@ -191,7 +196,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& argv) {
     throw UsageError(e.what());
   }
 
-  if (parsed.agent || parsed.info) return parsed;  // nothing else applies
+  if (parsed.agent || parsed.info || parsed.dump_pid > 0) return parsed;  // nothing else applies
 
   std::vector<std::string> rest = app.remaining();
   if (!rest.empty() && rest.front() == "--") {

@@ -41,6 +41,7 @@ struct ParsedCommandLine {
   bool agent = false;            // --agent: run as a host's agent (agent.hpp), nothing else applies
   bool serve_bootstrap = false;  // --serve-bootstrap: serve -n ranks started by someone else
   bool info = false;             // --info: print what this host offers (system_info.hpp) and exit 0
+  int dump_pid = 0;              // --dump PID: ask the hlaunch PID for its flight recorder verdict
   std::string text;
   LaunchOptions options;
 };

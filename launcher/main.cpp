@@ -2,9 +2,13 @@
 // allocation) and exits with the job's status; `--agent` is its per-host half.
 // Options, the environment ranks get and the exit codes are in docs/launcher.md.
 #include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <exception>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -33,6 +37,27 @@ int usage_failure(const std::string& what) {
   return halyard::launcher::kExitUsage;
 }
 
+// hlaunch --dump PID: SIGUSR1 makes that hlaunch print its job's flight recorder verdict on its
+// own stderr. Only an hlaunch is signalled: SIGUSR1 would end most other programs.
+int ask_for_dump(int pid) {
+  std::ifstream comm_file("/proc/" + std::to_string(pid) + "/comm");
+  std::string comm;
+  std::getline(comm_file, comm);
+  if (comm != "hlaunch") {
+    halyard::launcher::write_fully(
+        STDERR_FILENO, "hlaunch: --dump " + std::to_string(pid) + ": " +
+                           (comm.empty() ? "no such process" : "process is '" + comm + "'") +
+                           ", not an hlaunch\n");
+    return 1;
+  }
+  if (::kill(pid, SIGUSR1) != 0) {
+    halyard::launcher::write_fully(STDERR_FILENO, "hlaunch: --dump " + std::to_string(pid) + ": " +
+                                                      std::strerror(errno) + "\n");
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -51,6 +76,7 @@ int main(int argc, char** argv) {
       write_fully(STDOUT_FILENO, system_info_text());
       return 0;
     }
+    if (parsed.dump_pid > 0) return ask_for_dump(parsed.dump_pid);
     options = std::move(parsed.options);
     if (parsed.serve_bootstrap) return serve_bootstrap(options);
     check_ranks_fit(options, usable_cpus());

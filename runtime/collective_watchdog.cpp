@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/communicator.hpp"
+#include "runtime/flight_recorder.hpp"
 #include "runtime/point_to_point.hpp"
 #include "runtime/runtime_services.hpp"
 #include "runtime/support/config.hpp"
@@ -38,8 +39,12 @@ std::string ranks_text(const std::vector<int>& sources) {
 }  // namespace
 
 CollectiveWatchdog::CollectiveWatchdog(EventLoop& loop, PointToPoint& p2p,
-                                       std::chrono::milliseconds timeout)
-    : loop_(loop), p2p_(p2p), timeout_(timeout), last_progress_(Clock::now()) {}
+                                       std::chrono::milliseconds timeout, FlightRecorder* recorder)
+    : loop_(loop),
+      p2p_(p2p),
+      recorder_(recorder),
+      timeout_(timeout),
+      last_progress_(Clock::now()) {}
 
 CollectiveWatchdog::~CollectiveWatchdog() {
   if (timer_) loop_.cancel_timer(*timer_);
@@ -83,6 +88,7 @@ void CollectiveWatchdog::tick() {
     last_finished_ = finished;
     last_progress_ = now;
   } else if (now - last_progress_ >= timeout_) {
+    if (recorder_) recorder_->waiting_for(p2p_.matching().posted_sources());
     p2p_.fail(Status::failure(ErrorCode::kTimeout, report(watched_.front(), now - last_progress_)));
     watched_.clear();
     return;

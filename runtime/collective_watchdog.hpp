@@ -30,14 +30,17 @@
 namespace halyard {
 
 class Communicator;
+class FlightRecorder;
 class PointToPoint;
 
 class CollectiveWatchdog {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // The Runtime makes it its communicators' watchdog (RuntimeServices::watchdog).
-  CollectiveWatchdog(EventLoop& loop, PointToPoint& p2p, std::chrono::milliseconds timeout);
+  // The Runtime makes it its communicators' watchdog (RuntimeServices::watchdog). When it gives
+  // up it notes in `recorder` (if any) the ranks this process still waits for.
+  CollectiveWatchdog(EventLoop& loop, PointToPoint& p2p, std::chrono::milliseconds timeout,
+                     FlightRecorder* recorder = nullptr);
   ~CollectiveWatchdog();
   CollectiveWatchdog(const CollectiveWatchdog&) = delete;
   CollectiveWatchdog& operator=(const CollectiveWatchdog&) = delete;
@@ -65,6 +68,7 @@ class CollectiveWatchdog {
 
   EventLoop& loop_;
   PointToPoint& p2p_;
+  FlightRecorder* recorder_;
   std::chrono::milliseconds timeout_;
   std::deque<Watched> watched_;  // in post order
   std::optional<EventLoop::TimerId> timer_;

@@ -35,6 +35,7 @@ struct Communicator::State {
   std::shared_ptr<const TopologyTable> topology;
   std::uint32_t context = 0;
   std::uint32_t collective_calls = 0;  // next_collective_call()
+  std::uint64_t recorded_calls = 0;    // next_recorded_call()
   int rank = -1;
   std::vector<int> world_ranks;    // communicator rank -> world rank
   std::vector<int> rank_of_world;  // world rank -> communicator rank, -1 if not a member
@@ -172,6 +173,10 @@ std::size_t Communicator::posted_receives() const {
   EventLoop::Access access(s.p2p->loop());
   return s.p2p->matching().posted_count(s.context);
 }
+std::uint64_t Communicator::next_recorded_call() const {
+  return ++state_->recorded_calls;
+}
+
 std::uint32_t Communicator::next_collective_call() const {
   checked("next_collective_call");
   return state_->collective_calls++;

@@ -7,6 +7,7 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_support.cpp
   ${CMAKE_CURRENT_LIST_DIR}/event_loop.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/flight_recorder.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loop_lock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sleep_on_fds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching_engine.cpp

@@ -10,6 +10,7 @@
 
 #include "runtime/collective_watchdog.hpp"
 #include "runtime/device_support.hpp"
+#include "runtime/flight_recorder.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/notice_inbox.hpp"
 #include "runtime/point_to_point.hpp"
@@ -113,8 +114,10 @@ void Runtime::build(RuntimeParts parts) {
   router_ = std::move(parts.router);
   p2p_ = std::make_unique<PointToPoint>(*loop_, *router_);
   services_ = std::make_shared<RuntimeServices>();
+  recorder_ = FlightRecorder::open_from_environment(info_.rank);
+  services_->recorder = recorder_.get();
   if (auto timeout = CollectiveWatchdog::timeout_from_environment()) {
-    watchdog_ = std::make_unique<CollectiveWatchdog>(*loop_, *p2p_, *timeout);
+    watchdog_ = std::make_unique<CollectiveWatchdog>(*loop_, *p2p_, *timeout, recorder_.get());
     services_->watchdog = watchdog_.get();
   }
 
@@ -270,6 +273,7 @@ void Runtime::tear_down() {
     services_->node_memory = nullptr;
     services_->device_support = nullptr;
     services_->watchdog = nullptr;
+    services_->recorder = nullptr;
   }
   if (loop_) {
     for (auto id : sources_) loop_->remove_source(id);
@@ -281,6 +285,7 @@ void Runtime::tear_down() {
   device_support_.reset();  // waits for device work still on its streams
   p2p_.reset();
   router_.reset();
+  recorder_.reset();
 }
 
 void Runtime::abort(int code, std::string_view message) {

@@ -32,6 +32,7 @@
 namespace halyard {
 
 class CollectiveWatchdog;
+class FlightRecorder;
 class DeviceSupport;
 class NodeMemory;
 class NoticeInbox;
@@ -129,6 +130,7 @@ class Runtime {
   std::unique_ptr<Router> router_;
   std::unique_ptr<PointToPoint> p2p_;
   std::unique_ptr<CollectiveWatchdog> watchdog_;  // HALYARD_COLL_TIMEOUT; null when off
+  std::unique_ptr<FlightRecorder> recorder_;      // hlaunch's flight recorder; null when off
   std::unique_ptr<LoopLock> shared_lock_;         // share_loop()'s, installed until finalize
   std::unique_ptr<ProgressThread> progress_;      // null unless a progress thread runs
   Communicator world_;

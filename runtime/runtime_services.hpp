@@ -18,12 +18,14 @@ namespace halyard {
 
 class CollectiveWatchdog;
 class DeviceSupport;
+class FlightRecorder;
 class NodeMemory;
 
 struct RuntimeServices {
   std::atomic<NodeMemory*> node_memory{nullptr};        // owned by its transport
   std::atomic<DeviceSupport*> device_support{nullptr};  // owned by the Runtime
   std::atomic<CollectiveWatchdog*> watchdog{nullptr};   // null when HALYARD_COLL_TIMEOUT is off
+  std::atomic<FlightRecorder*> recorder{nullptr};       // null unless hlaunch asked for one
   // Per-runtime state of the layers above; released when the runtime tears down (objects that
   // a communicator's attachment still holds live on until it goes).
   Attachments attachments;
