@@ -21,9 +21,10 @@ namespace halyard {
 class FlightRecorder {
  public:
   // The recorder of world rank `rank`, or null when hlaunch gave no directory, when
-  // HALYARD_RECORDER_SIZE is 0, or when the file cannot be made (a rank on another host: the
-  // directory is hlaunch's). Throws Error(kInvalidArgument) for a malformed size.
-  static std::unique_ptr<FlightRecorder> open_from_environment(int rank);
+  // HALYARD_RECORDER_SIZE is 0 (its default unless `watchdog_on`: HALYARD_COLL_TIMEOUT), or when
+  // the file cannot be made (a rank on another host: the directory is hlaunch's). Throws
+  // Error(kInvalidArgument) for a malformed size.
+  static std::unique_ptr<FlightRecorder> open_from_environment(int rank, bool watchdog_on);
 
   // The mapping is never unmapped: completions that run late still write into it.
   ~FlightRecorder() = default;

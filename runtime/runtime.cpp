@@ -114,9 +114,10 @@ void Runtime::build(RuntimeParts parts) {
   router_ = std::move(parts.router);
   p2p_ = std::make_unique<PointToPoint>(*loop_, *router_);
   services_ = std::make_shared<RuntimeServices>();
-  recorder_ = FlightRecorder::open_from_environment(info_.rank);
+  const auto coll_timeout = CollectiveWatchdog::timeout_from_environment();
+  recorder_ = FlightRecorder::open_from_environment(info_.rank, coll_timeout.has_value());
   services_->recorder = recorder_.get();
-  if (auto timeout = CollectiveWatchdog::timeout_from_environment()) {
+  if (auto timeout = coll_timeout) {
     watchdog_ = std::make_unique<CollectiveWatchdog>(*loop_, *p2p_, *timeout, recorder_.get());
     services_->watchdog = watchdog_.get();
   }

@@ -93,7 +93,7 @@ TEST(FlightRecorder, RingWrittenByARankIsReadBack) {
   RecorderDirectory dir;
   ASSERT_EQ(::setenv("HALYARD_RECORDER_DIR", dir.path().c_str(), 1), 0);
   ASSERT_EQ(::setenv("HALYARD_RECORDER_SIZE", "8", 1), 0);
-  std::unique_ptr<FlightRecorder> recorder = FlightRecorder::open_from_environment(1);
+  std::unique_ptr<FlightRecorder> recorder = FlightRecorder::open_from_environment(1, false);
   ::unsetenv("HALYARD_RECORDER_DIR");
   ::unsetenv("HALYARD_RECORDER_SIZE");
   ASSERT_NE(recorder, nullptr);

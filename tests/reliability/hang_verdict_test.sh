@@ -8,7 +8,7 @@ hlaunch=$1 rank_program=$2 mode=$3
 out=$(mktemp -d)
 trap 'kill -KILL "$pid" 2>/dev/null; rm -rf "$out"' EXIT
 
-"$hlaunch" --oversubscribe --timeout 60 -n 4 "$rank_program" "$mode" >"$out/log" 2>&1 &
+"$hlaunch" --oversubscribe --timeout 60 -n 4 -x HALYARD_RECORDER_SIZE=64 "$rank_program" "$mode" >"$out/log" 2>&1 &
 pid=$!
 
 wait_for() {  # wait_for REGEX: up to 20 s for a line of the log matching REGEX entirely
