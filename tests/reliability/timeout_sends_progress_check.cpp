@@ -6,8 +6,8 @@
 // barrier only afterwards. No receive or collective step of rank 0 finishes in those 2.5 s,
 // only its sends. The barrier is also the first collective call on the communicator: through
 // the shm engine it agrees on a channel with rank 1, which must not block rank 0's ibarrier()
-// (it did: rank 0 waited in it for rank 1, which waited for rank 0's sends). Both ranks print what they saw and exit 0 when every message arrived intact
-// and the barrier succeeded.
+// (it did: rank 0 waited in it for rank 1, which waited for rank 0's sends). Both ranks print what
+// they saw and exit 0 when every message arrived intact and the barrier succeeded.
 #include <chrono>
 #include <cstdio>
 #include <string>
