@@ -1,5 +1,7 @@
 #include "launcher/environment.hpp"
 
+#include <string_view>
+
 extern char** environ;
 
 namespace halyard::launcher {
@@ -26,6 +28,14 @@ std::vector<std::string> to_assignments(const Environment& env) {
   out.reserve(env.size());
   for (const auto& [name, value] : env) out.push_back(name + "=" + value);
   return out;
+}
+
+void leave_room_for_dlopen_tls(Environment& env) {
+  constexpr std::string_view kTunable = "glibc.rtld.optional_static_tls";
+  std::string& tunables = env["GLIBC_TUNABLES"];
+  if (tunables.find(kTunable) != std::string::npos) return;
+  if (!tunables.empty()) tunables += ':';
+  tunables += std::string(kTunable) + "=16384";
 }
 
 }  // namespace halyard::launcher

@@ -100,6 +100,7 @@ std::vector<std::string> Job::job_variables(int rank, const RankPlacement& place
 
 std::vector<std::string> Job::rank_environment(int rank, const RankPlacement& place) const {
   Environment env = current_environment();
+  leave_room_for_dlopen_tls(env);
   apply_assignments(env, options_.exports);
   // Set last, so a job started from inside another job gets its own values.
   apply_assignments(env, job_variables(rank, place));

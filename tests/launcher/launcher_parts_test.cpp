@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "launcher/environment.hpp"
 #include "launcher/job_secrets.hpp"
 #include "launcher/launch_options.hpp"
 #include "launcher/line_splitter.hpp"
@@ -231,6 +232,21 @@ TEST(JobSecrets, TokensAreLongRandomHex) {
   EXPECT_NE(a, b);
   EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_EQ(make_job_id().rfind("hl" + std::to_string(::getpid()) + "-", 0), 0u);
+}
+
+// hlaunch gives every rank room for libhalyard's static TLS when Python loads it with dlopen,
+// keeping what the user set in GLIBC_TUNABLES and never overriding their own value of it.
+TEST(RankEnvironment, LeavesRoomForDlopenedThreadLocals) {
+  Environment none;
+  leave_room_for_dlopen_tls(none);
+  EXPECT_EQ(none["GLIBC_TUNABLES"], "glibc.rtld.optional_static_tls=16384");
+  Environment other{{"GLIBC_TUNABLES", "glibc.malloc.arena_max=2"}};
+  leave_room_for_dlopen_tls(other);
+  EXPECT_EQ(other["GLIBC_TUNABLES"],
+            "glibc.malloc.arena_max=2:glibc.rtld.optional_static_tls=16384");
+  Environment own{{"GLIBC_TUNABLES", "glibc.rtld.optional_static_tls=65536"}};
+  leave_room_for_dlopen_tls(own);
+  EXPECT_EQ(own["GLIBC_TUNABLES"], "glibc.rtld.optional_static_tls=65536");
 }
 
 }  // namespace
