@@ -24,6 +24,14 @@ std::vector<std::size_t> copy_of(const std::size_t* per_rank, int ranks) {
   return {per_rank, per_rank + ranks};
 }
 
+// Whether the call reads its per-rank counts and displacements on this rank: gatherv and
+// scatterv only at the root (elsewhere they may point anywhere).
+bool per_rank_arrays_read(const core::CollArgs& a) {
+  const bool rooted_v =
+      a.collective == core::Collective::kGatherv || a.collective == core::Collective::kScatterv;
+  return !rooted_v || a.is_root();
+}
+
 const std::size_t* pointer_to(const std::vector<std::size_t>& kept) {
   return kept.empty() ? nullptr : kept.data();
 }
@@ -109,8 +117,8 @@ Request ChannelBinding::start_now(const core::CollArgs& args, Fallback fallback)
 // starts from a callback, where nobody waits for it inline.
 ChannelBinding::Waiting::Waiting(const core::CollArgs& a, Fallback f)
     : comm(a.comm),
-      counts(copy_of(a.counts, a.comm.size())),
-      displacements(copy_of(a.displacements, a.comm.size())),
+      counts(copy_of(per_rank_arrays_read(a) ? a.counts : nullptr, a.comm.size())),
+      displacements(copy_of(per_rank_arrays_read(a) ? a.displacements : nullptr, a.comm.size())),
       send_counts(copy_of(a.send_counts, a.comm.size())),
       send_displacements(copy_of(a.send_displacements, a.comm.size())),
       args{a.collective,
