@@ -52,7 +52,7 @@ sanitizer_stage() {
 asan_targets=(hlaunch collective_check every_pair_check adapt_collectives p2p_scenarios han_check
   intranode_primitives shm_data_path halyard_collectives_demo halyard_topology_example
   peer_failure_check misuse_check stress_collectives fake_device_check buffers_quiet_check
-  withdrawn_send_check p2p_matching_scenarios
+  withdrawn_send_check p2p_matching_scenarios timeout_sends_progress_check hang_rank
   comm_churn
   core_request_test core_event_loop_test core_matching_test core_communicator_test
   core_router_test bootstrap_topology_test core_self_transport_test core_active_messages_test
