@@ -72,7 +72,7 @@ fi
 # and 2 ranks through hlaunch with the thread switched on mid-job), and the MPI shim under
 # MPI_THREAD_MULTIPLE (4 threads per rank, with and without the progress thread).
 tsan_targets=(hlaunch kv_exchange_rank misbehaving_rank placement_rank cpu_share_rank
-  launcher_protocol_test
+  launcher_protocol_test launcher_hang_verdict_test
   launcher_store_test launcher_parts_test launcher_launch_info_test launcher_hosts_test
   halyard_collectives_demo reliability_bootstrap_hardening_test
   core_communicator_test core_active_messages_test progress_thread_test exchange_check
