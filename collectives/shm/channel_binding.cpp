@@ -66,26 +66,21 @@ ChannelBinding& ChannelBinding::of(const Communicator& comm) {
 void ChannelBinding::post_agreement(const Communicator& comm, NodeMemory* memory) {
   std::shared_ptr<ChannelTable> table = ChannelTable::of(comm);
   state_ = table->open_agreement();
-  Request agreement;
-  try {
-    agreement = base::iallreduce_recursive_doubling(comm, kInPlace, state_.data(), state_.size(),
-                                                    Datatype::kUint64, Op::kMax);
-  } catch (...) {
-    table->abandon_agreement();
-    throw;
-  }
+  Request agreement = base::iallreduce_recursive_doubling(
+      comm, kInPlace, state_.data(), state_.size(), Datatype::kUint64, Op::kMax);
   // The callback holds a copy of the communicator only until it runs (the binding is attached
   // to the communicator: holding it for longer would keep it alive for ever).
-  agreement.on_complete([self = shared_from_this(), comm, memory, table](const Status& agreed) {
-    if (!agreed.ok()) table->abandon_agreement();
+  agreement.on_complete([self = shared_from_this(), comm, memory](const Status& agreed) {
     self->conclude(comm, *memory, agreed);
   });
 }
 
 void ChannelBinding::conclude(const Communicator& comm, NodeMemory& memory, const Status& agreed) {
+  // Every agreement opened (state_ holds its proposal) is concluded or abandoned here, once.
   if (agreed.ok()) {
     channel_ = ChannelTable::of(comm)->conclude_agreement(comm, memory, state_);
   } else {
+    if (!state_.empty()) ChannelTable::of(comm)->abandon_agreement();
     failure_ = Status::failure(agreed.code,
                                "shm: agreeing on a collective channel failed: " + agreed.message);
   }
