@@ -115,6 +115,9 @@ class GuardedBuffer {
 
 void mismatch_without_check(const Communicator& world, const std::string& collective) {
   const int me = world.rank();
+  // Every rank has finished starting: one that ends early (below) fails the job, and a rank
+  // still connecting would abort on that instead of checking its guards.
+  barrier(world);
   // Big enough for rendezvous paths (64 KiB+), mismatched both ways.
   std::size_t count = 64 * kCount;
   if (me == 1) count *= 2;
