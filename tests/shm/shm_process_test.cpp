@@ -6,13 +6,16 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "tests/shm/file_bootstrap.hpp"
 #include "tests/shm/shm_test_support.hpp"
@@ -309,3 +312,22 @@ TEST(ShmAcrossProcesses, KillingTheCreatorLeavesNothingBehind) {
 
 }  // namespace
 }  // namespace halyard::testing
+
+// A read of a range that is really unmapped still fails with EFAULT after its retries (they are
+// for a transient fault, cma_copy.cpp), and a readable range next to it still reads.
+TEST(ShmAcrossProcesses, UnmappedRangeStillFailsWithEfault) {
+  const long page = ::sysconf(_SC_PAGESIZE);
+  void* pages = ::mmap(nullptr, std::size_t(2 * page), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  std::memset(pages, 0x5a, std::size_t(page));
+  auto address = reinterpret_cast<std::uintptr_t>(pages);
+  ASSERT_EQ(::munmap(static_cast<char*>(pages) + page, std::size_t(page)), 0);
+  std::vector<unsigned char> local(std::size_t(page), 0);
+  EXPECT_EQ(
+      halyard::shm::cma_read(::getpid(), address + std::size_t(page), local.data(), local.size()),
+      EFAULT);
+  ASSERT_EQ(halyard::shm::cma_read(::getpid(), address, local.data(), local.size()), 0);
+  for (std::size_t i = 0; i < local.size(); ++i) ASSERT_EQ(local[i], 0x5a) << "byte " << i;
+  ::munmap(pages, std::size_t(page));
+}

@@ -1,5 +1,6 @@
 #include "transports/shm/cma_copy.hpp"
 
+#include <sched.h>
 #include <sys/uio.h>
 
 #include <cerrno>
@@ -10,18 +11,28 @@ namespace {
 
 // One iovec each side, so IOV_MAX never binds; the kernel may still return short counts for
 // huge requests (it caps one call near 2 GiB), hence the loop.
+//
+// EFAULT (or a call that moved nothing) is tried again a few times before it is believed: the
+// kernel pins the peer's pages for the copy, and CI saw a 1 MiB read of a live peer's buffer,
+// valid before and after, fail once with EFAULT while a third process reading the same pages
+// was being SIGKILLed. A range that is really unreadable fails every try, so the error stands.
+constexpr int kFaultTries = 3;
+
 template <typename Call>
 int cma_copy(std::uint64_t remote_address, std::size_t bytes, Call call) {
   std::size_t moved = 0;
+  int faults = 0;
   while (moved < bytes) {
     ssize_t n =
         call(moved, reinterpret_cast<void*>(static_cast<std::uintptr_t>(remote_address + moved)),
              bytes - moved);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno != EFAULT) return errno;
+    if (n <= 0) {  // EFAULT, or no progress: never spin
+      if (++faults == kFaultTries) return EFAULT;
+      sched_yield();
+      continue;
     }
-    if (n == 0) return EFAULT;  // no progress: treat as an unreadable range, never spin
     moved += static_cast<std::size_t>(n);
   }
   return 0;
