@@ -7,6 +7,8 @@
 // (pointer first in even trials, typed first in odd ones) so that drift on a shared machine
 // hits both alike; a trial's time is the slowest rank's mean per call, and the best trial of
 // each is printed with typed / pointer as a ratio (issue 28's goal: within 2%, i.e. <= 1.02).
+// The rows marked "init" time a typed persistent collective (planned once, start().wait() per
+// call) against the same blocking pointer call.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -84,7 +86,7 @@ Pair measure(const halyard::Communicator& world, const Options& options, Pointer
 }
 
 void print(const char* name, std::size_t bytes, const Pair& pair) {
-  std::printf("%-10s %8zu %12.3f %12.3f %8.4f\n", name, bytes, pair.pointer, pair.typed,
+  std::printf("%-15s %8zu %12.3f %12.3f %8.4f\n", name, bytes, pair.pointer, pair.typed,
               pair.typed / pair.pointer);
 }
 
@@ -106,13 +108,29 @@ void run(const Options& options) {
       [&] { halyard::bcast(world, send.data(), floats, halyard::Datatype::kFloat32, 0); },
       [&] { halyard::bcast(world, send, 0); });
 
+  halyard::PersistentCollective allreduce_plan = halyard::allreduce_init(world, send, recv);
+  const Pair allreduce_init = measure(
+      world, options,
+      [&] {
+        halyard::allreduce(world, send.data(), recv.data(), floats, halyard::Datatype::kFloat32,
+                           halyard::Op::kSum);
+      },
+      [&] { allreduce_plan.start().wait_ok(); });
+  halyard::PersistentCollective bcast_plan = halyard::bcast_init(world, send, 0);
+  const Pair bcast_init = measure(
+      world, options,
+      [&] { halyard::bcast(world, send.data(), floats, halyard::Datatype::kFloat32, 0); },
+      [&] { bcast_plan.start().wait_ok(); });
+
   if (world.rank() == 0) {
     std::printf("# %d ranks, %d iterations, best of %d trials; us per call, slowest rank\n",
                 world.size(), options.iterations, options.trials);
-    std::printf("%-10s %8s %12s %12s %8s\n", "collective", "bytes", "pointer_us", "typed_us",
+    std::printf("%-15s %8s %12s %12s %8s\n", "collective", "bytes", "pointer_us", "typed_us",
                 "ratio");
     print("allreduce", floats * sizeof(float), allreduce);
     print("bcast", floats * sizeof(float), bcast);
+    print("allreduce init", floats * sizeof(float), allreduce_init);
+    print("bcast init", floats * sizeof(float), bcast_init);
   }
   runtime.finalize();
 }

@@ -2,6 +2,7 @@
 // validated once (core/validate.hpp), and takes the common path (post_call.hpp).
 #include "collectives/collectives.hpp"
 
+#include "collectives/call_args.hpp"
 #include "collectives/core/validate.hpp"
 #include "collectives/guard/call_guard.hpp"
 #include "collectives/guard/call_record.hpp"
@@ -44,204 +45,177 @@ void blocking_call(CollArgs args) {
 }  // namespace
 
 Request ibcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
-  return validated_call({Collective::kBcast, comm, buffer, buffer, count, {}, {}, type, {}, root});
+  return validated_call(call_args::bcast(comm, buffer, count, type, root));
 }
 
 Request ireduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                 Datatype type, Op op, int root) {
-  return validated_call({Collective::kReduce, comm, send, recv, count, {}, {}, type, op, root});
+  return validated_call(
+      call_args::reducing(Collective::kReduce, comm, send, recv, count, type, op, root));
 }
 
 Request iallreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                    Datatype type, Op op) {
-  return validated_call({Collective::kAllreduce, comm, send, recv, count, {}, {}, type, op});
+  return validated_call(
+      call_args::reducing(Collective::kAllreduce, comm, send, recv, count, type, op));
 }
 
 Request iallgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
                    Datatype type) {
-  return validated_call({Collective::kAllgather, comm, send, recv, count, {}, {}, type});
+  return validated_call(call_args::moving(Collective::kAllgather, comm, send, recv, count, type));
 }
 
 Request igather(const Communicator& comm, const void* send, void* recv, std::size_t count,
                 Datatype type, int root) {
-  return validated_call({Collective::kGather, comm, send, recv, count, {}, {}, type, {}, root});
+  return validated_call(
+      call_args::moving(Collective::kGather, comm, send, recv, count, type, root));
 }
 
 Request iscatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
                  Datatype type, int root) {
-  return validated_call({Collective::kScatter, comm, send, recv, count, {}, {}, type, {}, root});
+  return validated_call(
+      call_args::moving(Collective::kScatter, comm, send, recv, count, type, root));
 }
 
 Request ialltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
                   Datatype type) {
-  return validated_call({Collective::kAlltoall, comm, send, recv, count, {}, {}, type});
+  return validated_call(call_args::moving(Collective::kAlltoall, comm, send, recv, count, type));
 }
 
 Request ibarrier(const Communicator& comm) {
-  return validated_call({Collective::kBarrier, comm});
+  return validated_call(call_args::barrier(comm));
 }
-
-namespace {
-
-// The CollArgs of each collective added with issue 25, shared by its two forms.
-CollArgs gatherv_args(const Communicator& comm, const void* send, std::size_t count, void* recv,
-                      const std::size_t* counts, const std::size_t* displacements, Datatype type,
-                      int root) {
-  return {Collective::kGatherv, comm, send, recv, count, counts, displacements, type, {}, root};
-}
-
-CollArgs scatterv_args(const Communicator& comm, const void* send, const std::size_t* counts,
-                       const std::size_t* displacements, void* recv, std::size_t count,
-                       Datatype type, int root) {
-  return {Collective::kScatterv, comm, send, recv, count, counts, displacements, type, {}, root};
-}
-
-CollArgs allgatherv_args(const Communicator& comm, const void* send, std::size_t count, void* recv,
-                         const std::size_t* counts, const std::size_t* displacements,
-                         Datatype type) {
-  return {Collective::kAllgatherv, comm, send, recv, count, counts, displacements, type};
-}
-
-CollArgs alltoallv_args(const Communicator& comm, const void* send, const std::size_t* send_counts,
-                        const std::size_t* send_displacements, void* recv,
-                        const std::size_t* recv_counts, const std::size_t* recv_displacements,
-                        Datatype type) {
-  return {Collective::kAlltoallv, comm, send, recv, 0,           recv_counts,
-          recv_displacements,     type, {},   -1,   send_counts, send_displacements};
-}
-
-CollArgs reduce_scatter_args(const Communicator& comm, const void* send, void* recv,
-                             const std::size_t* counts, Datatype type, Op op) {
-  return {Collective::kReduceScatter, comm, send, recv, 0, counts, nullptr, type, op};
-}
-
-}  // namespace
 
 Request igatherv(const Communicator& comm, const void* send, std::size_t count, void* recv,
                  const std::size_t* counts, const std::size_t* displacements, Datatype type,
                  int root) {
-  return validated_call(gatherv_args(comm, send, count, recv, counts, displacements, type, root));
+  return validated_call(
+      call_args::gatherv(comm, send, count, recv, counts, displacements, type, root));
 }
 
 Request iscatterv(const Communicator& comm, const void* send, const std::size_t* counts,
                   const std::size_t* displacements, void* recv, std::size_t count, Datatype type,
                   int root) {
-  return validated_call(scatterv_args(comm, send, counts, displacements, recv, count, type, root));
+  return validated_call(
+      call_args::scatterv(comm, send, counts, displacements, recv, count, type, root));
 }
 
 Request iallgatherv(const Communicator& comm, const void* send, std::size_t count, void* recv,
                     const std::size_t* counts, const std::size_t* displacements, Datatype type) {
-  return validated_call(allgatherv_args(comm, send, count, recv, counts, displacements, type));
+  return validated_call(
+      call_args::allgatherv(comm, send, count, recv, counts, displacements, type));
 }
 
 Request ialltoallv(const Communicator& comm, const void* send, const std::size_t* send_counts,
                    const std::size_t* send_displacements, void* recv,
                    const std::size_t* recv_counts, const std::size_t* recv_displacements,
                    Datatype type) {
-  return validated_call(alltoallv_args(comm, send, send_counts, send_displacements, recv,
-                                       recv_counts, recv_displacements, type));
+  return validated_call(call_args::alltoallv(comm, send, send_counts, send_displacements, recv,
+                                             recv_counts, recv_displacements, type));
 }
 
 Request ireduce_scatter_block(const Communicator& comm, const void* send, void* recv,
                               std::size_t count, Datatype type, Op op) {
   return validated_call(
-      {Collective::kReduceScatterBlock, comm, send, recv, count, {}, {}, type, op});
+      call_args::reducing(Collective::kReduceScatterBlock, comm, send, recv, count, type, op));
 }
 
 Request ireduce_scatter(const Communicator& comm, const void* send, void* recv,
                         const std::size_t* counts, Datatype type, Op op) {
-  return validated_call(reduce_scatter_args(comm, send, recv, counts, type, op));
+  return validated_call(call_args::reduce_scatter(comm, send, recv, counts, type, op));
 }
 
 Request iscan(const Communicator& comm, const void* send, void* recv, std::size_t count,
               Datatype type, Op op) {
-  return validated_call({Collective::kScan, comm, send, recv, count, {}, {}, type, op});
+  return validated_call(call_args::reducing(Collective::kScan, comm, send, recv, count, type, op));
 }
 
 Request iexscan(const Communicator& comm, const void* send, void* recv, std::size_t count,
                 Datatype type, Op op) {
-  return validated_call({Collective::kExscan, comm, send, recv, count, {}, {}, type, op});
+  return validated_call(
+      call_args::reducing(Collective::kExscan, comm, send, recv, count, type, op));
 }
 
 void bcast(const Communicator& comm, void* buffer, std::size_t count, Datatype type, int root) {
-  blocking_call({Collective::kBcast, comm, buffer, buffer, count, {}, {}, type, {}, root});
+  blocking_call(call_args::bcast(comm, buffer, count, type, root));
 }
 
 void reduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
             Datatype type, Op op, int root) {
-  blocking_call({Collective::kReduce, comm, send, recv, count, {}, {}, type, op, root});
+  blocking_call(call_args::reducing(Collective::kReduce, comm, send, recv, count, type, op, root));
 }
 
 void allreduce(const Communicator& comm, const void* send, void* recv, std::size_t count,
                Datatype type, Op op) {
-  blocking_call({Collective::kAllreduce, comm, send, recv, count, {}, {}, type, op});
+  blocking_call(call_args::reducing(Collective::kAllreduce, comm, send, recv, count, type, op));
 }
 
 void allgather(const Communicator& comm, const void* send, void* recv, std::size_t count,
                Datatype type) {
-  blocking_call({Collective::kAllgather, comm, send, recv, count, {}, {}, type});
+  blocking_call(call_args::moving(Collective::kAllgather, comm, send, recv, count, type));
 }
 
 void gather(const Communicator& comm, const void* send, void* recv, std::size_t count,
             Datatype type, int root) {
-  blocking_call({Collective::kGather, comm, send, recv, count, {}, {}, type, {}, root});
+  blocking_call(call_args::moving(Collective::kGather, comm, send, recv, count, type, root));
 }
 
 void scatter(const Communicator& comm, const void* send, void* recv, std::size_t count,
              Datatype type, int root) {
-  blocking_call({Collective::kScatter, comm, send, recv, count, {}, {}, type, {}, root});
+  blocking_call(call_args::moving(Collective::kScatter, comm, send, recv, count, type, root));
 }
 
 void alltoall(const Communicator& comm, const void* send, void* recv, std::size_t count,
               Datatype type) {
-  blocking_call({Collective::kAlltoall, comm, send, recv, count, {}, {}, type});
+  blocking_call(call_args::moving(Collective::kAlltoall, comm, send, recv, count, type));
 }
 
 void barrier(const Communicator& comm) {
-  blocking_call({Collective::kBarrier, comm});
+  blocking_call(call_args::barrier(comm));
 }
 
 void gatherv(const Communicator& comm, const void* send, std::size_t count, void* recv,
              const std::size_t* counts, const std::size_t* displacements, Datatype type, int root) {
-  blocking_call(gatherv_args(comm, send, count, recv, counts, displacements, type, root));
+  blocking_call(call_args::gatherv(comm, send, count, recv, counts, displacements, type, root));
 }
 
 void scatterv(const Communicator& comm, const void* send, const std::size_t* counts,
               const std::size_t* displacements, void* recv, std::size_t count, Datatype type,
               int root) {
-  blocking_call(scatterv_args(comm, send, counts, displacements, recv, count, type, root));
+  blocking_call(call_args::scatterv(comm, send, counts, displacements, recv, count, type, root));
 }
 
 void allgatherv(const Communicator& comm, const void* send, std::size_t count, void* recv,
                 const std::size_t* counts, const std::size_t* displacements, Datatype type) {
-  blocking_call(allgatherv_args(comm, send, count, recv, counts, displacements, type));
+  blocking_call(call_args::allgatherv(comm, send, count, recv, counts, displacements, type));
 }
 
 void alltoallv(const Communicator& comm, const void* send, const std::size_t* send_counts,
                const std::size_t* send_displacements, void* recv, const std::size_t* recv_counts,
                const std::size_t* recv_displacements, Datatype type) {
-  blocking_call(alltoallv_args(comm, send, send_counts, send_displacements, recv, recv_counts,
-                               recv_displacements, type));
+  blocking_call(call_args::alltoallv(comm, send, send_counts, send_displacements, recv, recv_counts,
+                                     recv_displacements, type));
 }
 
 void reduce_scatter_block(const Communicator& comm, const void* send, void* recv, std::size_t count,
                           Datatype type, Op op) {
-  blocking_call({Collective::kReduceScatterBlock, comm, send, recv, count, {}, {}, type, op});
+  blocking_call(
+      call_args::reducing(Collective::kReduceScatterBlock, comm, send, recv, count, type, op));
 }
 
 void reduce_scatter(const Communicator& comm, const void* send, void* recv,
                     const std::size_t* counts, Datatype type, Op op) {
-  blocking_call(reduce_scatter_args(comm, send, recv, counts, type, op));
+  blocking_call(call_args::reduce_scatter(comm, send, recv, counts, type, op));
 }
 
 void scan(const Communicator& comm, const void* send, void* recv, std::size_t count, Datatype type,
           Op op) {
-  blocking_call({Collective::kScan, comm, send, recv, count, {}, {}, type, op});
+  blocking_call(call_args::reducing(Collective::kScan, comm, send, recv, count, type, op));
 }
 
 void exscan(const Communicator& comm, const void* send, void* recv, std::size_t count,
             Datatype type, Op op) {
-  blocking_call({Collective::kExscan, comm, send, recv, count, {}, {}, type, op});
+  blocking_call(call_args::reducing(Collective::kExscan, comm, send, recv, count, type, op));
 }
 
 void reduce_local(const void* in, void* inout, std::size_t count, Datatype type, Op op) {

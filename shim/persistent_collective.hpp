@@ -30,11 +30,11 @@ int persistent_collective(const char* call, MPI_Comm comm, MPI_Request* request,
   return guarded(call, comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
     check_request_out(request);
-    std::shared_ptr<const PlannedCollective> planned;
+    std::shared_ptr<const PlannedCall> planned;
     {
       CheckingOnly checking;
       Started checked = post(entry.comm);
-      planned = PlannedCollective::plan(entry.comm, checking, user, checked);
+      planned = plan_replay(entry.comm, checking, user, checked);
     }
     if (planned != nullptr) {
       add_persistent(entry, request,

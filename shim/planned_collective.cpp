@@ -24,27 +24,12 @@ bool replayable(const Communicator& comm, const core::CollArgs& args, UserBuffer
 
 }  // namespace
 
-std::shared_ptr<const PlannedCollective> PlannedCollective::plan(const Communicator& comm,
-                                                                 const CheckingOnly& checking,
-                                                                 UserBuffers user,
-                                                                 const Started& checked) {
+std::shared_ptr<const PlannedCall> plan_replay(const Communicator& comm,
+                                               const CheckingOnly& checking, UserBuffers user,
+                                               const Started& checked) {
   const core::CollArgs* settled = checking.only_call();
   if (settled == nullptr || !replayable(comm, *settled, user, checked)) return nullptr;
-  return std::make_shared<const PlannedCollective>(comm, *settled);
+  return std::make_shared<const PlannedCall>(comm, *settled);
 }
-
-PlannedCollective::PlannedCollective(const Communicator& comm, const core::CollArgs& settled)
-    : comm_(comm),
-      args_{.collective = settled.collective,
-            .comm = comm_,
-            .send = settled.send,
-            .recv = settled.recv,
-            .count = settled.count,
-            .type = settled.type,
-            .op = settled.op,
-            .root = settled.root,
-            .memory = settled.memory,
-            .bytes = settled.bytes},
-      choice_(select::choose(args_)) {}
 
 }  // namespace halyard::mpi_shim

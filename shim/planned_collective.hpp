@@ -1,8 +1,7 @@
 // A persistent collective planned once, at MPI_*_init: the one Halyard call its start settled
-// (checked arguments, datatype resolved to bytes or an element type, memory kind) and the
-// algorithm the selection chose for it. MPI_Start posts that algorithm with those arguments
-// (post_chosen(), collectives/post_call.hpp): no argument checks, no selection, no buffer set-up
-// and no allocation besides the algorithm's own.
+// (checked arguments, datatype resolved to bytes or an element type, memory kind), planned as a
+// PlannedCall (collectives/planned_call.hpp: the algorithm chosen once). MPI_Start posts it: no
+// argument checks, no selection, no buffer set-up and no allocation besides the algorithm's own.
 //
 // Only a call that can be replayed unchanged is planned: one Halyard collective on an
 // intracommunicator, whose buffers are the user's own (contiguous data, MPI_IN_PLACE), with no
@@ -14,11 +13,8 @@
 
 #include <memory>
 
-#include "collectives/core/coll_args.hpp"
-#include "collectives/post_call.hpp"
-#include "collectives/select/selection.hpp"
+#include "collectives/planned_call.hpp"
 #include "runtime/communicator.hpp"
-#include "runtime/request.hpp"
 #include "shim/collective_calls.hpp"
 
 namespace halyard::mpi_shim {
@@ -30,25 +26,10 @@ struct UserBuffers {
   const void* recv = nullptr;
 };
 
-class PlannedCollective {
- public:
-  // Plans the call `checking` saw while MPI_*_init ran the collective's start on `comm`, which
-  // returned `checked`; null when that call cannot be replayed unchanged (above).
-  static std::shared_ptr<const PlannedCollective> plan(const Communicator& comm,
-                                                       const CheckingOnly& checking,
-                                                       UserBuffers user, const Started& checked);
-
-  PlannedCollective(const Communicator& comm, const core::CollArgs& settled);
-  PlannedCollective(const PlannedCollective&) = delete;  // args_ refers to comm_
-  PlannedCollective& operator=(const PlannedCollective&) = delete;
-
-  // Posts one round.
-  Request post() const { return post_chosen(args_, choice_); }
-
- private:
-  Communicator comm_;
-  core::CollArgs args_;
-  select::Choice choice_;
-};
+// Plans the call `checking` saw while MPI_*_init ran the collective's start on `comm`, which
+// returned `checked`; null when that call cannot be replayed unchanged (above).
+std::shared_ptr<const PlannedCall> plan_replay(const Communicator& comm,
+                                               const CheckingOnly& checking, UserBuffers user,
+                                               const Started& checked);
 
 }  // namespace halyard::mpi_shim

@@ -16,6 +16,7 @@
 
 // Datatypes, reduction ops and the collectives (bcast, reduce, allreduce, allgather, ...).
 #include "collectives/collectives.hpp"
+#include "collectives/persistent.hpp"
 #include "runtime/datatypes/datatype.hpp"
 #include "runtime/datatypes/reduce_op.hpp"
 

@@ -2,6 +2,7 @@
 // (tests/typed/CMakeLists.txt compiles each and expects the typed API's own message). Without a
 // macro it compiles: the correct calls next to each case.
 #include <complex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ struct Bytes {
 [[maybe_unused]] void misuse(const halyard::Communicator& comm) {
   std::vector<double> values(4), results(4);
   halyard::allreduce(comm, values, results, halyard::max);
+  [[maybe_unused]] auto plan =
+      halyard::allreduce_init(comm, std::span<const double>(values), results);
 #if defined(TYPED_MISUSE_NON_TRIVIAL)
   std::vector<std::string> names(4);
   halyard::bcast(comm, names, 0);
@@ -35,6 +38,8 @@ struct Bytes {
   halyard::allreduce(comm, values, floats);
 #elif defined(TYPED_MISUSE_SCAN_LAMBDA)
   halyard::scan(comm, values, [](double a, double b) { return a + b; });
+#elif defined(TYPED_MISUSE_TEMPORARY_PLAN)
+  auto dangling = halyard::allreduce_init(comm, std::vector<double>(4), results);
 #endif
 }
 

@@ -356,6 +356,119 @@ void check_custom(const Communicator& world) {
   if (rank == 1) expect_elements(at_root, composed, "ireduce non-commutative lambda");
 }
 
+// Persistent collectives: planned once, started for several rounds with the inputs refilled
+// between them (a function object stays registered for as long as its plan lives).
+void check_persistent(const Communicator& world) {
+  const std::size_t n = 5, size = static_cast<std::size_t>(ranks);
+  auto then = [](const Affine& a, const Affine& b) { return Affine{a.m * b.m, a.c * b.m + b.c}; };
+  std::vector<std::int64_t> in(n), sum(n), sum_in_place(n), sc(n), ex(n), at_root(n * size);
+  std::vector<std::int64_t> all(n * size), piece(n), own(n), gathered_in_place(n * size);
+  std::vector<std::int64_t> exchange(size), exchanged(size), b(n);
+  std::vector<Affine> maps(2), composed(2);
+  PersistentCollective plans[] = {allreduce_init(world, in, sum),
+                                  allreduce_init(world, sum_in_place),
+                                  allreduce_init(world, maps, composed, non_commutative(then)),
+                                  scan_init(world, in, sc),
+                                  exscan_init(world, in, ex, halyard::sum),
+                                  bcast_init(world, b, ranks - 1),
+                                  gather_init(world, in, at_root, 0),
+                                  scatter_init(world, all, piece, 0),
+                                  reduce_scatter_block_init(world, all, own),
+                                  allgather_init(world, gathered_in_place),
+                                  alltoall_init(world, exchange, exchanged),
+                                  barrier_init(world)};
+  for (std::int64_t round = 0; round < 4; ++round) {
+    // Rank r's input this round: input(n, r) + round; `all` holds every rank's, in rank order.
+    const auto input_of = [&](int r) {
+      auto v = input(n, r);
+      for (auto& x : v) x += round;
+      return v;
+    };
+    // Refilled in place: the plans point at these buffers (assigning a new vector would not).
+    std::ranges::copy(input_of(rank), in.begin());
+    std::ranges::copy(in, sum_in_place.begin());
+    for (int r = 0; r < ranks; ++r) {
+      const auto block = input_of(r);
+      std::copy(block.begin(), block.end(), all.begin() + static_cast<std::ptrdiff_t>(n) * r);
+    }
+    std::fill(gathered_in_place.begin(), gathered_in_place.end(), -1);
+    std::copy(in.begin(), in.end(),
+              gathered_in_place.begin() + static_cast<std::ptrdiff_t>(n) * rank);
+    for (std::size_t r = 0; r < size; ++r)
+      exchange[r] = rank * 1000 + static_cast<std::int64_t>(r) + round;
+    std::fill(maps.begin(), maps.end(), Affine{rank + 2 + round, rank + 1});
+    std::fill(b.begin(), b.end(), rank == ranks - 1 ? 7 * round : -1);
+    std::vector<Request> rounds;
+    for (PersistentCollective& plan : plans) rounds.push_back(plan.start());
+    expect(wait_all(rounds).ok(), "a persistent round failed");
+
+    const std::string at = " (persistent, round " + std::to_string(round) + ")";
+    std::vector<std::int64_t> want_sum(n, 0), want_scan(n, 0), want_exscan(n, 0), block_sum(n, 0);
+    Affine want = {2 + round, 1};
+    for (int r = 0; r < ranks; ++r) {
+      const auto v = input_of(r);
+      for (std::size_t i = 0; i < n; ++i) {
+        want_sum[i] += v[i];
+        if (r <= rank) want_scan[i] += v[i];
+        if (r < rank) want_exscan[i] += v[i];
+        block_sum[i] += all[static_cast<std::size_t>(rank) * n + i];
+      }
+      if (r > 0) want = then(want, Affine{r + 2 + round, r + 1});
+    }
+    for (std::size_t r = 0; r < size; ++r) {
+      exchange[r] = static_cast<std::int64_t>(r) * 1000 + rank + round;
+    }
+    expect_elements(sum, want_sum, "allreduce" + at);
+    expect_elements(sum_in_place, want_sum, "allreduce in place" + at);
+    expect_elements(composed, std::vector<Affine>(2, want), "allreduce non-commutative" + at);
+    expect_elements(sc, want_scan, "scan" + at);
+    if (rank > 0) expect_elements(ex, want_exscan, "exscan" + at);
+    expect_elements(b, std::vector<std::int64_t>(n, 7 * round), "bcast" + at);
+    if (rank == 0) expect_elements(at_root, all, "gather" + at);
+    expect_elements(piece, input_of(rank), "scatter" + at);
+    expect_elements(own, block_sum, "reduce_scatter_block" + at);
+    expect_elements(gathered_in_place, all, "allgather in place" + at);
+    expect_elements(exchanged, exchange, "alltoall" + at);
+  }
+
+  // A start while the previous round is in flight throws: rank 0 starts first and tries again
+  // before it lets the others start (their data cannot have arrived).
+  PersistentCollective plan = allreduce_init(world, in, sum);
+  constexpr int kGo = 77;
+  char go = 1;
+  Request first;
+  if (rank == 0) {
+    first = plan.start();
+    try {
+      plan.start();
+      expect(false, "a second start() during a round did not throw");
+    } catch (const Error& e) {
+      expect(
+          e.code() == ErrorCode::kInvalidArgument &&
+              std::string(e.what()).find("previous round has not completed") != std::string::npos,
+          std::string("second start(): ") + e.what());
+    }
+    for (int r = 1; r < ranks; ++r) world.isend(r, kGo, &go, 1).wait_ok();
+  } else {
+    world.irecv(0, kGo, &go, 1).wait_ok();
+    first = plan.start();
+  }
+  first.wait_ok();
+  expect(!plan.active(), "a completed round still active");
+  try {
+    bcast_init(world, b, ranks);  // no such root: refused at init, on every rank
+    expect(false, "bcast_init with root == size() did not throw");
+  } catch (const Error& e) {
+    expect(e.code() == ErrorCode::kInvalidArgument, std::string("bcast_init: ") + e.what());
+  }
+  try {
+    PersistentCollective().start();
+    expect(false, "an empty persistent collective started");
+  } catch (const Error& e) {
+    expect(e.code() == ErrorCode::kInvalidArgument, std::string("empty start(): ") + e.what());
+  }
+}
+
 void check_refusal(const Communicator& world) {
   std::vector<int> in(4), small(3);
   try {
@@ -382,6 +495,7 @@ int main() {
     check_everywhere(world);
     check_non_blocking(world);
     check_custom(world);
+    check_persistent(world);
     check_refusal(world);
     // The same on a split (RAII) communicator: odd and even ranks.
     const Communicator half = world.split(rank % 2, rank);
