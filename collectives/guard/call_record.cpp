@@ -2,6 +2,7 @@
 
 #include "collectives/core/vocabulary.hpp"
 #include "runtime/runtime_services.hpp"
+#include "runtime/support/fast_tls.hpp"
 
 namespace halyard::guard {
 
@@ -20,7 +21,7 @@ std::uint64_t record_posted(FlightRecorder& recorder, const core::CollArgs& args
 namespace {
 // The record of the blocking call this thread waits in (0: none): the wait, not a deferred
 // callback, ends it, so a rank that goes on computing right after shows the call completed.
-thread_local std::uint64_t t_blocking_record = 0;
+HALYARD_FAST_TLS thread_local std::uint64_t t_blocking_record = 0;
 }  // namespace
 
 void record_end(FlightRecorder& recorder, std::uint64_t record, const core::CollArgs& args,

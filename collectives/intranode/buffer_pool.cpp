@@ -1,5 +1,7 @@
 #include "collectives/intranode/buffer_pool.hpp"
 
+#include "runtime/support/fast_tls.hpp"
+
 #include <utility>
 
 namespace halyard::intranode {
@@ -11,7 +13,7 @@ constexpr std::size_t kKeptBuffers = 8;
 constexpr std::size_t kLargestKept = std::size_t{4} << 20;
 
 std::vector<std::vector<std::byte>>& free_buffers() {
-  thread_local std::vector<std::vector<std::byte>> buffers;
+  HALYARD_FAST_TLS thread_local std::vector<std::vector<std::byte>> buffers;
   return buffers;
 }
 

@@ -17,6 +17,7 @@
 #include "runtime/node_memory.hpp"
 #include "runtime/support/config.hpp"
 #include "runtime/support/error.hpp"
+#include "runtime/support/fast_tls.hpp"
 #include "runtime/support/log.hpp"
 #include "runtime/tuning_file_share.hpp"
 
@@ -200,10 +201,11 @@ struct RememberedChoice {
 // changed.
 const RememberedChoice& remembered_choice(Collective collective, const CommShape& shape,
                                           std::size_t bytes) {
-  // On the heap, not in the thread-local block: libhalyard's thread-locals take glibc's static
-  // TLS (-ftls-model=initial-exec), and a process that dlopens the library (the Python module,
+  // On the heap, not in the thread-local block: libhalyard's block takes glibc's static TLS
+  // (runtime/support/fast_tls.hpp), and a process that dlopens the library (the Python module,
   // the torch backend) has only ~1.6 KB of it to spare; this 2.5 KB table would not fit.
-  thread_local std::unique_ptr<std::array<RememberedChoice, kCollectiveCount>> remembered;
+  HALYARD_FAST_TLS thread_local std::unique_ptr<std::array<RememberedChoice, kCollectiveCount>>
+      remembered;
   if (!remembered) remembered = std::make_unique<std::array<RememberedChoice, kCollectiveCount>>();
   RememberedChoice& last = (*remembered)[static_cast<std::size_t>(collective)];
   const std::uint64_t generation = table_generation.load(std::memory_order_acquire);

@@ -9,6 +9,7 @@
 #include "runtime/datatypes/custom_op.hpp"
 #include "runtime/datatypes/reduction_isa.hpp"
 #include "runtime/support/error.hpp"
+#include "runtime/support/fast_tls.hpp"
 
 namespace halyard {
 namespace {
@@ -64,8 +65,8 @@ void reduce_misaligned(kernels::ReductionKernel kernel, std::size_t element_size
 // The active ISA's kernel table, looked up again only when the ISA changes (use_reduction_isa):
 // the lookup checks the CPU each time, a tenth of a small allreduce's reduction.
 const kernels::ReductionKernelTable& active_kernels() {
-  thread_local int cached_isa = -1;
-  thread_local const kernels::ReductionKernelTable* cached = nullptr;
+  HALYARD_FAST_TLS thread_local int cached_isa = -1;
+  HALYARD_FAST_TLS thread_local const kernels::ReductionKernelTable* cached = nullptr;
   const ReductionIsa isa = active_reduction_isa();
   if (static_cast<int>(isa) != cached_isa) {
     cached = &reduction_kernels(isa);

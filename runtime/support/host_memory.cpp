@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include "runtime/support/fast_tls.hpp"
+
 namespace halyard {
 
 namespace {
@@ -41,7 +43,7 @@ struct ThreadStack {
   bool asked = false;
 };
 
-thread_local ThreadStack this_thread_stack;
+HALYARD_FAST_TLS thread_local ThreadStack this_thread_stack;
 
 const ThreadStack& thread_stack() {
   ThreadStack& stack = this_thread_stack;

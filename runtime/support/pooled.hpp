@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <new>
 
+#include "runtime/support/fast_tls.hpp"
+
 namespace halyard {
 
 template <typename T>
@@ -34,6 +36,7 @@ class Pooled {
     if (p == nullptr) return;
     FreeList& list = free_list();
     if (kPooling && bytes == block_size() && !list.closed && list.count < kMaxCached) {
+      if (!list.release_registered) register_release(list);
       list.head = ::new (p) Node{list.head};
       ++list.count;
       return;
@@ -52,19 +55,32 @@ class Pooled {
   struct Node {
     Node* next;
   };
+  // Trivially destructible, so that reaching it takes no guard variable (which the compiler
+  // would read through __tls_get_addr at every call): the blocks go back to the heap from a
+  // separate thread-local, registered with the first block the list keeps.
   struct FreeList {
     Node* head = nullptr;
     std::size_t count = 0;
     bool closed = false;  // the thread is exiting: later frees go straight back to the heap
-    ~FreeList() {
-      closed = true;
-      while (head != nullptr) {
-        Node* next = head->next;
-        ::operator delete(head);
-        head = next;
+    bool release_registered = false;
+  };
+  struct ReleaseAtThreadExit {
+    ~ReleaseAtThreadExit() {
+      FreeList& list = free_list();
+      list.closed = true;
+      while (list.head != nullptr) {
+        Node* next = list.head->next;
+        ::operator delete(list.head);
+        list.head = next;
       }
+      list.count = 0;
     }
   };
+  [[gnu::noinline]] static void register_release(FreeList& list) {
+    list.release_registered = true;
+    thread_local ReleaseAtThreadExit release;
+    static_cast<void>(release);
+  }
 
   // sizeof(T) is only known once T is complete, which it is wherever new/delete are used.
   static constexpr std::size_t block_size() {
@@ -72,7 +88,7 @@ class Pooled {
   }
 
   static FreeList& free_list() {
-    thread_local FreeList list;
+    HALYARD_FAST_TLS thread_local FreeList list;
     return list;
   }
 };

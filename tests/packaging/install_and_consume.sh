@@ -6,7 +6,9 @@
 #   3. build an outside project with find_package(Halyard) and the compiler's default standard,
 #      and run it under the installed hlaunch on 2 ranks;
 #   4. build the same program with nothing but `pkg-config --cflags --libs halyard` and run it;
-#   5. when the build has the Python module, import it from the prefix and allreduce on 2 ranks.
+#   5. when the build has the Python module, import it from the prefix and allreduce on 2 ranks;
+#   6. when it has the torch backend, import torch and then halyard.torch from the prefix, with
+#      glibc's default TLS tunables, and allreduce a tensor through torch.distributed on 2 ranks.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,3 +56,21 @@ out = w.allreduce(np.full(3, w.rank + 1, np.float32), np.empty(3, np.float32))
 assert halyard.__file__.startswith("'"$prefix"'") and (out == 3).all(), (halyard.__file__, out)
 print("python from the prefix: rank", w.rank, "ok")'
 
+
+if [[ -z $(find "$prefix" -name '_halyard_torch.cpython*.so') ]]; then
+  echo "no torch backend in this build (HALYARD_TORCH): not checked from the prefix"
+  exit 0
+fi
+# torch first, with glibc's default spare static TLS (512 B optional: hlaunch adds more unless
+# the tunable is named), as a plain python3 would import them (docs/python.md).
+PYTHONPATH=$(dirname "$(dirname "$module")") "$prefix/bin/hlaunch" -n 2 --timeout 120 \
+  -x GLIBC_TUNABLES=glibc.rtld.optional_static_tls=512 \
+  "${HALYARD_TEST_PYTHON:-/usr/bin/python3}" -c '
+import torch, torch.distributed as dist, halyard.torch
+halyard.torch.init_process_group()
+t = torch.full((5,), float(dist.get_rank() + 1))
+dist.all_reduce(t)
+assert halyard.torch.__file__.startswith("'"$prefix"'") and dist.get_backend() == "halyard" \
+    and t.tolist() == [3.0] * 5, (halyard.torch.__file__, dist.get_backend(), t)
+print("halyard.torch from the prefix: rank", dist.get_rank(), "ok")
+dist.destroy_process_group()'
