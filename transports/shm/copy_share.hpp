@@ -63,6 +63,11 @@ class CopyShare {
     return generation;
   }
 
+  // The generation of the transfer the slot holds now (acquire: its terms are visible).
+  std::uint32_t generation() const {
+    return static_cast<std::uint32_t>(word(slot_->claim).load(std::memory_order_acquire) >> 32);
+  }
+
   // Sender: why it must not push into this slot's transfer, or nullopt. The slot lives in the
   // receiver's part of the segment, so the sender checks it against what it knows itself: the
   // receiver's pid as the receiver published it, and its own buffer of `sender_bytes` (a slot

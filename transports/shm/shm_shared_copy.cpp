@@ -78,9 +78,17 @@ void ShmTransport::accept_share(const ShareCopy& offer, const Peer& peer) {
   auto it = outstanding_.find(offer.id);
   if (!helping_ || it == outstanding_.end() || offer.slot >= kCopyShareSlots) return;
   Help help{&peer.block->shares[offer.slot], offer.generation, it->second.buf, {}};
+  // The receiver may have copied the whole message alone and opened the slot for its next
+  // transfer before this offer was read: nothing to help with, and the slot's terms are the
+  // next transfer's (which the checks below would refuse, loudly). Checked before and after
+  // the copy of the terms.
+  const CopyShare live(help.slot);
+  auto moved_on = [&] { return live.generation() != offer.generation; };
+  if (moved_on()) return;
   // A copy of the terms, read after the offer (the receiver wrote them before sending it);
   // later changes to the slot do not reach the pushes.
   std::memcpy(&help.terms, help.slot, sizeof help.terms);
+  if (moved_on()) return;
   if (auto problem = CopyShare(&help.terms).problem_for_sender(peer.pid, it->second.size)) {
     // Not helping costs nothing but speed: the receiver copies every chunk itself.
     log::warn("shm: not helping rank {} copy a message: its copy slot {}", peer.world_rank,
