@@ -105,12 +105,11 @@ std::string case_name(const ElementCase& c) {
          (c.exact ? "" : "/inexact");
 }
 
-std::vector<std::byte> make_input(const ElementCase& c, int rank, std::size_t count,
-                                  std::uint32_t seed) {
+void fill_input(const ElementCase& c, int rank, std::size_t count, std::uint32_t seed,
+                std::byte* out) {
   std::size_t element = datatype_size(c.type);
-  std::vector<std::byte> out(count * element);
   for (std::size_t i = 0; i < count; ++i) {
-    std::byte* p = out.data() + i * element;
+    std::byte* p = out + i * element;
     std::uint32_t v = small_value(c.op, rank, i, seed);
     double fraction = c.exact ? 0.0 : 0.1 * static_cast<double>(i % 7) + 0.013 * rank;
     switch (c.type) {
@@ -153,22 +152,42 @@ std::vector<std::byte> make_input(const ElementCase& c, int rank, std::size_t co
         break;
     }
   }
+}
+
+std::vector<std::byte> make_input(const ElementCase& c, int rank, std::size_t count,
+                                  std::uint32_t seed) {
+  std::vector<std::byte> out(count * datatype_size(c.type));
+  fill_input(c, rank, count, seed, out.data());
   return out;
+}
+
+void reference_reduction_into(const ElementCase& c, int size, std::size_t count, std::uint32_t seed,
+                              std::vector<std::byte>& out, std::vector<std::byte>& scratch) {
+  const std::size_t bytes = count * datatype_size(c.type);
+  out.resize(bytes);
+  scratch.resize(bytes);
+  fill_input(c, 0, count, seed, out.data());
+  for (int r = 1; r < size; ++r) {
+    fill_input(c, r, count, seed, scratch.data());
+    reduce_into(c.op, c.type, out.data(), scratch.data(), count);
+  }
 }
 
 std::vector<std::byte> reference_reduction(const ElementCase& c, int size, std::size_t count,
                                            std::uint32_t seed) {
-  std::vector<std::byte> acc = make_input(c, 0, count, seed);
-  for (int r = 1; r < size; ++r) {
-    std::vector<std::byte> next = make_input(c, r, count, seed);
-    reduce_into(c.op, c.type, acc.data(), next.data(), count);
-  }
-  return acc;
+  std::vector<std::byte> out, scratch;
+  reference_reduction_into(c, size, count, seed, out, scratch);
+  return out;
+}
+
+void fill_junk(std::vector<std::byte>& out, std::size_t bytes) {
+  out.resize(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) out[i] = static_cast<std::byte>(0xA5 ^ (i * 29));
 }
 
 std::vector<std::byte> junk(std::size_t bytes) {
-  std::vector<std::byte> out(bytes);
-  for (std::size_t i = 0; i < bytes; ++i) out[i] = static_cast<std::byte>(0xA5 ^ (i * 29));
+  std::vector<std::byte> out;
+  fill_junk(out, bytes);
   return out;
 }
 

@@ -24,16 +24,23 @@ struct ElementCase {
 
 std::string case_name(const ElementCase& c);
 
-// `count` elements of rank `rank`'s input.
+// `count` elements of rank `rank`'s input; fill_input writes them at `out`.
 std::vector<std::byte> make_input(const ElementCase& c, int rank, std::size_t count,
                                   std::uint32_t seed);
+void fill_input(const ElementCase& c, int rank, std::size_t count, std::uint32_t seed,
+                std::byte* out);
 
-// The reduction over ranks 0 .. size-1 of make_input, in rank order.
+// The reduction over ranks 0 .. size-1 of make_input, in rank order. The _into form reuses
+// `out` and `scratch` (resized, so a program that keeps them allocates nothing once warm).
 std::vector<std::byte> reference_reduction(const ElementCase& c, int size, std::size_t count,
                                            std::uint32_t seed);
+void reference_reduction_into(const ElementCase& c, int size, std::size_t count, std::uint32_t seed,
+                              std::vector<std::byte>& out, std::vector<std::byte>& scratch);
 
-// A buffer of `bytes` filled with a junk pattern (so stale data never passes a check).
+// A buffer of `bytes` filled with a junk pattern (so stale data never passes a check); fill_junk
+// resizes and fills `out`.
 std::vector<std::byte> junk(std::size_t bytes);
+void fill_junk(std::vector<std::byte>& out, std::size_t bytes);
 
 // Compares `count` elements; on a mismatch prints rank, what, index, expected and got, and
 // exits 1.

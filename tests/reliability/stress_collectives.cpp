@@ -10,7 +10,11 @@
 // and the call and exits 1; a hang is caught by hlaunch --timeout. At the end rank 0 prints
 //   stress: seed S: N calls (C checked, U unsupported), 0 wrong, T s, RSS warm-up X MiB end Y MiB
 //   stress: RSS by tenth of the calls (MiB): a b c ... (rank 0)
-// (RSS of rank 0 after the first tenth of the calls, at each further tenth, and at the end).
+//   stress: malloc by tenth (MiB, in use/free in heap/mapped): u/f/m ...
+// (RSS of rank 0 after the first tenth of the calls, at each further tenth, and at the end;
+// then glibc's mallinfo2 at the same moments).
+#include <malloc.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -60,6 +64,18 @@ struct Call {
            (in_place ? ", in place" : "");
   }
 };
+
+// malloc's view at the same moments (glibc's mallinfo2): bytes in use from the heap, free but
+// held in the heap (fragments), and in blocks mapped on their own.
+struct HeapView {
+  double in_use, free_in_heap, mapped;
+};
+HeapView heap_view() {
+  const struct mallinfo2 m = ::mallinfo2();
+  constexpr double kMiB = 1024.0 * 1024.0;
+  return {static_cast<double>(m.uordblks) / kMiB, static_cast<double>(m.fordblks) / kMiB,
+          static_cast<double>(m.hblkhd) / kMiB};
+}
 
 double rss_mib() {
   std::ifstream statm("/proc/self/statm");
@@ -112,16 +128,24 @@ Call draw(std::mt19937_64& rng, long index, const Options& o,
   return call;
 }
 
-using halyard::testing::make_input;
+using halyard::testing::fill_input;
+using halyard::testing::fill_junk;
 
-std::vector<std::byte> concat_blocks(const ElementCase& c, int first_id, int stride, int blocks,
-                                     std::size_t count, std::uint32_t seed) {
-  std::vector<std::byte> out;
+// The harness reuses its buffers (resized within their capacity) instead of allocating them per
+// call, as an application reuses its own: what the resident size then shows is the library's.
+void input_into(std::vector<std::byte>& out, const ElementCase& c, int rank, std::size_t count,
+                std::uint32_t seed) {
+  out.resize(count * datatype_size(c.type));
+  fill_input(c, rank, count, seed, out.data());
+}
+
+void concat_blocks_into(std::vector<std::byte>& out, const ElementCase& c, int first_id, int stride,
+                        int blocks, std::size_t count, std::uint32_t seed) {
+  const std::size_t block = count * datatype_size(c.type);
+  out.resize(block * static_cast<std::size_t>(blocks));
   for (int b = 0; b < blocks; ++b) {
-    auto block = make_input(c, first_id + b * stride, count, seed);
-    out.insert(out.end(), block.begin(), block.end());
+    fill_input(c, first_id + b * stride, count, seed, out.data() + block * std::size_t(b));
   }
-  return out;
 }
 
 // Posts `call` on this rank; false when the selection cannot run the drawn algorithm here
@@ -147,16 +171,19 @@ bool post(Call& call) {
   try {
     switch (call.collective) {
       case Collective::kBcast:
-        call.recv =
-            me == call.root ? make_input(c, me, n, seed) : halyard::testing::junk(n * esize);
+        if (me == call.root) {
+          input_into(call.recv, c, me, n, seed);
+        } else {
+          fill_junk(call.recv, n * esize);
+        }
         call.request = ibcast(comm, call.recv.data(), n, c.type, call.root);
         break;
       case Collective::kReduce:
       case Collective::kAllreduce: {
         bool all = call.collective == Collective::kAllreduce;
         bool receives = all || me == call.root;
-        call.send = make_input(c, me, n, seed);
-        call.recv = halyard::testing::junk(receives ? n * esize : 0);
+        input_into(call.send, c, me, n, seed);
+        fill_junk(call.recv, receives ? n * esize : 0);
         const void* send = call.send.data();
         if (call.in_place && receives) {
           call.recv = call.send;
@@ -169,8 +196,8 @@ bool post(Call& call) {
       case Collective::kAllgather:
       case Collective::kGather: {
         bool receives = call.collective == Collective::kAllgather || me == call.root;
-        call.send = make_input(c, me, n, seed);
-        call.recv = halyard::testing::junk(receives ? n * esize * static_cast<std::size_t>(p) : 0);
+        input_into(call.send, c, me, n, seed);
+        fill_junk(call.recv, receives ? n * esize * static_cast<std::size_t>(p) : 0);
         call.request =
             call.collective == Collective::kAllgather
                 ? iallgather(comm, call.send.data(), call.recv.data(), n, c.type)
@@ -178,13 +205,13 @@ bool post(Call& call) {
         break;
       }
       case Collective::kScatter:
-        if (me == call.root) call.send = concat_blocks(c, 0, 1, p, n, seed);
-        call.recv = halyard::testing::junk(n * esize);
+        if (me == call.root) concat_blocks_into(call.send, c, 0, 1, p, n, seed);
+        fill_junk(call.recv, n * esize);
         call.request = iscatter(comm, call.send.data(), call.recv.data(), n, c.type, call.root);
         break;
       case Collective::kAlltoall:
-        call.send = concat_blocks(c, me * p, 1, p, n, seed);  // block r: id me*p + r
-        call.recv = halyard::testing::junk(n * esize * static_cast<std::size_t>(p));
+        concat_blocks_into(call.send, c, me * p, 1, p, n, seed);  // block r: id me*p + r
+        fill_junk(call.recv, n * esize * static_cast<std::size_t>(p));
         call.request = ialltoall(comm, call.send.data(), call.recv.data(), n, c.type);
         break;
       case Collective::kBarrier:
@@ -200,7 +227,9 @@ bool post(Call& call) {
   return true;
 }
 
-void check(const Call& call, std::uint64_t seed) {
+// `expected` and `scratch`: the caller's, reused from call to call.
+void check(const Call& call, std::uint64_t seed, std::vector<std::byte>& expected,
+           std::vector<std::byte>& scratch) {
   Status s = call.request.wait();
   const std::string what = call.describe(seed);
   if (!s.ok()) {
@@ -211,28 +240,27 @@ void check(const Call& call, std::uint64_t seed) {
   const ElementCase& c = call.element;
   const std::size_t n = call.count;
   const std::uint32_t ds = call.data_seed;
-  std::vector<std::byte> expected;
   switch (call.collective) {
     case Collective::kBcast:
-      expected = make_input(c, call.root, n, ds);
+      input_into(expected, c, call.root, n, ds);
       break;
     case Collective::kReduce:
       if (me != call.root) return;
       [[fallthrough]];
     case Collective::kAllreduce:
-      expected = halyard::testing::reference_reduction(c, p, n, ds);
+      halyard::testing::reference_reduction_into(c, p, n, ds, expected, scratch);
       break;
     case Collective::kGather:
       if (me != call.root) return;
       [[fallthrough]];
     case Collective::kAllgather:
-      expected = concat_blocks(c, 0, 1, p, n, ds);
+      concat_blocks_into(expected, c, 0, 1, p, n, ds);
       break;
     case Collective::kScatter:
-      expected = make_input(c, me, n, ds);
+      input_into(expected, c, me, n, ds);
       break;
     case Collective::kAlltoall:
-      expected = concat_blocks(c, me, p, p, n, ds);  // block s: id s*p + me
+      concat_blocks_into(expected, c, me, p, p, n, ds);  // block s: id s*p + me
       break;
     case Collective::kBarrier:
     default:  // not in the stress mix
@@ -281,24 +309,56 @@ int main(int argc, char** argv) {
   };
   std::mt19937_64 rng(o.seed);
   std::deque<Call> pending;
+  // Finished calls' buffers, handed to the next calls; the expected results' and the reference
+  // reduction's buffers, likewise kept.
+  std::vector<std::pair<std::vector<std::byte>, std::vector<std::byte>>> spare;
+  std::vector<std::byte> expected, scratch;
+  auto give_back = [&spare](Call& call) {
+    spare.emplace_back(std::move(call.send), std::move(call.recv));
+  };
+  // Every buffer the harness will use, at its largest (a call's buffer holds at most
+  // --max-bytes: a block collective's blocks together), touched now: the resident size measured
+  // from the first tenth on then holds the harness's whole share, and what changes after is
+  // the library's.
+  auto touched = [&o] {
+    std::vector<std::byte> v(o.max_bytes);
+    v.clear();
+    return v;
+  };
+  for (int slot = 0; slot <= o.inflight; ++slot) spare.emplace_back(touched(), touched());
+  expected = touched();
+  scratch = touched();
   long unsupported = 0, checked = 0;
   std::vector<double> rss_by_tenth;
+  std::vector<HeapView> heap_by_tenth;
   auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < o.ops; ++i) {
     Call call = draw(rng, i, o, comms, p);
+    if (!spare.empty()) {
+      call.send = std::move(spare.back().first);
+      call.recv = std::move(spare.back().second);
+      spare.pop_back();
+    }
     if (!post(call)) {
+      give_back(call);
       ++unsupported;
       continue;
     }
     pending.push_back(std::move(call));
     while (static_cast<int>(pending.size()) >= o.inflight) {
-      check(pending.front(), o.seed);
+      check(pending.front(), o.seed, expected, scratch);
+      give_back(pending.front());
       pending.pop_front();
       ++checked;
     }
-    if (o.ops >= 10 && (i + 1) % (o.ops / 10) == 0) rss_by_tenth.push_back(rss_mib());
+    if (o.ops >= 10 && (i + 1) % (o.ops / 10) == 0) {
+      rss_by_tenth.push_back(rss_mib());
+      heap_by_tenth.push_back(heap_view());
+    }
   }
-  for (; !pending.empty(); pending.pop_front(), ++checked) check(pending.front(), o.seed);
+  for (; !pending.empty(); pending.pop_front(), ++checked) {
+    check(pending.front(), o.seed, expected, scratch);
+  }
   select::set_decision_table({});
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   barrier(world);
@@ -310,6 +370,10 @@ int main(int argc, char** argv) {
         rss_by_tenth.empty() ? 0.0 : rss_by_tenth.front(), rss_mib());
     std::printf("stress: RSS by tenth of the calls (MiB):");
     for (double r : rss_by_tenth) std::printf(" %.0f", r);
+    std::printf("\nstress: malloc by tenth (MiB, in use/free in heap/mapped):");
+    for (const HeapView& h : heap_by_tenth) {
+      std::printf(" %.0f/%.0f/%.0f", h.in_use, h.free_in_heap, h.mapped);
+    }
     std::printf("\n");
   }
   rt.finalize();
