@@ -1,11 +1,15 @@
 // SmallBuffer<N>: a step machine's working bytes, kept inside the machine up to N bytes and on
-// the heap beyond. Machines come from a per-thread pool (StepMachine::launch), so a small
-// collective's scratch costs no allocation; a std::vector cost a malloc, a zero fill and a free
-// per call. The bytes are not initialised: every user writes them before reading.
+// reused scratch beyond (runtime/support/scratch_pool.hpp: no page faults, no fresh mapping per
+// call). Machines come from a per-thread pool (StepMachine::launch), so a small collective's
+// scratch costs no allocation; a std::vector cost a malloc, a zero fill and a free per call.
+// The bytes are not initialised: every user writes them before reading (a reused buffer holds
+// an earlier call's).
 #pragma once
 
 #include <cstddef>
-#include <memory>
+#include <optional>
+
+#include "runtime/support/scratch_pool.hpp"
 
 namespace halyard::base {
 
@@ -22,15 +26,14 @@ class SmallBuffer {
     if (bytes <= N) {
       data_ = in_place_;
     } else {
-      heap_ = std::make_unique_for_overwrite<std::byte[]>(bytes);
-      data_ = heap_.get();
+      data_ = heap_.emplace(bytes).data();
     }
   }
   std::byte* data() const noexcept { return data_; }
 
  private:
   alignas(16) std::byte in_place_[N];
-  std::unique_ptr<std::byte[]> heap_;
+  std::optional<ScratchBuffer> heap_;
   std::byte* data_ = nullptr;
 };
 

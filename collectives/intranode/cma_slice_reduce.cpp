@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "collectives/base/block_partition.hpp"
-#include "collectives/intranode/buffer_pool.hpp"
 #include "collectives/intranode/cma_pull.hpp"
 #include "runtime/datatypes/reduction.hpp"
+#include "runtime/support/scratch_pool.hpp"
 
 namespace halyard::intranode {
 
@@ -37,7 +37,7 @@ class CmaSliceReduce final : public NoticeMachine {
     if (copies_out()) {
       result_ = static_cast<std::byte*>(plan_.recv) + my_offset_;
     } else {
-      partial_ = std::make_unique<PooledBuffer>(my_bytes_);
+      partial_ = std::make_unique<ScratchBuffer>(my_bytes_);
       result_ = partial_->data();
     }
   }
@@ -182,11 +182,11 @@ class CmaSliceReduce final : public NoticeMachine {
   base::BlockPartition slices_;
   std::vector<Peer> peers_;
   std::size_t my_offset_ = 0, my_bytes_ = 0, chunk_ = 0;
-  std::byte* result_ = nullptr;                       // where this rank's reduced slice lies
-  std::unique_ptr<PooledBuffer> partial_;             // that place, on a non-root rank of reduce
-  PooledBuffer accumulator_{kReduceChunkBytes + 64};  // one chunk being reduced
-  PooledBuffer incoming_{kReduceChunkBytes + 64};     // one chunk read from a peer
-  std::size_t reduced_ = 0;                           // bytes of this rank's slice reduced so far
+  std::byte* result_ = nullptr;                        // where this rank's reduced slice lies
+  std::unique_ptr<ScratchBuffer> partial_;             // that place, on a non-root rank of reduce
+  ScratchBuffer accumulator_{kReduceChunkBytes + 64};  // one chunk being reduced
+  ScratchBuffer incoming_{kReduceChunkBytes + 64};     // one chunk read from a peer
+  std::size_t reduced_ = 0;                            // bytes of this rank's slice reduced so far
   int known_ = 0, reduced_seen_ = 0, finished_seen_ = 0, pulled_slices_ = 0;
   bool announced_reduced_ = false, announced_finished_ = false;
 };

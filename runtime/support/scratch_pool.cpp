@@ -1,10 +1,10 @@
-#include "collectives/intranode/buffer_pool.hpp"
+#include "runtime/support/scratch_pool.hpp"
 
 #include "runtime/support/fast_tls.hpp"
 
 #include <utility>
 
-namespace halyard::intranode {
+namespace halyard {
 
 namespace {
 
@@ -19,24 +19,25 @@ std::vector<std::vector<std::byte>>& free_buffers() {
 
 }  // namespace
 
-PooledBuffer::PooledBuffer(std::size_t bytes) {
+ScratchBuffer::ScratchBuffer(std::size_t bytes) {
   auto& pool = free_buffers();
+  auto best = pool.end();  // the smallest kept buffer that holds `bytes`
   for (auto it = pool.begin(); it != pool.end(); ++it) {
-    if (it->capacity() >= bytes) {
-      buffer_ = std::move(*it);
-      pool.erase(it);
-      break;
-    }
+    if (it->size() >= bytes && (best == pool.end() || it->size() < best->size())) best = it;
   }
-  // Growing within capacity neither allocates nor touches the bytes again.
+  if (best != pool.end()) {
+    buffer_ = std::move(*best);
+    pool.erase(best);
+    return;
+  }
   buffer_.resize(bytes);
 }
 
-PooledBuffer::~PooledBuffer() {
+ScratchBuffer::~ScratchBuffer() {
   auto& pool = free_buffers();
-  if (buffer_.capacity() <= kLargestKept && pool.size() < kKeptBuffers) {
+  if (buffer_.size() <= kLargestKept && pool.size() < kKeptBuffers) {
     pool.push_back(std::move(buffer_));
   }
 }
 
-}  // namespace halyard::intranode
+}  // namespace halyard
