@@ -38,7 +38,7 @@ void blocking_call(CollArgs args) {
   args.blocking = true;
   core::validate(args);
   const Status status = post_call(args).wait();
-  guard::record_blocking_end(args.comm, status);
+  guard::record_blocking_end(status);
   status.raise_if_failed();
 }
 

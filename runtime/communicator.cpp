@@ -173,8 +173,9 @@ std::size_t Communicator::posted_receives() const {
   EventLoop::Access access(s.p2p->loop());
   return s.p2p->matching().posted_count(s.context);
 }
-std::uint64_t Communicator::next_recorded_call() const {
-  return ++state_->recorded_calls;
+Communicator::RecordedCall Communicator::next_recorded_call() const {
+  State& s = *state_;
+  return {s.context, static_cast<std::uint32_t>(s.world_ranks.size()), ++s.recorded_calls};
 }
 
 std::uint32_t Communicator::next_collective_call() const {

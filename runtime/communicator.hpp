@@ -74,9 +74,15 @@ class Communicator {
   // held (EventLoop::Access) when a progress thread runs.
   std::uint32_t next_collective_call() const;
   // Numbers the public collective calls on this communicator (1, 2, ...) for the flight
-  // recorder: the same call has the same number on every member. Valid communicators only;
-  // call with the loop held like next_collective_call().
-  std::uint64_t next_recorded_call() const;
+  // recorder: the same call has the same number on every member; with the communicator's
+  // context id and size, read in the same call (the recorder's per-call cost). Valid
+  // communicators only; call with the loop held like next_collective_call().
+  struct RecordedCall {
+    std::uint32_t context;
+    std::uint32_t size;
+    std::uint64_t number;
+  };
+  RecordedCall next_recorded_call() const;
   // Receives posted on this communicator (user and library) that no message has matched yet.
   // Once every operation on the communicator has completed it is 0: a receive that outlives
   // its operation would match a later message with the same tag (Open MPI reports the same

@@ -14,22 +14,12 @@
 
 namespace halyard {
 
-namespace {
-
-void copy_name(char (&to)[recorder::kNameBytes], std::string_view name) noexcept {
-  std::size_t n = std::min(name.size(), recorder::kNameBytes - 1);
-  std::memcpy(to, name.data(), n);
-  to[n] = '\0';
-}
-
-}  // namespace
-
 std::unique_ptr<FlightRecorder> FlightRecorder::open_from_environment(int rank, bool watchdog_on) {
   std::optional<std::string> dir = config::env_string("HALYARD_RECORDER_DIR");
   if (!dir || dir->empty()) return nullptr;
-  // Off unless asked for, or unless HALYARD_COLL_TIMEOUT is on: recording costs about 260
-  // instructions a call, a measurable 5-10% of a 4-byte collective on one node (as PyTorch's
-  // NCCL flight recorder, which is off by default too).
+  // Off unless asked for, or unless HALYARD_COLL_TIMEOUT is on: recording costs about 140
+  // instructions a call, a measurable 10-15% of a 4-byte collective on one node
+  // (docs/reliability.md; PyTorch's NCCL flight recorder is off by default too).
   std::int64_t slots =
       config::env_int("HALYARD_RECORDER_SIZE", watchdog_on ? recorder::kDefaultSlots : 0);
   if (slots < 0 || slots > recorder::kMaxSlots) {
@@ -58,22 +48,18 @@ std::unique_ptr<FlightRecorder> FlightRecorder::open_from_environment(int rank, 
   return std::unique_ptr<FlightRecorder>(new FlightRecorder(header));
 }
 
-std::uint64_t FlightRecorder::posted(std::uint32_t comm, std::uint32_t comm_size,
-                                     std::uint64_t sequence, std::string_view collective,
-                                     std::string_view algorithm, std::uint64_t bytes) noexcept {
-  const std::uint64_t record = ++records_;
-  recorder::Slot& slot = slot_of(record);
-  recorder::store(slot.record, std::uint64_t{0});
-  slot.sequence = sequence;
-  slot.bytes = bytes;
-  slot.comm = comm;
-  slot.comm_size = comm_size;
-  slot.state = static_cast<std::uint32_t>(recorder::CallState::kPosted);
-  copy_name(slot.collective, collective);
-  copy_name(slot.algorithm, algorithm);
-  recorder::store(slot.record, record, std::memory_order_release);
-  recorder::store(header_->records, record, std::memory_order_release);
-  return record;
+FlightRecorder::Name FlightRecorder::name_of(std::string_view name) noexcept {
+  Name out{};
+  std::memcpy(out.data(), name.data(), std::min(name.size(), recorder::kNameBytes - 1));
+  return out;
+}
+
+const FlightRecorder::Name& FlightRecorder::static_name(std::string_view name) noexcept {
+  CachedName& cached = names_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % names_.size()];
+  if (cached.data != name.data() || cached.size != name.size()) {
+    cached = {name.data(), name.size(), name_of(name)};
+  }
+  return cached.name;
 }
 
 void FlightRecorder::ended(std::uint64_t record, const Status& status) noexcept {

@@ -8,7 +8,9 @@
 // in computation is reported as well as a waiting one.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -31,10 +33,32 @@ class FlightRecorder {
   FlightRecorder(const FlightRecorder&) = delete;
   FlightRecorder& operator=(const FlightRecorder&) = delete;
 
+  // A name as a slot holds it: cut to kNameBytes - 1 characters, NUL-padded, so that recording
+  // it is one fixed-size copy.
+  using Name = std::array<char, recorder::kNameBytes>;
+  static Name name_of(std::string_view name) noexcept;
+  // The Name of a string that lives as long as the process (a catalog entry's name), looked up
+  // by its address in a small per-recorder cache: no copy of its characters per call.
+  const Name& static_name(std::string_view name) noexcept;
+
   // Records a posted call and returns its record number (for ended()).
   std::uint64_t posted(std::uint32_t comm, std::uint32_t comm_size, std::uint64_t sequence,
-                       std::string_view collective, std::string_view algorithm,
-                       std::uint64_t bytes) noexcept;
+                       const Name& collective, const Name& algorithm,
+                       std::uint64_t bytes) noexcept {
+    const std::uint64_t record = ++records_;
+    recorder::Slot& slot = slot_of(record);
+    recorder::store(slot.record, std::uint64_t{0});
+    slot.sequence = sequence;
+    slot.bytes = bytes;
+    slot.comm = comm;
+    slot.comm_size = comm_size;
+    slot.state = static_cast<std::uint32_t>(recorder::CallState::kPosted);
+    std::memcpy(slot.collective, collective.data(), recorder::kNameBytes);
+    std::memcpy(slot.algorithm, algorithm.data(), recorder::kNameBytes);
+    recorder::store(slot.record, record, std::memory_order_release);
+    recorder::store(header_->records, record, std::memory_order_release);
+    return record;
+  }
   // Marks record `record` ended with `status`, unless the ring has reused its slot since.
   void ended(std::uint64_t record, const Status& status) noexcept;
   // HALYARD_COLL_TIMEOUT gave up: `world_ranks` are the ranks this process still waited for
@@ -42,13 +66,20 @@ class FlightRecorder {
   void waiting_for(const std::vector<int>& world_ranks) noexcept;
 
  private:
-  explicit FlightRecorder(recorder::Header* header) : header_(header) {}
+  explicit FlightRecorder(recorder::Header* header) : header_(header), slots_(header->slots) {}
   recorder::Slot& slot_of(std::uint64_t record) noexcept {
-    return recorder::slots_of(header_)[(record - 1) % header_->slots];
+    return recorder::slots_of(header_)[(record - 1) % slots_];
   }
+  struct CachedName {
+    const char* data = nullptr;
+    std::size_t size = 0;
+    Name name{};
+  };
 
   recorder::Header* header_;
+  std::uint64_t slots_;        // header_->slots, read from here on the call path
   std::uint64_t records_ = 0;  // kept here too: the header's copy is only ever written
+  std::array<CachedName, 32> names_{};
 };
 
 }  // namespace halyard

@@ -25,8 +25,8 @@ std::uint64_t record_posted(FlightRecorder& recorder, const core::CollArgs& args
 // non-blocking call may show it posted).
 void record_end(FlightRecorder& recorder, std::uint64_t record, const core::CollArgs& args,
                 const Request& request);
-// The blocking call this thread posted last on `comm` ended with `status`.
-void record_blocking_end(const Communicator& comm, const Status& status);
+// The blocking call this thread posted last ended with `status`.
+void record_blocking_end(const Status& status);
 
 // Posts the call with `post()` and records it, when the runtime has a recorder; a call whose
 // posting throws is recorded as failed.

@@ -98,9 +98,11 @@ TEST(FlightRecorder, RingWrittenByARankIsReadBack) {
   ::unsetenv("HALYARD_RECORDER_SIZE");
   ASSERT_NE(recorder, nullptr);
   // 10 calls into 8 slots: the first two are overwritten; the last stays pending.
+  const FlightRecorder::Name collective = FlightRecorder::name_of("allreduce-with-a-long-name");
+  constexpr std::string_view kAlgorithm = "base:ring";
   for (std::uint64_t seq = 1; seq <= 10; ++seq) {
     std::uint64_t record =
-        recorder->posted(0, 4, seq, "allreduce-with-a-long-name", "base:ring", 4 * seq);
+        recorder->posted(0, 4, seq, collective, recorder->static_name(kAlgorithm), 4 * seq);
     if (seq < 10) recorder->ended(record, Status{});
   }
   recorder->ended(1, Status::failure(ErrorCode::kTimeout, "late"));  // slot reused: ignored
