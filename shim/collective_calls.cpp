@@ -1,6 +1,7 @@
 #include "shim/collective_calls.hpp"
 
 #include "collectives/core/validate.hpp"
+#include "collectives/guard/call_record.hpp"
 #include "collectives/post_call.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/shim_state.hpp"
@@ -88,7 +89,11 @@ void post(MPI_Comm comm, MPI_Request* request, Started started) {
 }
 
 void wait_for(const Started& started) {
-  Status status = started.request.wait_ok();
+  const Status status = started.request.wait();
+  // A blocking MPI collective's end, as the C++ API's blocking calls record it
+  // (collectives/guard/call_record.hpp); nothing when no blocking call is pending.
+  guard::record_blocking_end(status);
+  status.raise_if_failed();
   if (started.complete) started.complete(status);
 }
 

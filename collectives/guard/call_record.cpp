@@ -40,6 +40,7 @@ void record_end(FlightRecorder& recorder, std::uint64_t record, const core::Coll
                 const Request& request) {
   if (request.done()) {
     recorder.ended(record, request.status());
+    if (args.blocking) t_blocking_record = 0;  // no stale record for the wait's end to close
   } else if (args.blocking) {
     t_blocking_record = record;
     t_blocking_recorder = &recorder;
