@@ -66,9 +66,9 @@ class FlightRecorder {
   void waiting_for(const std::vector<int>& world_ranks) noexcept;
 
  private:
-  explicit FlightRecorder(recorder::Header* header) : header_(header), slots_(header->slots) {}
+  explicit FlightRecorder(recorder::Header* header) : header_(header) {}
   recorder::Slot& slot_of(std::uint64_t record) noexcept {
-    return recorder::slots_of(header_)[(record - 1) % slots_];
+    return recorder::slots_of(header_)[(record - 1) % header_->slots];
   }
   struct CachedName {
     const char* data = nullptr;
@@ -77,7 +77,6 @@ class FlightRecorder {
   };
 
   recorder::Header* header_;
-  std::uint64_t slots_;        // header_->slots, read from here on the call path
   std::uint64_t records_ = 0;  // kept here too: the header's copy is only ever written
   std::array<CachedName, 32> names_{};
 };
