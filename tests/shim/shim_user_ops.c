@@ -2,9 +2,10 @@
  * computed locally from what every rank contributed:
  * - a non-commutative op (the product of 2x2 affine matrices [[a, b], [0, 1]], one per MPI_2INT)
  *   and the projections "first" / "last" on MPI_INT, through MPI_Reduce at every root,
- *   MPI_Allreduce, MPI_Ireduce and MPI_Iallreduce, in place and not, on the world and on a
- *   communicator whose rank order is the world's reversed: the result must be the product in
- *   rank order;
+ *   MPI_Allreduce, MPI_Ireduce and MPI_Iallreduce, in place and not, and through MPI_Scan,
+ *   MPI_Exscan, MPI_Reduce_scatter_block and MPI_Reduce_scatter (uneven counts, one rank's
+ *   empty), on the world and on a communicator whose rank order is the world's reversed: the
+ *   result must be the product in rank order;
  * - a commutative user op, MPI_Op_commutative, MPI_Op_free (also while a request that uses
  *   the op is pending);
  * - MPI_MAXLOC / MPI_MINLOC on every pair type, with ties (the lower index wins);
@@ -62,12 +63,17 @@ static void int_sum_fn(void* invec, void* inoutvec, int* len, MPI_Datatype* data
   for (int i = 0; i < *len; ++i) ((int*)inoutvec)[i] += ((const int*)invec)[i];
 }
 
-/* The rank-order product over `comm`, whose rank r is world rank world_of[r]. */
+/* Element i of the rank-order product over ranks first .. last - 1 of a communicator whose
+ * rank r is world rank world_of[r]. */
+static Affine product_over(const int* world_of, int first, int last, int i) {
+  Affine m = affine_of(world_of[first], i);
+  for (int r = first + 1; r < last; ++r) m = affine_product(m, affine_of(world_of[r], i));
+  return m;
+}
+
+/* The rank-order product over all of `comm`. */
 static void expected_product(const int* world_of, int size, Affine* want) {
-  for (int i = 0; i < N; ++i) {
-    want[i] = affine_of(world_of[0], i);
-    for (int r = 1; r < size; ++r) want[i] = affine_product(want[i], affine_of(world_of[r], i));
-  }
+  for (int i = 0; i < N; ++i) want[i] = product_over(world_of, 0, size, i);
 }
 
 static int affine_equal(const Affine* got, const Affine* want, int n) {
@@ -75,6 +81,58 @@ static int affine_equal(const Affine* got, const Affine* want, int n) {
     if (got[i].a != want[i].a || got[i].b != want[i].b) return 0;
   }
   return 1;
+}
+
+/* The scans and the reduce-scatters with a non-commutative op: every partial product in rank
+ * order, blocking and not, in place and not. */
+static void check_prefixes_and_scatters(MPI_Comm comm, MPI_Op product, const int* world_of,
+                                        int world_rank) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  Affine mine[N], got[N], want[N];
+  for (int i = 0; i < N; ++i) mine[i] = affine_of(world_rank, i);
+
+  for (int i = 0; i < N; ++i) want[i] = product_over(world_of, 0, rank + 1, i);
+  CHECK_MPI(MPI_Scan(mine, got, N, MPI_2INT, product, comm));
+  CHECK(affine_equal(got, want, N));
+  memcpy(got, mine, sizeof got);
+  CHECK_MPI(MPI_Scan(MPI_IN_PLACE, got, N, MPI_2INT, product, comm));
+  CHECK(affine_equal(got, want, N));
+
+  const Affine untouched = {-1, -1};
+  for (int i = 0; i < N; ++i) {
+    got[i] = untouched;
+    want[i] = rank == 0 ? untouched : product_over(world_of, 0, rank, i);
+  }
+  MPI_Request request;
+  CHECK_MPI(MPI_Iexscan(mine, got, N, MPI_2INT, product, comm, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK(affine_equal(got, want, N)); /* rank 0's recvbuf stays as it was */
+
+  /* Reduce-scatter: rank r's block is r % 3 elements (rank 0's empty), its elements numbered
+   * after the blocks before it; the block variant gives every rank 2. */
+  enum { kMaxRanks = 64 };
+  int counts[kMaxRanks], first[kMaxRanks + 1];
+  first[0] = 0;
+  for (int r = 0; r < size; ++r) {
+    counts[r] = r % 3;
+    first[r + 1] = first[r] + counts[r];
+  }
+  Affine input[3 * kMaxRanks], block[3], block_want[3];
+  for (int i = 0; i < first[size]; ++i) input[i] = affine_of(world_rank, i);
+  for (int i = 0; i < counts[rank]; ++i)
+    block_want[i] = product_over(world_of, 0, size, first[rank] + i);
+  CHECK_MPI(MPI_Reduce_scatter(input, block, counts, MPI_2INT, product, comm));
+  CHECK(affine_equal(block, block_want, counts[rank]));
+  CHECK_MPI(MPI_Reduce_scatter(MPI_IN_PLACE, input, counts, MPI_2INT, product, comm));
+  CHECK(affine_equal(input, block_want, counts[rank]));
+
+  for (int i = 0; i < 2 * size; ++i) input[i] = affine_of(world_rank, i);
+  for (int i = 0; i < 2; ++i) block_want[i] = product_over(world_of, 0, size, 2 * rank + i);
+  CHECK_MPI(MPI_Ireduce_scatter_block(input, block, 2, MPI_2INT, product, comm, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK(affine_equal(block, block_want, 2));
 }
 
 static void check_non_commutative(MPI_Comm comm, const int* world_of, int world_rank) {
@@ -123,6 +181,8 @@ static void check_non_commutative(MPI_Comm comm, const int* world_of, int world_
   CHECK(affine_equal(got, want, N));
   if (rank == size - 1) CHECK(affine_equal(reduced, want, N));
 
+  check_prefixes_and_scatters(comm, product, world_of, world_rank);
+
   /* first / last: rank 0's and rank size-1's values, at every root. */
   int values[N], out[N], first_want[N], last_want[N];
   for (int i = 0; i < N; ++i) {
@@ -168,6 +228,11 @@ static void check_commutative_and_free(int size) {
   CHECK_ARRAY("commutative user allreduce", got, want, M);
   CHECK_MPI(MPI_Reduce(mine, got, M, MPI_INT, sum, size / 2, MPI_COMM_WORLD));
   if (rank == size / 2) CHECK_ARRAY("commutative user reduce", got, want, M);
+  /* A commutative op may take the ring reduce-scatter, which reduces block by block. */
+  enum { B = 7 };
+  CHECK(B * size <= M);
+  CHECK_MPI(MPI_Reduce_scatter_block(mine, got, B, MPI_INT, sum, MPI_COMM_WORLD));
+  CHECK_ARRAY("commutative user reduce_scatter_block", got, want + B * rank, B);
 
   /* Freed while a request that uses it is pending: the request still completes right. */
   MPI_Request request;
