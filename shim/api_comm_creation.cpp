@@ -90,16 +90,22 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   return guarded("MPI_Comm_create", comm, [&] {
     const CommEntry& entry = shim_state().comm(comm);
-    refuse_intercomm(entry.comm, "MPI_Comm_create");
-    std::vector<int> ranks = ranks_in(entry.comm, checked_group(group));
+    // On an intercommunicator `group` is part of the local group, and each side gives its own:
+    // the result joins the two (MPI-3.1 6.4.2), MPI_COMM_NULL where either is empty.
+    const halyard::Communicator& local = local_group_of(entry.comm);
+    std::vector<int> ranks = ranks_in(local, checked_group(group));
     check_out(newcomm, "newcomm");
     // Collective over `comm`: a split in which the group's members take their group order.
-    int me = entry.comm.rank();
+    int me = local.rank();
     int key = -1;
     for (std::size_t i = 0; i < ranks.size(); ++i) {
       if (ranks[i] == me) key = static_cast<int>(i);
     }
-    *newcomm = add_or_null(entry.comm.split(key < 0 ? -1 : 0, key), entry.errhandler);
+    const int color = key < 0 ? -1 : 0;
+    *newcomm =
+        add_or_null(intercomm_of(entry.comm) != nullptr ? split_intercomm(entry.comm, color, key)
+                                                        : entry.comm.split(color, key),
+                    entry.errhandler);
   });
 }
 

@@ -1,6 +1,6 @@
 /* Intercommunicators (issue 25): MPI_Intercomm_create / merge, the remote-group inquiries, dup,
- * split, compare, point-to-point, and every collective's intercommunicator form, checked
- * element by element against serial references, with the error classes of refused calls.
+ * split, MPI_Comm_create, compare, point-to-point, and every collective's intercommunicator form,
+ * checked element by element against serial references, with the error classes of refused calls.
  * The job splits into group A (world ranks r with r % 3 == 0) and group B (the rest): 1+1 ranks
  * on 2, 1+2 on 3, and an interleaved 2+2 (A = {0, 3}) on 4. */
 #include <string.h>
@@ -348,7 +348,7 @@ static void check_more(MPI_Comm inter) {
   MPI_Comm made;
   int dims[1] = {local_size}, periods[1] = {0};
   MPI_Comm_group(inter, &group);
-  CHECK_CLASS(MPI_Comm_create(inter, group, &made), MPI_ERR_COMM);
+  CHECK_CLASS(MPI_Comm_create_group(inter, group, 0, &made), MPI_ERR_COMM);
   CHECK_CLASS(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &made),
               MPI_ERR_COMM);
   CHECK_CLASS(MPI_Cart_create(inter, 1, dims, periods, 0, &made), MPI_ERR_COMM);
@@ -418,6 +418,69 @@ static void check_merge(MPI_Comm inter) {
   MPI_Comm_rank(merged, &rank);
   CHECK(rank == (in_a ? (world_size - a_size) + local_rank : local_rank));
   MPI_Comm_free(&merged);
+}
+
+/* The local members each side keeps in MPI_Comm_create: its local ranks in reverse order,
+ * without local rank 1 where the group has more than one member. Returns how many. */
+static int kept_members(int size, int* kept) {
+  int n = 0;
+  for (int i = size - 1; i >= 0; --i) {
+    if (i != 1 || size == 1) kept[n++] = i;
+  }
+  return n;
+}
+
+/* MPI_Comm_create on an intercommunicator: each side names part of its local group; the result
+ * joins the two parts in the orders given, MPI_COMM_NULL outside them or when a side is empty. */
+static void check_create(MPI_Comm inter) {
+  MPI_Group local_group, remote_group, part;
+  MPI_Comm made;
+  int kept[MAXN];
+  const int n = kept_members(local_size, kept);
+  int remote_kept[MAXN];
+  const int remote_n = kept_members(remote_size, remote_kept);
+  CHECK_MPI(MPI_Comm_group(inter, &local_group));
+  CHECK_MPI(MPI_Comm_remote_group(inter, &remote_group));
+  CHECK_MPI(MPI_Group_incl(local_group, n, kept, &part));
+  CHECK_MPI(MPI_Comm_create(inter, part, &made));
+  int position = -1;
+  for (int i = 0; i < n; ++i) {
+    if (kept[i] == local_rank) position = i;
+  }
+  if (position < 0) {
+    CHECK(made == MPI_COMM_NULL);
+  } else {
+    CHECK(made != MPI_COMM_NULL);
+    int flag = 0, rank = -1, size = -1, rsize = -1;
+    CHECK_MPI(MPI_Comm_test_inter(made, &flag));
+    CHECK(flag == 1);
+    MPI_Comm_rank(made, &rank);
+    MPI_Comm_size(made, &size);
+    CHECK_MPI(MPI_Comm_remote_size(made, &rsize));
+    CHECK(rank == position && size == n && rsize == remote_n);
+    /* Remote rank j of the result is the other side's kept member j. */
+    MPI_Group made_remote;
+    int order[MAXN], in_inter[MAXN];
+    CHECK_MPI(MPI_Comm_remote_group(made, &made_remote));
+    for (int j = 0; j < remote_n; ++j) order[j] = j;
+    CHECK_MPI(MPI_Group_translate_ranks(made_remote, remote_n, order, remote_group, in_inter));
+    CHECK_ARRAY("remote group of MPI_Comm_create", in_inter, remote_kept, remote_n);
+    MPI_Group_free(&made_remote);
+    /* A collective over the result: each side gets the sum over the other side's kept members. */
+    int value = world_rank + 1, got = -1, want = 0;
+    CHECK_MPI(MPI_Allreduce(&value, &got, 1, MPI_INT, MPI_SUM, made));
+    for (int j = 0; j < remote_n; ++j) want += remote_world[remote_kept[j]] + 1;
+    CHECK(got == want);
+    CHECK_MPI(MPI_Comm_free(&made));
+  }
+  MPI_Group_free(&part);
+  /* One side empty: nobody gets a communicator. */
+  CHECK_MPI(MPI_Comm_create(inter, in_a ? MPI_GROUP_EMPTY : local_group, &made));
+  CHECK(made == MPI_COMM_NULL);
+  /* A member that is not in the local group. */
+  CHECK_CLASS(MPI_Comm_create(inter, remote_group, &made), MPI_ERR_GROUP);
+  MPI_Group_free(&local_group);
+  MPI_Group_free(&remote_group);
 }
 
 static void check_dup_split(MPI_Comm inter) {
@@ -492,6 +555,7 @@ int main(int argc, char** argv) {
   check_nonblocking_progress(inter);
   check_merge(inter);
   check_dup_split(inter);
+  check_create(inter);
 
   CHECK_MPI(MPI_Comm_free(&inter));
   MPI_Comm_free(&local);
