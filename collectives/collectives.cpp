@@ -18,7 +18,7 @@ using core::Collective;
 Request post_call(const CollArgs& args) {
   return guard::guarded_call(args, [&] {
     const select::Choice choice = select::choose(args);
-    return guard::recorded_call(args, choice.entry->name,
+    return guard::recorded_call(args, *choice.entry,
                                 [&] { return choice.entry->post(args, choice.params); });
   });
 }

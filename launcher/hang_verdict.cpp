@@ -9,15 +9,15 @@ namespace halyard::launcher {
 
 namespace {
 
+using recorder::Call;
 using recorder::CallState;
-using recorder::Slot;
 
-bool pending(const Slot& call) {
+bool pending(const Call& call) {
   auto state = static_cast<CallState>(call.state);
   return state == CallState::kPosted || state == CallState::kTimedOut;
 }
 
-std::string call_name(const Slot& call) {
+std::string call_name(const Call& call) {
   return std::string(call.collective) + " #" + std::to_string(call.sequence) + " on comm " +
          std::to_string(call.comm);
 }
@@ -39,12 +39,12 @@ std::string process_text(char state) {
 }
 
 // The rank's oldest pending call on each communicator: the one it waits in.
-std::vector<Slot> waited_calls(const RankRecord& rank) {
-  std::map<std::uint32_t, Slot> oldest;
-  for (const Slot& call : rank.calls) {
+std::vector<Call> waited_calls(const RankRecord& rank) {
+  std::map<std::uint32_t, Call> oldest;
+  for (const Call& call : rank.calls) {
     if (pending(call)) oldest.try_emplace(call.comm, call);
   }
-  std::vector<Slot> out;
+  std::vector<Call> out;
   for (auto& [comm, call] : oldest) out.push_back(call);
   return out;
 }
@@ -52,7 +52,7 @@ std::vector<Slot> waited_calls(const RankRecord& rank) {
 // The number of the rank's last call on `comm`, nullopt when none is recorded.
 std::optional<std::uint64_t> last_sequence(const RankRecord& rank, std::uint32_t comm) {
   std::optional<std::uint64_t> last;
-  for (const Slot& call : rank.calls) {
+  for (const Call& call : rank.calls) {
     if (call.comm == comm) last = call.sequence;
   }
   return last;
@@ -62,17 +62,20 @@ std::string where(const RankRecord& rank) {
   std::string out = "rank " + std::to_string(rank.rank) + ": ";
   std::string process = process_text(rank.process_state);
   if (!process.empty()) out += process + "; ";
-  if (!rank.has_recorder) return out + "no flight recorder (not initialized, or on another host)";
+  if (!rank.has_recorder) {
+    return out +
+           "no flight recorder (not initialized yet, HALYARD_RECORDER_SIZE=0, or on another host)";
+  }
   if (rank.calls.empty()) return out + "has called no collective yet";
-  std::vector<Slot> waiting = waited_calls(rank);
+  std::vector<Call> waiting = waited_calls(rank);
   if (waiting.empty()) {
-    const Slot& last = rank.calls.back();
+    const Call& last = rank.calls.back();
     std::string verb =
         static_cast<CallState>(last.state) == CallState::kFailed ? "failed in" : "completed";
     return out + "outside any collective, last " + verb + " " + call_name(last);
   }
   std::string list;
-  for (const Slot& call : waiting) {
+  for (const Call& call : waiting) {
     list += (list.empty() ? "" : "; ") + call_name(call) + " (" + std::to_string(call.bytes) +
             " B, " + call.algorithm + ")";
     if (static_cast<CallState>(call.state) == CallState::kTimedOut) list += ", timed out";
@@ -85,7 +88,7 @@ std::string where(const RankRecord& rank) {
   return out;
 }
 
-bool is_member(const RankRecord& rank, const Slot& call, std::size_t job_size) {
+bool is_member(const RankRecord& rank, const Call& call, std::size_t job_size) {
   return call.comm_size == job_size || last_sequence(rank, call.comm).has_value();
 }
 
@@ -107,7 +110,7 @@ std::string rank_ranges(std::vector<int> ranks) {
 
 bool any_timed_out(const std::vector<RankRecord>& ranks) {
   for (const RankRecord& rank : ranks) {
-    for (const Slot& call : rank.calls) {
+    for (const Call& call : rank.calls) {
       if (static_cast<CallState>(call.state) == CallState::kTimedOut) return true;
     }
   }
@@ -116,9 +119,9 @@ bool any_timed_out(const std::vector<RankRecord>& ranks) {
 
 std::string hang_verdict(const std::vector<RankRecord>& ranks) {
   // (comm, sequence) -> the call and the ranks waiting in it.
-  std::map<std::tuple<std::uint32_t, std::uint64_t>, std::pair<Slot, std::vector<int>>> waits;
+  std::map<std::tuple<std::uint32_t, std::uint64_t>, std::pair<Call, std::vector<int>>> waits;
   for (const RankRecord& rank : ranks) {
-    for (const Slot& call : waited_calls(rank)) {
+    for (const Call& call : waited_calls(rank)) {
       auto& entry = waits[{call.comm, call.sequence}];
       entry.first = call;
       entry.second.push_back(rank.rank);
@@ -148,7 +151,13 @@ std::string hang_verdict(const std::vector<RankRecord>& ranks) {
            call_name(call) + (missing_why.empty() ? "" : " (" + missing_why + ")") + "; " + them +
            rank_ranges(waiters) + wait + " for " + (missing.size() == 1 ? "it" : "them") + "\n";
   }
-  if (waits.empty()) out += "no rank is waiting in a collective\n";
+  const bool any_recorder = std::any_of(ranks.begin(), ranks.end(),
+                                        [](const RankRecord& rank) { return rank.has_recorder; });
+  if (!any_recorder) {
+    out += "no rank keeps a flight recorder (HALYARD_RECORDER_SIZE=0, or none initialized yet)\n";
+  } else if (waits.empty()) {
+    out += "no rank is waiting in a collective\n";
+  }
   for (const RankRecord& rank : ranks) out += where(rank) + "\n";
   return out;
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -36,20 +37,40 @@ bool copy_slot(const recorder::Slot& slot, std::uint64_t record, recorder::Slot&
   return recorder::load(slot.record) == record;
 }
 
+// Name `index` of the header's table (published before any slot that refers to it), cut to
+// fit `out`; "?" for kUnnamed or an index beyond what was published.
+void copy_name(const recorder::Header* header, std::uint32_t name_count, std::uint16_t index,
+               char (&out)[recorder::kNameBytes]) {
+  if (index >= name_count) {
+    std::strcpy(out, "?");
+    return;
+  }
+  std::memcpy(out, header->names[index], recorder::kNameBytes);
+  out[recorder::kNameBytes - 1] = '\0';
+}
+
 void read_mapping(const recorder::Header* header, std::size_t bytes, RankRecord& out) {
   if (recorder::load(header->magic, std::memory_order_acquire) != recorder::kMagic) return;
   const std::uint32_t slots = header->slots;
   if (slots == 0 || recorder::file_bytes(slots) > bytes) return;
   out.has_recorder = true;
   const std::uint64_t records = recorder::load(header->records, std::memory_order_acquire);
+  const std::uint32_t name_count =
+      std::min(recorder::load(header->name_count, std::memory_order_acquire), recorder::kMaxNames);
   const std::uint64_t first = records > slots ? records - slots + 1 : 1;
   for (std::uint64_t r = first; r <= records; ++r) {
     recorder::Slot copy{};
-    if (copy_slot(recorder::slots_of(header)[(r - 1) % slots], r, copy)) {
-      copy.collective[recorder::kNameBytes - 1] = '\0';
-      copy.algorithm[recorder::kNameBytes - 1] = '\0';
-      out.calls.push_back(copy);
-    }
+    if (!copy_slot(recorder::slots_of(header)[(r - 1) % slots], r, copy)) continue;
+    recorder::Call call;
+    call.record = copy.record;
+    call.sequence = copy.sequence;
+    call.bytes = copy.bytes;
+    call.comm = copy.comm;
+    call.comm_size = copy.comm_size;
+    call.state = copy.state;
+    copy_name(header, name_count, copy.collective, call.collective);
+    copy_name(header, name_count, copy.algorithm, call.algorithm);
+    out.calls.push_back(call);
   }
   out.waits_for_record = recorder::load(header->waits_for_record, std::memory_order_acquire);
   for (int r = 0; r < recorder::kWaitsForRanks; ++r) {

@@ -21,7 +21,7 @@ struct RankRecord {
   int rank = -1;
   bool has_recorder = false;           // false: the rank made no recorder (yet)
   char process_state = '?';            // /proc/PID/stat's state: R, S, D, T (stopped), Z; '?' gone
-  std::vector<recorder::Slot> calls;   // oldest first; only consistent copies
+  std::vector<recorder::Call> calls;   // oldest first; only consistent copies
   std::uint64_t waits_for_record = 0;  // the watchdog's call, 0 if it never gave up
   std::vector<int> waits_for;          // the world ranks that call still waited for
 };

@@ -173,9 +173,13 @@ std::size_t Communicator::posted_receives() const {
   EventLoop::Access access(s.p2p->loop());
   return s.p2p->matching().posted_count(s.context);
 }
-Communicator::RecordedCall Communicator::next_recorded_call() const {
+Communicator::RecordedCall Communicator::next_recorded_call() const noexcept {
+  if (state_ == nullptr) return {};
   State& s = *state_;
-  return {s.context, static_cast<std::uint32_t>(s.world_ranks.size()), ++s.recorded_calls};
+  FlightRecorder* recorder = s.services->recorder.load(std::memory_order_relaxed);
+  if (recorder == nullptr) return {};
+  return {recorder, s.context, static_cast<std::uint32_t>(s.world_ranks.size()),
+          ++s.recorded_calls};
 }
 
 std::uint32_t Communicator::next_collective_call() const {

@@ -33,6 +33,7 @@
 namespace halyard {
 
 class EventLoop;
+class FlightRecorder;
 class PointToPoint;
 struct RuntimeServices;
 
@@ -73,16 +74,18 @@ class Communicator {
   // runtimes sharing a process (in-process tests) do not share counters. Call with the loop
   // held (EventLoop::Access) when a progress thread runs.
   std::uint32_t next_collective_call() const;
-  // Numbers the public collective calls on this communicator (1, 2, ...) for the flight
-  // recorder: the same call has the same number on every member; with the communicator's
-  // context id and size, read in the same call (the recorder's per-call cost). Valid
-  // communicators only; call with the loop held like next_collective_call().
+  // The flight recorder's view of the next public collective call on this communicator:
+  // the runtime's recorder (null when it keeps none: then nothing is counted), the
+  // communicator's context id and size, and the call's number (1, 2, ...; the same call has the
+  // same number on every member), all in one call (the recorder's per-call cost). Call with the
+  // loop held like next_collective_call().
   struct RecordedCall {
-    std::uint32_t context;
-    std::uint32_t size;
-    std::uint64_t number;
+    FlightRecorder* recorder = nullptr;
+    std::uint32_t context = 0;
+    std::uint32_t size = 0;
+    std::uint64_t number = 0;
   };
-  RecordedCall next_recorded_call() const;
+  RecordedCall next_recorded_call() const noexcept;
   // Receives posted on this communicator (user and library) that no message has matched yet.
   // Once every operation on the communicator has completed it is 0: a receive that outlives
   // its operation would match a later message with the same tag (Open MPI reports the same

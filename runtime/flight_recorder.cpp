@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -14,20 +15,19 @@
 
 namespace halyard {
 
-std::unique_ptr<FlightRecorder> FlightRecorder::open_from_environment(int rank, bool watchdog_on) {
+std::unique_ptr<FlightRecorder> FlightRecorder::open_from_environment(int rank) {
   std::optional<std::string> dir = config::env_string("HALYARD_RECORDER_DIR");
   if (!dir || dir->empty()) return nullptr;
-  // Off unless asked for, or unless HALYARD_COLL_TIMEOUT is on: recording costs about 140
-  // instructions a call, a measurable 10-15% of a 4-byte collective on one node
-  // (docs/reliability.md; PyTorch's NCCL flight recorder is off by default too).
-  std::int64_t slots =
-      config::env_int("HALYARD_RECORDER_SIZE", watchdog_on ? recorder::kDefaultSlots : 0);
+  // On by default: a call costs a handful of stores (docs/reliability.md, "Finding the hung
+  // rank", has the A/B figures).
+  std::int64_t slots = config::env_int("HALYARD_RECORDER_SIZE", recorder::kDefaultSlots);
   if (slots < 0 || slots > recorder::kMaxSlots) {
     throw Error(ErrorCode::kInvalidArgument, "HALYARD_RECORDER_SIZE=" + std::to_string(slots) +
                                                  ": expected 0 to " +
                                                  std::to_string(recorder::kMaxSlots) + " calls");
   }
   if (slots == 0) return nullptr;
+  slots = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(slots)));
   const std::string path = *dir + "/rank-" + std::to_string(rank);
   const std::size_t bytes = recorder::file_bytes(static_cast<std::uint32_t>(slots));
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -48,27 +48,27 @@ std::unique_ptr<FlightRecorder> FlightRecorder::open_from_environment(int rank, 
   return std::unique_ptr<FlightRecorder>(new FlightRecorder(header));
 }
 
-FlightRecorder::Name FlightRecorder::name_of(std::string_view name) noexcept {
-  Name out{};
-  std::memcpy(out.data(), name.data(), std::min(name.size(), recorder::kNameBytes - 1));
-  return out;
-}
-
-const FlightRecorder::Name& FlightRecorder::static_name(std::string_view name) noexcept {
-  CachedName& cached = names_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % names_.size()];
-  if (cached.data != name.data() || cached.size != name.size()) {
-    cached = {name.data(), name.size(), name_of(name)};
+std::uint16_t FlightRecorder::add_name(std::string_view name) noexcept {
+  // The table is searched by content first: one name may live at several addresses (a literal
+  // in two libraries), and a name evicted from the cache keeps its entry.
+  const std::size_t length = std::min(name.size(), recorder::kNameBytes - 1);
+  const std::uint32_t count = header_->name_count;
+  std::uint16_t index = recorder::kUnnamed;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (std::strncmp(header_->names[i], name.data(), length) == 0 &&
+        header_->names[i][length] == '\0') {
+      index = static_cast<std::uint16_t>(i);
+      break;
+    }
   }
-  return cached.name;
-}
-
-void FlightRecorder::ended(std::uint64_t record, const Status& status) noexcept {
-  recorder::Slot& slot = slot_of(record);
-  if (recorder::load(slot.record) != record) return;  // the ring moved on
-  recorder::CallState state = status.ok()                          ? recorder::CallState::kCompleted
-                              : status.code == ErrorCode::kTimeout ? recorder::CallState::kTimedOut
-                                                                   : recorder::CallState::kFailed;
-  recorder::store(slot.state, static_cast<std::uint32_t>(state), std::memory_order_release);
+  if (index == recorder::kUnnamed && count < recorder::kMaxNames) {
+    std::memcpy(header_->names[count], name.data(), length);  // the rest is already NUL
+    recorder::store(header_->name_count, count + 1, std::memory_order_release);
+    index = static_cast<std::uint16_t>(count);
+  }
+  names_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % names_.size()] = {
+      name.data(), name.size(), index};
+  return index;
 }
 
 void FlightRecorder::waiting_for(const std::vector<int>& world_ranks) noexcept {

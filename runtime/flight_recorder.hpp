@@ -3,9 +3,9 @@
 //
 // hlaunch names a private directory in HALYARD_RECORDER_DIR; the rank creates its file there
 // (rank-<world rank>, mode 0600) and maps it shared. Each call costs a few stores into a fixed
-// ring (no allocation, no lock, no system call); its end, one more. Nothing here runs when a
-// dump is asked for: hlaunch reads the mapping itself, which is why a stopped rank or one busy
-// in computation is reported as well as a waiting one.
+// ring (no allocation, no lock, no system call, no name copied); its end, one more. Nothing here
+// runs when a dump is asked for: hlaunch reads the mapping itself, which is why a stopped rank or
+// one busy in computation is reported as well as a waiting one.
 #pragma once
 
 #include <array>
@@ -22,29 +22,56 @@ namespace halyard {
 
 class FlightRecorder {
  public:
-  // The recorder of world rank `rank`, or null when hlaunch gave no directory, when
-  // HALYARD_RECORDER_SIZE is 0 (its default unless `watchdog_on`: HALYARD_COLL_TIMEOUT), or when
-  // the file cannot be made (a rank on another host: the directory is hlaunch's). Throws
+  // The recorder of world rank `rank` (HALYARD_RECORDER_SIZE calls, 64 by default, rounded up to
+  // a power of two), or null when hlaunch gave no directory, when HALYARD_RECORDER_SIZE is 0, or
+  // when the file cannot be made (a rank on another host: the directory is hlaunch's). Throws
   // Error(kInvalidArgument) for a malformed size.
-  static std::unique_ptr<FlightRecorder> open_from_environment(int rank, bool watchdog_on);
+  static std::unique_ptr<FlightRecorder> open_from_environment(int rank);
 
   // The mapping is never unmapped: completions that run late still write into it.
   ~FlightRecorder() = default;
   FlightRecorder(const FlightRecorder&) = delete;
   FlightRecorder& operator=(const FlightRecorder&) = delete;
 
-  // A name as a slot holds it: cut to kNameBytes - 1 characters, NUL-padded, so that recording
-  // it is one fixed-size copy.
-  using Name = std::array<char, recorder::kNameBytes>;
-  static Name name_of(std::string_view name) noexcept;
-  // The Name of a string that lives as long as the process (a catalog entry's name), looked up
-  // by its address in a small per-recorder cache: no copy of its characters per call.
-  const Name& static_name(std::string_view name) noexcept;
+  // A name's index in the recorder's name table; `name` must live as long as the process (a
+  // string literal, a catalog entry's name): it is looked up by its address in a small cache,
+  // so a known name costs a compare, and only a new one is copied (cut to kNameBytes - 1
+  // characters). recorder::kUnnamed once the table is full.
+  std::uint16_t name_index(std::string_view name) noexcept {
+    const CachedName& cached =
+        names_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % names_.size()];
+    if (cached.data == name.data() && cached.size == name.size()) [[likely]]
+      return cached.index;
+    return add_name(name);
+  }
 
-  // Records a posted call and returns its record number (for ended()).
-  std::uint64_t posted(std::uint32_t comm, std::uint32_t comm_size, std::uint64_t sequence,
-                       const Name& collective, const Name& algorithm,
-                       std::uint64_t bytes) noexcept {
+  // The name indices of a call kind, e.g. (allreduce, base:ring), cached under `key`: an
+  // address that stands for that pair for the process's life (a catalog entry). A known pair
+  // costs one compare; only a new one calls `names_of()` for the two names (string_views that
+  // live as long as the process).
+  struct CallNames {
+    std::uint16_t collective = recorder::kUnnamed;
+    std::uint16_t algorithm = recorder::kUnnamed;
+  };
+  template <class NamesOf>
+  CallNames call_names(const void* key, NamesOf&& names_of) noexcept {
+    CachedPair& cached = pairs_[(reinterpret_cast<std::uintptr_t>(key) >> 4) % pairs_.size()];
+    if (cached.key == key) [[likely]]
+      return cached.names;
+    const auto [collective, algorithm] = names_of();
+    cached = {key, {name_index(collective), name_index(algorithm)}};
+    return cached.names;
+  }
+
+  // A call's place in the ring, for ended().
+  struct Entry {
+    recorder::Slot* slot = nullptr;
+    std::uint64_t record = 0;
+  };
+
+  // Records a posted call.
+  Entry posted(std::uint32_t comm, std::uint32_t comm_size, std::uint64_t sequence, CallNames names,
+               std::uint64_t bytes) noexcept {
     const std::uint64_t record = ++records_;
     recorder::Slot& slot = slot_of(record);
     recorder::store(slot.record, std::uint64_t{0});
@@ -53,32 +80,49 @@ class FlightRecorder {
     slot.comm = comm;
     slot.comm_size = comm_size;
     slot.state = static_cast<std::uint32_t>(recorder::CallState::kPosted);
-    std::memcpy(slot.collective, collective.data(), recorder::kNameBytes);
-    std::memcpy(slot.algorithm, algorithm.data(), recorder::kNameBytes);
+    slot.collective = names.collective;
+    slot.algorithm = names.algorithm;
     recorder::store(slot.record, record, std::memory_order_release);
     recorder::store(header_->records, record, std::memory_order_release);
-    return record;
+    return {&slot, record};
   }
-  // Marks record `record` ended with `status`, unless the ring has reused its slot since.
-  void ended(std::uint64_t record, const Status& status) noexcept;
+  // Marks `entry` ended with `status`, unless the ring has reused its slot since.
+  static void ended(const Entry& entry, const Status& status) noexcept {
+    if (recorder::load(entry.slot->record) != entry.record) return;  // the ring moved on
+    const recorder::CallState state = status.ok() ? recorder::CallState::kCompleted
+                                      : status.code == ErrorCode::kTimeout
+                                          ? recorder::CallState::kTimedOut
+                                          : recorder::CallState::kFailed;
+    recorder::store(entry.slot->state, static_cast<std::uint32_t>(state),
+                    std::memory_order_release);
+  }
   // HALYARD_COLL_TIMEOUT gave up: `world_ranks` are the ranks this process still waited for
   // (kAnySource entries are left out); every call still posted is marked timed out.
   void waiting_for(const std::vector<int>& world_ranks) noexcept;
 
  private:
-  explicit FlightRecorder(recorder::Header* header) : header_(header) {}
+  explicit FlightRecorder(recorder::Header* header) : header_(header), mask_(header->slots - 1) {}
   recorder::Slot& slot_of(std::uint64_t record) noexcept {
-    return recorder::slots_of(header_)[(record - 1) % header_->slots];
+    return recorder::slots_of(header_)[(record - 1) & mask_];
   }
+  std::uint16_t add_name(std::string_view name) noexcept;
+
   struct CachedName {
     const char* data = nullptr;
     std::size_t size = 0;
-    Name name{};
+    std::uint16_t index = recorder::kUnnamed;
+  };
+
+  struct CachedPair {
+    const void* key = nullptr;
+    CallNames names;
   };
 
   recorder::Header* header_;
+  std::uint64_t mask_;         // slots - 1
   std::uint64_t records_ = 0;  // kept here too: the header's copy is only ever written
   std::array<CachedName, 32> names_{};
+  std::array<CachedPair, 64> pairs_{};
 };
 
 }  // namespace halyard

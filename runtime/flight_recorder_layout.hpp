@@ -1,5 +1,5 @@
 // The flight recorder's file layout, shared by the ranks that write it
-// (runtime/flight_recorder.hpp) and hlaunch, which reads it (launcher/flight_recorder_verdict.hpp).
+// (runtime/flight_recorder.hpp) and hlaunch, which reads it (launcher/recorder_directory.hpp).
 //
 // One file per rank, mapped shared: a header and a fixed ring of slots, one per collective
 // call. hlaunch reads the files itself, so a rank that is stopped (SIGSTOP) or busy computing
@@ -13,39 +13,58 @@
 
 namespace halyard::recorder {
 
-inline constexpr std::uint64_t kMagic = 0x3130434552594c48ull;  // "HLYREC01"
-// Ring entries per rank unless HALYARD_RECORDER_SIZE says otherwise; at most kMaxSlots.
+inline constexpr std::uint64_t kMagic = 0x3230434552594c48ull;  // "HLYREC02"
+
+// Ring entries per rank unless HALYARD_RECORDER_SIZE says otherwise (rounded up to a power of
+// two, so that a record finds its slot with a mask); at most kMaxSlots.
 inline constexpr std::uint32_t kDefaultSlots = 64;
 inline constexpr std::uint32_t kMaxSlots = 1u << 16;
 inline constexpr std::size_t kNameBytes = 16;  // names are cut to 15 characters and a NUL
+// Names (collectives, algorithms) a recorder can hold; a slot refers to one by its index.
+inline constexpr std::uint32_t kMaxNames = 128;
+inline constexpr std::uint16_t kUnnamed = 0xffff;  // the name table was full
 // The watchdog's "waits for" ranks are kept as a bit set of world ranks below this bound.
 inline constexpr int kWaitsForRanks = 256;
 
 enum class CallState : std::uint32_t { kPosted = 1, kCompleted = 2, kFailed = 3, kTimedOut = 4 };
 
+// One call, 40 bytes: its names are indices into the header's table, written once per name,
+// so that recording a call is a handful of stores.
 struct Slot {
   std::uint64_t record;    // this rank's call number, from 1; 0 while the slot is (re)written
   std::uint64_t sequence;  // the call's number on its communicator, from 1
   std::uint64_t bytes;     // this rank's message size (count x datatype size)
   std::uint32_t comm;      // the communicator's context id (the same on every member)
   std::uint32_t comm_size;
-  std::uint32_t state;  // a CallState
-  std::uint32_t unused;
-  char collective[kNameBytes];  // "allreduce"
-  char algorithm[kNameBytes];   // "base:ring"
+  std::uint32_t state;       // a CallState
+  std::uint16_t collective;  // index into Header::names ("allreduce")
+  std::uint16_t algorithm;   // index into Header::names ("base:ring")
 };
 
 struct Header {
   std::uint64_t magic;
-  std::uint32_t slots;  // capacity of the ring that follows
+  std::uint32_t slots;  // capacity of the ring that follows, a power of two
   std::int32_t rank;    // world rank
   std::int32_t pid;
-  std::uint32_t unused;
-  std::uint64_t records;  // calls recorded so far; slot (records - 1) % slots is the latest
+  std::uint32_t name_count;  // entries of `names` published (each written before the count)
+  std::uint64_t records;     // calls recorded so far; slot (records - 1) % slots is the latest
   // Set by HALYARD_COLL_TIMEOUT's watchdog when it gives up: the record it gave up on and the
   // world ranks this rank still waited for messages from (its unmatched receives).
   std::uint64_t waits_for_record;
   std::uint64_t waits_for[kWaitsForRanks / 64];
+  char names[kMaxNames][kNameBytes];  // NUL-padded
+};
+
+// A call as a reader decodes it from a slot: the names spelled out.
+struct Call {
+  std::uint64_t record = 0;
+  std::uint64_t sequence = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t comm = 0;
+  std::uint32_t comm_size = 0;
+  std::uint32_t state = 0;
+  char collective[kNameBytes] = {};
+  char algorithm[kNameBytes] = {};
 };
 
 inline constexpr std::size_t file_bytes(std::uint32_t slots) {

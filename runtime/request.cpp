@@ -154,6 +154,11 @@ const Status& Request::status() const noexcept {
   return state_ == nullptr ? kNullRequestStatus : state_->status;
 }
 
+const Status* Request::status_if_done() const noexcept {
+  if (state_ == nullptr) return &kNullRequestStatus;
+  return state_->done.load(std::memory_order_acquire) ? &state_->status : nullptr;
+}
+
 void Request::on_complete(Completion callback) const {
   if (!callback) return;
   if (state_ == nullptr) {

@@ -55,6 +55,8 @@ class Request {
   bool done() const noexcept;
   // The outcome; meaningful once done() (an ok, empty Status before).
   const Status& status() const noexcept;
+  // &status() once done(), else null: both in one call.
+  const Status* status_if_done() const noexcept;
 
   // Runs `callback` with the status once the request completes. If it is already complete
   // the callback is deferred to the loop's next pass. Callbacks run in the order attached.

@@ -114,10 +114,9 @@ void Runtime::build(RuntimeParts parts) {
   router_ = std::move(parts.router);
   p2p_ = std::make_unique<PointToPoint>(*loop_, *router_);
   services_ = std::make_shared<RuntimeServices>();
-  const auto coll_timeout = CollectiveWatchdog::timeout_from_environment();
-  recorder_ = FlightRecorder::open_from_environment(info_.rank, coll_timeout.has_value());
+  recorder_ = FlightRecorder::open_from_environment(info_.rank);
   services_->recorder = recorder_.get();
-  if (auto timeout = coll_timeout) {
+  if (auto timeout = CollectiveWatchdog::timeout_from_environment()) {
     watchdog_ = std::make_unique<CollectiveWatchdog>(*loop_, *p2p_, *timeout, recorder_.get());
     services_->watchdog = watchdog_.get();
   }

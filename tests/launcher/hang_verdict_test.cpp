@@ -18,9 +18,9 @@ namespace {
 
 using recorder::CallState;
 
-recorder::Slot call(const char* name, std::uint32_t comm, std::uint32_t comm_size,
+recorder::Call call(const char* name, std::uint32_t comm, std::uint32_t comm_size,
                     std::uint64_t sequence, CallState state) {
-  recorder::Slot slot{};
+  recorder::Call slot;
   slot.sequence = sequence;
   slot.comm = comm;
   slot.comm_size = comm_size;
@@ -31,7 +31,7 @@ recorder::Slot call(const char* name, std::uint32_t comm, std::uint32_t comm_siz
   return slot;
 }
 
-RankRecord rank_with(int rank, std::vector<recorder::Slot> calls, char process_state = 'S') {
+RankRecord rank_with(int rank, std::vector<recorder::Call> calls, char process_state = 'S') {
   RankRecord r;
   r.rank = rank;
   r.has_recorder = true;
@@ -53,7 +53,7 @@ TEST(HangVerdict, RankRangesCollapseRuns) {
 TEST(HangVerdict, NamesTheRankThatNeverEntered) {
   std::vector<RankRecord> ranks;
   for (int r = 0; r < 16; ++r) {
-    std::vector<recorder::Slot> calls{call("allreduce", 3, 16, 1831, CallState::kCompleted)};
+    std::vector<recorder::Call> calls{call("allreduce", 3, 16, 1831, CallState::kCompleted)};
     if (r != 5) calls.push_back(call("allreduce", 3, 16, 1832, CallState::kPosted));
     ranks.push_back(rank_with(r, calls, r == 5 ? 'R' : 'S'));
   }
@@ -86,26 +86,51 @@ TEST(HangVerdict, EveryMemberEnteredOrNobodyWaits) {
             "peer's progress is missing");
   std::vector<RankRecord> idle{rank_with(0, {}), rank_with(1, {})};
   EXPECT_EQ(first_line(hang_verdict(idle)), "no rank is waiting in a collective");
+  std::vector<RankRecord> unrecorded(2);
+  unrecorded[0].rank = 0;
+  unrecorded[1].rank = 1;
+  EXPECT_EQ(first_line(hang_verdict(unrecorded)),
+            "no rank keeps a flight recorder (HALYARD_RECORDER_SIZE=0, or none initialized yet)");
   EXPECT_FALSE(any_timed_out(idle));
 }
 
 TEST(FlightRecorder, RingWrittenByARankIsReadBack) {
   RecorderDirectory dir;
   ASSERT_EQ(::setenv("HALYARD_RECORDER_DIR", dir.path().c_str(), 1), 0);
-  ASSERT_EQ(::setenv("HALYARD_RECORDER_SIZE", "8", 1), 0);
-  std::unique_ptr<FlightRecorder> recorder = FlightRecorder::open_from_environment(1, false);
+  ASSERT_EQ(::setenv("HALYARD_RECORDER_SIZE", "6", 1), 0);  // rounded up to 8
+  std::unique_ptr<FlightRecorder> recorder = FlightRecorder::open_from_environment(1);
   ::unsetenv("HALYARD_RECORDER_DIR");
   ::unsetenv("HALYARD_RECORDER_SIZE");
   ASSERT_NE(recorder, nullptr);
   // 10 calls into 8 slots: the first two are overwritten; the last stays pending.
-  const FlightRecorder::Name collective = FlightRecorder::name_of("allreduce-with-a-long-name");
+  static const std::string kCollective = "allreduce-with-a-long-name";
+  static const std::string kSameCollective = kCollective;  // other address, same name
   constexpr std::string_view kAlgorithm = "base:ring";
+  const std::uint16_t collective = recorder->name_index(kCollective);
+  EXPECT_EQ(recorder->name_index(kSameCollective), collective);
+  EXPECT_EQ(recorder->name_index(kCollective), collective);
+  // A call kind's names, cached under a key: the same indices on every later call.
+  static const int kKey = 0;
+  auto names_of = [&] {
+    return std::pair<std::string_view, std::string_view>(kCollective, kAlgorithm);
+  };
+  const FlightRecorder::CallNames names = recorder->call_names(&kKey, names_of);
+  EXPECT_EQ(names.collective, collective);
+  EXPECT_EQ(names.algorithm, recorder->name_index(kAlgorithm));
+  int looked_up = 0;
+  auto counted = [&] {
+    ++looked_up;
+    return names_of();
+  };
+  EXPECT_EQ(recorder->call_names(&kKey, counted).algorithm, names.algorithm);
+  EXPECT_EQ(looked_up, 0);  // cached
+  std::vector<FlightRecorder::Entry> entries;
   for (std::uint64_t seq = 1; seq <= 10; ++seq) {
-    std::uint64_t record =
-        recorder->posted(0, 4, seq, collective, recorder->static_name(kAlgorithm), 4 * seq);
-    if (seq < 10) recorder->ended(record, Status{});
+    entries.push_back(recorder->posted(0, 4, seq, names, 4 * seq));
+    if (seq < 10) FlightRecorder::ended(entries.back(), Status{});
   }
-  recorder->ended(1, Status::failure(ErrorCode::kTimeout, "late"));  // slot reused: ignored
+  // Slot reused by the ninth call since: ignored.
+  FlightRecorder::ended(entries.front(), Status::failure(ErrorCode::kTimeout, "late"));
   recorder->waiting_for({2, -1});
 
   RankRecord read = dir.read(1, ::getpid());
@@ -116,11 +141,34 @@ TEST(FlightRecorder, RingWrittenByARankIsReadBack) {
   EXPECT_EQ(read.calls.back().sequence, 10u);
   EXPECT_EQ(read.calls.back().bytes, 40u);
   EXPECT_STREQ(read.calls.back().collective, "allreduce-with-");  // cut to 15 characters
+  EXPECT_STREQ(read.calls.back().algorithm, "base:ring");
+  EXPECT_EQ(read.calls[0].state, static_cast<std::uint32_t>(CallState::kCompleted));
   EXPECT_EQ(read.calls.front().state, static_cast<std::uint32_t>(CallState::kCompleted));
   EXPECT_EQ(read.calls.back().state, static_cast<std::uint32_t>(CallState::kTimedOut));
   EXPECT_EQ(read.waits_for, std::vector<int>{2});
   EXPECT_TRUE(any_timed_out({read}));
   EXPECT_FALSE(dir.read(2, -1).has_recorder);  // no file: that rank made no recorder
+}
+
+TEST(FlightRecorder, NameTableFullReadsAsQuestionMark) {
+  RecorderDirectory dir;
+  ASSERT_EQ(::setenv("HALYARD_RECORDER_DIR", dir.path().c_str(), 1), 0);
+  std::unique_ptr<FlightRecorder> recorder =
+      FlightRecorder::open_from_environment(0);  // 64 slots: the default
+  ::unsetenv("HALYARD_RECORDER_DIR");
+  ASSERT_NE(recorder, nullptr);
+  static std::vector<std::string> names;
+  for (std::uint32_t i = 0; i <= recorder::kMaxNames; ++i)
+    names.push_back("name" + std::to_string(i));
+  for (std::uint32_t i = 0; i < recorder::kMaxNames; ++i)
+    EXPECT_EQ(recorder->name_index(names[i]), i);
+  const std::uint16_t overflow = recorder->name_index(names.back());
+  EXPECT_EQ(overflow, recorder::kUnnamed);
+  recorder->posted(5, 2, 1, {recorder->name_index(names[3]), overflow}, 8);
+  RankRecord read = dir.read(0, ::getpid());
+  ASSERT_EQ(read.calls.size(), 1u);
+  EXPECT_STREQ(read.calls[0].collective, "name3");
+  EXPECT_STREQ(read.calls[0].algorithm, "?");
 }
 
 TEST(FlightRecorder, DumpOptionTakesAPid) {

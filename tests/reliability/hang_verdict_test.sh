@@ -2,13 +2,19 @@
 # The flight recorder's verdict on demand: starts `hang_rank MODE` on 4 ranks, waits until
 # ranks 0, 1 and 3 wait in allreduce #2 and rank 2 skipped it, asks with `hlaunch --dump PID`,
 # and checks that hlaunch names rank 2 (and, for stop, that it is stopped; for compute, running).
-#   hang_verdict_test.sh HLAUNCH HANG_RANK skip|stop|compute
+# The recorder is on by default; off (HALYARD_RECORDER_SIZE=0, rank 2 skipping) the dump says so.
+#   hang_verdict_test.sh HLAUNCH HANG_RANK skip|stop|compute|off
 set -uo pipefail
 hlaunch=$1 rank_program=$2 mode=$3
 out=$(mktemp -d)
 trap 'kill -KILL "$pid" 2>/dev/null; rm -rf "$out"' EXIT
 
-"$hlaunch" --oversubscribe --timeout 60 -n 4 -x HALYARD_RECORDER_SIZE=64 "$rank_program" "$mode" >"$out/log" 2>&1 &
+if [[ $mode == off ]]; then
+  "$hlaunch" --oversubscribe --timeout 60 -n 4 -x HALYARD_RECORDER_SIZE=0 "$rank_program" skip \
+    >"$out/log" 2>&1 &
+else
+  "$hlaunch" --oversubscribe --timeout 60 -n 4 "$rank_program" "$mode" >"$out/log" 2>&1 &
+fi
 pid=$!
 
 wait_for() {  # wait_for REGEX: up to 20 s for a line of the log matching REGEX entirely
@@ -26,6 +32,17 @@ case $mode in
   compute) state="running \(computing, or polling\)" ;;
   *) state="" ;;
 esac
+if [[ $mode == off ]]; then
+  "$hlaunch" --dump "$pid" || { echo "FAIL: hlaunch --dump $pid failed"; exit 1; }
+  wait_for "hlaunch: flight recorder \(SIGUSR1\): no rank keeps a flight recorder \(HALYARD_RECORDER_SIZE=0, or none initialized yet\)"
+  for r in 0 1 2 3; do
+    wait_for "hlaunch: flight recorder \(SIGUSR1\): rank $r: (.*; )?no flight recorder \(.*\)"
+  done
+  kill -TERM "$pid"
+  wait "$pid"
+  echo "PASS: off"
+  exit 0
+fi
 why=""
 [[ -n $state ]] && why=" \($state\)"
 verdict="hlaunch: flight recorder \(SIGUSR1\): rank 2 never entered allreduce #2 on comm 0$why; ranks 0-1,3 wait for it"
