@@ -1,6 +1,7 @@
 /* Datatypes with holes in the v and w collectives and the neighborhood collectives (issue 25):
  * MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw and
- * MPI_Neighbor_allgather(v) / alltoall(v, w), blocking and non-blocking, with
+ * MPI_Neighbor_allgather(v) / alltoall(v, w), blocking and non-blocking (and the persistent
+ * forms of the alltoalls and the neighborhood collectives, started twice with new data), with
  * - a vector with holes (2 ints, 1 apart), a struct of 2 ints resized with a 2-int gap after
  *   them, and an indexed type whose first int lies 2 ints below its origin (negative lower bound);
  * - mixed sides: a contiguous type on one side and a holed one on the other (equal type
@@ -35,6 +36,12 @@ enum { CONTIG, VEC, GAP, NEG, KINDS };
 static Kind kinds[KINDS];
 
 static int rank, size;
+
+/* How a call is made; a persistent one (MPI_*_init) is started in two rounds with new data. */
+enum Form { BLOCKING, NONBLOCKING, PERSISTENT };
+static const char* form_prefix[] = {"", "I", "(init) "};
+static MPI_Request persistent = MPI_REQUEST_NULL; /* made by the first round */
+static int delta = 0;                             /* added to every value: 10 in round 1 */
 
 static void make_kinds(void) {
   kinds[CONTIG] = (Kind){"MPI_INT", MPI_INT, 1, 1, 0, {0, 0}};
@@ -152,25 +159,30 @@ static void preload(Side* s, int i, int base) {
 
 static void check_sides(const char* call, int sk, int rk, int nb) {
   char what[160];
-  snprintf(what, sizeof what, "%s%s %s -> %s: send buffer", nb ? "I" : "", call, kinds[sk].name,
-           kinds[rk].name);
+  snprintf(what, sizeof what, "%s%s %s -> %s round %d: send buffer", form_prefix[nb], call,
+           kinds[sk].name, kinds[rk].name, delta / 10);
   CHECK_ARRAY(what, S.data, S.want, S.ints);
-  snprintf(what, sizeof what, "%s%s %s -> %s: receive buffer", nb ? "I" : "", call, kinds[sk].name,
-           kinds[rk].name);
+  snprintf(what, sizeof what, "%s%s %s -> %s round %d: receive buffer", form_prefix[nb], call,
+           kinds[sk].name, kinds[rk].name, delta / 10);
   CHECK_ARRAY(what, R.data, R.want, R.ints);
 }
 
 /* The data from rank `src` to `dst` (or to neighbour slot dst): values from value(src, dst). */
 static int value(int src, int dst) {
-  return 1 + src * 10000 + dst * 100;
+  return 1 + src * 10000 + dst * 100 + delta;
 }
 /* Ints from src to dst, even (whole items of every kind), zero for some pairs. */
 static int length(int src, int dst, int symmetric) {
   return 2 * ((src + (symmetric ? 1 : 2) * dst + 1) % 3);
 }
 
-static void wait_if(int nb, MPI_Request* request) {
-  if (nb) CHECK_MPI(MPI_Wait(request, MPI_STATUS_IGNORE));
+/* Completes a non-blocking call; starts and completes a persistent one. */
+static void finish_call(int nb, MPI_Request* request) {
+  if (nb == NONBLOCKING) CHECK_MPI(MPI_Wait(request, MPI_STATUS_IGNORE));
+  if (nb == PERSISTENT) {
+    CHECK_MPI(MPI_Start(&persistent));
+    CHECK_MPI(MPI_Wait(&persistent, MPI_STATUS_IGNORE));
+  }
 }
 
 static void send_own(int kind, int len, int base) {
@@ -207,7 +219,7 @@ static void test_gatherv(int sk, int rk, int nb, int in_place) {
   else
     CHECK_MPI(MPI_Gatherv(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
                           kinds[rk].type, root, MPI_COMM_WORLD));
-  wait_if(nb, &request);
+  finish_call(nb, &request);
   check_sides(in_place ? "Gatherv(IN_PLACE)" : "Gatherv", sk, rk, nb);
 }
 
@@ -242,7 +254,7 @@ static void test_scatterv(int sk, int rk, int nb, int in_place) {
   else
     CHECK_MPI(MPI_Scatterv(pointer(&S), S.counts, S.displs, S.types[0], recv, R.counts[0],
                            kinds[rk].type, root, MPI_COMM_WORLD));
-  wait_if(nb, &request);
+  finish_call(nb, &request);
   check_sides(in_place ? "Scatterv(IN_PLACE)" : "Scatterv", sk, rk, nb);
 }
 
@@ -258,7 +270,7 @@ static void test_allgatherv(int sk, int rk, int nb, int in_place) {
   else
     CHECK_MPI(MPI_Allgatherv(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
                              kinds[rk].type, MPI_COMM_WORLD));
-  wait_if(nb, &request);
+  finish_call(nb, &request);
   check_sides(in_place ? "Allgatherv(IN_PLACE)" : "Allgatherv", sk, rk, nb);
 }
 
@@ -289,22 +301,29 @@ static void test_alltoall(int w, int sk, int rk, int nb, int in_place) {
   const char* name;
   if (w) {
     name = in_place ? "Alltoallw(IN_PLACE)" : "Alltoallw";
-    if (nb)
+    if (nb == PERSISTENT && persistent == MPI_REQUEST_NULL)
+      CHECK_MPI(MPI_Alltoallw_init(send, S.counts, S.bytes, S.types, pointer(&R), R.counts, R.bytes,
+                                   R.types, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent));
+    else if (nb == NONBLOCKING)
       CHECK_MPI(MPI_Ialltoallw(send, S.counts, S.bytes, S.types, pointer(&R), R.counts, R.bytes,
                                R.types, MPI_COMM_WORLD, &request));
-    else
+    else if (nb == BLOCKING)
       CHECK_MPI(MPI_Alltoallw(send, S.counts, S.bytes, S.types, pointer(&R), R.counts, R.bytes,
                               R.types, MPI_COMM_WORLD));
   } else {
     name = in_place ? "Alltoallv(IN_PLACE)" : "Alltoallv";
-    if (nb)
+    if (nb == PERSISTENT && persistent == MPI_REQUEST_NULL)
+      CHECK_MPI(MPI_Alltoallv_init(send, S.counts, S.displs, kinds[sk].type, pointer(&R), R.counts,
+                                   R.displs, kinds[rk].type, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                   &persistent));
+    else if (nb == NONBLOCKING)
       CHECK_MPI(MPI_Ialltoallv(send, S.counts, S.displs, kinds[sk].type, pointer(&R), R.counts,
                                R.displs, kinds[rk].type, MPI_COMM_WORLD, &request));
-    else
+    else if (nb == BLOCKING)
       CHECK_MPI(MPI_Alltoallv(send, S.counts, S.displs, kinds[sk].type, pointer(&R), R.counts,
                               R.displs, kinds[rk].type, MPI_COMM_WORLD));
   }
-  wait_if(nb, &request);
+  finish_call(nb, &request);
   check_sides(name, sk, rk, nb);
 }
 
@@ -315,6 +334,30 @@ static const char* neighbor_names[NEIGHBOR_FORMS] = {"Neighbor_allgather", "Neig
                                                      "Neighbor_alltoall", "Neighbor_alltoallv",
                                                      "Neighbor_alltoallw"};
 enum { UNIFORM = 4 }; /* ints per block of the non-v forms */
+
+/* The persistent form of a neighborhood collective on the sides S and R. */
+static int init_neighbor(int form, MPI_Comm ring, MPI_Datatype st, MPI_Datatype rt) {
+  void* s = pointer(&S);
+  void* r = pointer(&R);
+  MPI_Info no = MPI_INFO_NULL;
+  switch (form) {
+    case ALLGATHER:
+      return MPI_Neighbor_allgather_init(s, S.counts[0], st, r, R.counts[0], rt, ring, no,
+                                         &persistent);
+    case ALLGATHERV:
+      return MPI_Neighbor_allgatherv_init(s, S.counts[0], st, r, R.counts, R.displs, rt, ring, no,
+                                          &persistent);
+    case ALLTOALL:
+      return MPI_Neighbor_alltoall_init(s, S.counts[0], st, r, R.counts[0], rt, ring, no,
+                                        &persistent);
+    case ALLTOALLV:
+      return MPI_Neighbor_alltoallv_init(s, S.counts, S.displs, st, r, R.counts, R.displs, rt, ring,
+                                         no, &persistent);
+    default:
+      return MPI_Neighbor_alltoallw_init(s, S.counts, S.abytes, S.types, r, R.counts, R.abytes,
+                                         R.types, ring, no, &persistent);
+  }
+}
 
 static void test_neighbor(MPI_Comm ring, const int* peer, int form, int sk, int rk, int nb) {
   int skind[2], rkind[2], slen[2], rlen[2], sbase[2], rbase[2];
@@ -352,33 +395,37 @@ static void test_neighbor(MPI_Comm ring, const int* peer, int form, int sk, int 
   MPI_Request request;
   MPI_Datatype st = kinds[sk].type, rt = kinds[rk].type;
   int rc = MPI_SUCCESS;
-  switch (form) {
-    case ALLGATHER:
-      rc = nb ? MPI_Ineighbor_allgather(s, S.counts[0], st, r, R.counts[0], rt, ring, &request)
-              : MPI_Neighbor_allgather(s, S.counts[0], st, r, R.counts[0], rt, ring);
-      break;
-    case ALLGATHERV:
-      rc = nb ? MPI_Ineighbor_allgatherv(s, S.counts[0], st, r, R.counts, R.displs, rt, ring,
+  if (nb == PERSISTENT) {
+    if (persistent == MPI_REQUEST_NULL) rc = init_neighbor(form, ring, st, rt);
+  } else
+    switch (form) {
+      case ALLGATHER:
+        rc = nb ? MPI_Ineighbor_allgather(s, S.counts[0], st, r, R.counts[0], rt, ring, &request)
+                : MPI_Neighbor_allgather(s, S.counts[0], st, r, R.counts[0], rt, ring);
+        break;
+      case ALLGATHERV:
+        rc = nb ? MPI_Ineighbor_allgatherv(s, S.counts[0], st, r, R.counts, R.displs, rt, ring,
+                                           &request)
+                : MPI_Neighbor_allgatherv(s, S.counts[0], st, r, R.counts, R.displs, rt, ring);
+        break;
+      case ALLTOALL:
+        rc = nb ? MPI_Ineighbor_alltoall(s, S.counts[0], st, r, R.counts[0], rt, ring, &request)
+                : MPI_Neighbor_alltoall(s, S.counts[0], st, r, R.counts[0], rt, ring);
+        break;
+      case ALLTOALLV:
+        rc =
+            nb ? MPI_Ineighbor_alltoallv(s, S.counts, S.displs, st, r, R.counts, R.displs, rt, ring,
                                          &request)
-              : MPI_Neighbor_allgatherv(s, S.counts[0], st, r, R.counts, R.displs, rt, ring);
-      break;
-    case ALLTOALL:
-      rc = nb ? MPI_Ineighbor_alltoall(s, S.counts[0], st, r, R.counts[0], rt, ring, &request)
-              : MPI_Neighbor_alltoall(s, S.counts[0], st, r, R.counts[0], rt, ring);
-      break;
-    case ALLTOALLV:
-      rc = nb ? MPI_Ineighbor_alltoallv(s, S.counts, S.displs, st, r, R.counts, R.displs, rt, ring,
-                                        &request)
-              : MPI_Neighbor_alltoallv(s, S.counts, S.displs, st, r, R.counts, R.displs, rt, ring);
-      break;
-    default:
-      rc = nb ? MPI_Ineighbor_alltoallw(s, S.counts, S.abytes, S.types, r, R.counts, R.abytes,
-                                        R.types, ring, &request)
-              : MPI_Neighbor_alltoallw(s, S.counts, S.abytes, S.types, r, R.counts, R.abytes,
-                                       R.types, ring);
-  }
+               : MPI_Neighbor_alltoallv(s, S.counts, S.displs, st, r, R.counts, R.displs, rt, ring);
+        break;
+      default:
+        rc = nb ? MPI_Ineighbor_alltoallw(s, S.counts, S.abytes, S.types, r, R.counts, R.abytes,
+                                          R.types, ring, &request)
+                : MPI_Neighbor_alltoallw(s, S.counts, S.abytes, S.types, r, R.counts, R.abytes,
+                                         R.types, ring);
+    }
   CHECK(rc == MPI_SUCCESS);
-  wait_if(nb, &request);
+  finish_call(nb, &request);
   check_sides(neighbor_names[form], sk, rk, nb);
 }
 
@@ -386,6 +433,15 @@ static void test_neighbor(MPI_Comm ring, const int* peer, int form, int sk, int 
 static const int pairs[][2] = {{VEC, VEC},    {GAP, GAP}, {NEG, NEG},      {CONTIG, VEC},
                                {VEC, CONTIG}, {GAP, NEG}, {CONTIG, CONTIG}};
 enum { PAIRS = sizeof pairs / sizeof pairs[0] };
+
+/* Both rounds of a persistent call (the first one makes it), then frees it. */
+#define PERSISTENT_ROUNDS(test)                     \
+  do {                                              \
+    for (delta = 0; delta <= 10; delta += 10) test; \
+    delta = 0;                                      \
+    CHECK_MPI(MPI_Request_free(&persistent));       \
+    CHECK(persistent == MPI_REQUEST_NULL);          \
+  } while (0)
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -404,6 +460,10 @@ int main(int argc, char** argv) {
         test_alltoall(1, sk, rk, nb, in_place);
       }
     }
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      PERSISTENT_ROUNDS(test_alltoall(0, sk, rk, PERSISTENT, in_place));
+      PERSISTENT_ROUNDS(test_alltoall(1, sk, rk, PERSISTENT, in_place));
+    }
   }
   for (int periodic = 0; periodic < 2; ++periodic) {
     MPI_Comm ring;
@@ -411,9 +471,11 @@ int main(int argc, char** argv) {
     CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
     CHECK_MPI(MPI_Cart_shift(ring, 0, 1, &peer[0], &peer[1]));
     for (int q = 0; q < PAIRS; ++q)
-      for (int form = 0; form < NEIGHBOR_FORMS; ++form)
+      for (int form = 0; form < NEIGHBOR_FORMS; ++form) {
         for (int nb = 0; nb < 2; ++nb)
           test_neighbor(ring, peer, form, pairs[q][0], pairs[q][1], nb);
+        PERSISTENT_ROUNDS(test_neighbor(ring, peer, form, pairs[q][0], pairs[q][1], PERSISTENT));
+      }
     MPI_Comm_free(&ring);
   }
   for (int k = VEC; k < KINDS; ++k) MPI_Type_free(&kinds[k].type);
