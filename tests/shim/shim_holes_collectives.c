@@ -1,7 +1,7 @@
 /* Datatypes with holes in the v and w collectives and the neighborhood collectives (issue 25):
  * MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw and
- * MPI_Neighbor_allgather(v) / alltoall(v, w), blocking and non-blocking (and the persistent
- * forms of the alltoalls and the neighborhood collectives, started twice with new data), with
+ * MPI_Neighbor_allgather(v) / alltoall(v, w), blocking, non-blocking and persistent (MPI_*_init,
+ * started twice with new data), with
  * - a vector with holes (2 ints, 1 apart), a struct of 2 ints resized with a 2-int gap after
  *   them, and an indexed type whose first int lies 2 ints below its origin (negative lower bound);
  * - mixed sides: a contiguous type on one side and a holed one on the other (equal type
@@ -213,10 +213,13 @@ static void test_gatherv(int sk, int rk, int nb, int in_place) {
     memset(&R, 0, sizeof R);
   }
   const void* send = in_place && rank == root ? MPI_IN_PLACE : (const void*)pointer(&S);
-  if (nb)
+  if (nb == PERSISTENT && persistent == MPI_REQUEST_NULL)
+    CHECK_MPI(MPI_Gatherv_init(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
+                               kinds[rk].type, root, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent));
+  else if (nb == NONBLOCKING)
     CHECK_MPI(MPI_Igatherv(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
                            kinds[rk].type, root, MPI_COMM_WORLD, &request));
-  else
+  else if (nb == BLOCKING)
     CHECK_MPI(MPI_Gatherv(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
                           kinds[rk].type, root, MPI_COMM_WORLD));
   finish_call(nb, &request);
@@ -248,10 +251,13 @@ static void test_scatterv(int sk, int rk, int nb, int in_place) {
     memcpy(R.want, R.data, sizeof R.data); /* nothing is received */
   }
   MPI_Request request;
-  if (nb)
+  if (nb == PERSISTENT && persistent == MPI_REQUEST_NULL)
+    CHECK_MPI(MPI_Scatterv_init(pointer(&S), S.counts, S.displs, S.types[0], recv, R.counts[0],
+                                kinds[rk].type, root, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent));
+  else if (nb == NONBLOCKING)
     CHECK_MPI(MPI_Iscatterv(pointer(&S), S.counts, S.displs, S.types[0], recv, R.counts[0],
                             kinds[rk].type, root, MPI_COMM_WORLD, &request));
-  else
+  else if (nb == BLOCKING)
     CHECK_MPI(MPI_Scatterv(pointer(&S), S.counts, S.displs, S.types[0], recv, R.counts[0],
                            kinds[rk].type, root, MPI_COMM_WORLD));
   finish_call(nb, &request);
@@ -264,10 +270,13 @@ static void test_allgatherv(int sk, int rk, int nb, int in_place) {
   if (in_place) preload(&R, rank, value(rank, 0));
   const void* send = in_place ? MPI_IN_PLACE : (const void*)pointer(&S);
   MPI_Request request;
-  if (nb)
+  if (nb == PERSISTENT && persistent == MPI_REQUEST_NULL)
+    CHECK_MPI(MPI_Allgatherv_init(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
+                                  kinds[rk].type, MPI_COMM_WORLD, MPI_INFO_NULL, &persistent));
+  else if (nb == NONBLOCKING)
     CHECK_MPI(MPI_Iallgatherv(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
                               kinds[rk].type, MPI_COMM_WORLD, &request));
-  else
+  else if (nb == BLOCKING)
     CHECK_MPI(MPI_Allgatherv(send, S.counts[0], S.types[0], pointer(&R), R.counts, R.displs,
                              kinds[rk].type, MPI_COMM_WORLD));
   finish_call(nb, &request);
@@ -461,6 +470,9 @@ int main(int argc, char** argv) {
       }
     }
     for (int in_place = 0; in_place < 2; ++in_place) {
+      PERSISTENT_ROUNDS(test_gatherv(sk, rk, PERSISTENT, in_place));
+      PERSISTENT_ROUNDS(test_scatterv(sk, rk, PERSISTENT, in_place));
+      PERSISTENT_ROUNDS(test_allgatherv(sk, rk, PERSISTENT, in_place));
       PERSISTENT_ROUNDS(test_alltoall(0, sk, rk, PERSISTENT, in_place));
       PERSISTENT_ROUNDS(test_alltoall(1, sk, rk, PERSISTENT, in_place));
     }
