@@ -1,8 +1,10 @@
 // MPI neighborhood collectives on cartesian, graph and distributed graph communicators: every
 // form computes where each neighbour's block lies in the send and receive buffers, and the
 // engine in collectives/neighbor moves one message per edge. Blocks travel as bytes of their
-// (count, datatype); a neighbour that is MPI_PROC_NULL (a non-periodic edge of a cartesian
-// grid) moves nothing, and its block of the receive buffer is left as it was.
+// (count, datatype): from the user's buffer when contiguous, else packed into one staging buffer
+// and unpacked from it when the exchange succeeds (packed_blocks.hpp); a neighbour that is
+// MPI_PROC_NULL (a non-periodic edge of a cartesian grid) moves nothing, and its block of the
+// receive buffer is left as it was.
 #include <mpi.h>
 
 #include <cstddef>
@@ -15,6 +17,7 @@
 #include "shim/call_guard.hpp"
 #include "shim/collective_calls.hpp"
 #include "shim/intercomm.hpp"
+#include "shim/packed_blocks.hpp"
 #include "shim/persistent_collective.hpp"
 #include "shim/shim_state.hpp"
 #include "shim/topology.hpp"
@@ -23,57 +26,37 @@ using namespace halyard::mpi_shim;
 
 namespace {
 
-// Where each neighbour's block lies: byte offset into the buffer and length.
-struct Block {
-  std::size_t offset;
-  std::size_t bytes;
-};
-
 std::string indexed(const char* name, std::size_t i) {
   return std::string(name) + "[" + std::to_string(i) + "]";
-}
-
-// The datatype of a block: blocks move as their bytes, so a type with holes is refused.
-const TypeObject& block_type(MPI_Datatype datatype, std::size_t count, const std::string& name) {
-  const TypeObject& type = checked_datatype(datatype, name.c_str());
-  if (count > 0 && !type.contiguous_for(count)) {
-    fail(MPI_ERR_TYPE, name + ": neighborhood collectives take datatypes without holes only");
-  }
-  return type;
-}
-
-template <typename Displacement>
-void check_displacement(Displacement displacement, std::size_t i) {
-  if (displacement < 0) {
-    fail(MPI_ERR_ARG, "negative displacement for neighbour " + std::to_string(i));
-  }
 }
 
 // Where the blocks of `neighbors` neighbours lie in one buffer. Made lazily, inside the call's
 // guard, once the communicator's topology is known (and so that a bad count is reported as the
 // call's error).
-using Layout = std::function<std::vector<Block>(std::size_t neighbors)>;
+using Layout = std::function<std::vector<TypedBlock>(std::size_t neighbors)>;
 
 // The same block for every neighbour (allgather's send side).
 Layout same_block(int count, MPI_Datatype type, const char* side) {
   return [=](std::size_t neighbors) {
     std::string name = std::string(side) + "count";
     std::size_t n = checked_count(count, name.c_str());
-    std::size_t bytes = bytes_of(n, block_type(type, n, std::string(side) + "type"));
-    return std::vector<Block>(neighbors, Block{0, bytes});
+    const TypeObject& info = checked_datatype(type, (std::string(side) + "type").c_str());
+    return std::vector<TypedBlock>(neighbors, TypedBlock{0, n, &info});
   };
 }
 
-// Block i at i * block (allgather's receive side, alltoall).
+// Block i at i * count extents (allgather's receive side, alltoall).
 Layout consecutive_blocks(int count, MPI_Datatype type, const char* side) {
   return [=](std::size_t neighbors) {
-    std::vector<Block> blocks = same_block(count, type, side)(neighbors);
-    for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i].offset = i * blocks[i].bytes;
+    std::vector<TypedBlock> blocks = same_block(count, type, side)(neighbors);
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      blocks[i].origin = static_cast<MPI_Aint>(i * blocks[i].count) * blocks[i].type->extent;
+    }
     return blocks;
   };
 }
 
-// counts[i] elements of `type` at displs[i] elements (the v forms).
+// counts[i] elements of `type` at displs[i] extents (the v forms).
 Layout counted_blocks(const int counts[], const int displs[], MPI_Datatype type, const char* side) {
   return [=](std::size_t neighbors) {
     const TypeObject& info = checked_datatype(type, (std::string(side) + "type").c_str());
@@ -81,13 +64,10 @@ Layout counted_blocks(const int counts[], const int displs[], MPI_Datatype type,
     if (neighbors > 0 && (counts == nullptr || displs == nullptr)) {
       fail(MPI_ERR_ARG, counts_name + " or the displacements are NULL");
     }
-    std::vector<Block> blocks;
+    std::vector<TypedBlock> blocks;
     for (std::size_t i = 0; i < neighbors; ++i) {
       std::size_t n = checked_count(counts[i], indexed(counts_name.c_str(), i).c_str());
-      block_type(type, n, std::string(side) + "type");
-      check_displacement(displs[i], i);
-      blocks.push_back({static_cast<std::size_t>(displs[i]) * static_cast<std::size_t>(info.extent),
-                        bytes_of(n, info)});
+      blocks.push_back({static_cast<MPI_Aint>(displs[i]) * info.extent, n, &info});
     }
     return blocks;
   };
@@ -102,47 +82,54 @@ Layout typed_blocks(const int counts[], const MPI_Aint displs[], const MPI_Datat
     if (neighbors > 0 && (counts == nullptr || displs == nullptr || types == nullptr)) {
       fail(MPI_ERR_ARG, counts_name + ", the displacements or " + types_name + " are NULL");
     }
-    std::vector<Block> blocks;
+    std::vector<TypedBlock> blocks;
     for (std::size_t i = 0; i < neighbors; ++i) {
       std::size_t n = checked_count(counts[i], indexed(counts_name.c_str(), i).c_str());
-      const TypeObject& info = block_type(types[i], n, indexed(types_name.c_str(), i));
-      check_displacement(displs[i], i);
-      blocks.push_back({static_cast<std::size_t>(displs[i]), bytes_of(n, info)});
+      const TypeObject& info = checked_datatype(types[i], indexed(types_name.c_str(), i).c_str());
+      blocks.push_back({displs[i], n, &info});
     }
     return blocks;
   };
 }
 
-void check_neighbor_buffer(const void* buffer, const std::vector<Block>& blocks, const char* name) {
+// The blocks of one buffer as bytes (packed_blocks.hpp: staged when a block's type has holes).
+// A block of an MPI_PROC_NULL neighbour is neither packed nor unpacked: it stays as it was.
+PackedBlocks neighbor_blocks(const void* buffer, std::vector<TypedBlock> blocks,
+                             const std::vector<Neighbor>& peers, const char* name,
+                             TypedBuffer::Use use) {
   std::size_t bytes = 0;
-  for (const Block& block : blocks) bytes += block.bytes;
+  for (const TypedBlock& block : blocks) bytes += block.count * block.type->size;
   check_buffer(buffer, bytes, name);  // MPI_IN_PLACE is not allowed in neighborhood collectives
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (peers[i].rank < 0) blocks[i].count = 0;
+  }
+  return {buffer, blocks, use};
 }
 
 // Posts the exchange of `comm`'s neighbours with the blocks laid out as given (under
 // CheckingOnly, checks them and posts nothing).
-halyard::Request start_exchange(const halyard::Communicator& comm, const void* sendbuf,
-                                const Layout& send_layout, void* recvbuf,
-                                const Layout& recv_layout) {
+Started start_exchange(const halyard::Communicator& comm, const void* sendbuf,
+                       const Layout& send_layout, void* recvbuf, const Layout& recv_layout) {
   const Topology& topology = checked_topology(comm, MPI_UNDEFINED);
   const std::vector<Neighbor> sources = topology.in_neighbors(comm.rank());
   const std::vector<Neighbor> destinations = topology.out_neighbors(comm.rank());
-  const std::vector<Block> send = send_layout(destinations.size());
-  const std::vector<Block> recv = recv_layout(sources.size());
-  check_neighbor_buffer(sendbuf, send, "sendbuf");
-  check_neighbor_buffer(recvbuf, recv, "recvbuf");
+  const PackedBlocks send = neighbor_blocks(sendbuf, send_layout(destinations.size()), destinations,
+                                            "sendbuf", TypedBuffer::Use::kSend);
+  const PackedBlocks recv = neighbor_blocks(recvbuf, recv_layout(sources.size()), sources,
+                                            "recvbuf", TypedBuffer::Use::kReceive);
   std::vector<halyard::NeighborReceive> receives;
   for (std::size_t i = 0; i < sources.size(); ++i) {
-    receives.push_back({sources[i].rank, sources[i].lane,
-                        static_cast<std::byte*>(recvbuf) + recv[i].offset, recv[i].bytes});
+    receives.push_back({sources[i].rank, sources[i].lane, recv.block_data(i), recv.counts()[i]});
   }
   std::vector<halyard::NeighborSend> sends;
   for (std::size_t i = 0; i < destinations.size(); ++i) {
-    sends.push_back({destinations[i].rank, destinations[i].lane,
-                     static_cast<const std::byte*>(sendbuf) + send[i].offset, send[i].bytes});
+    sends.push_back(
+        {destinations[i].rank, destinations[i].lane, send.block_data(i), send.counts()[i]});
   }
   if (in_checking_only()) return halyard::Request::make_completed(comm.loop(), {});
-  return halyard::ineighbor_exchange(comm, topology.lanes(), receives, sends);
+  // The step holds both staging buffers until the exchange is over.
+  return {halyard::ineighbor_exchange(comm, topology.lanes(), receives, sends),
+          both_steps(send.unpack_step(), recv.unpack_step())};
 }
 
 // How a call completes: blocking forms wait; the I-forms hand out an MPI_Request.
@@ -162,12 +149,13 @@ int neighbor_call(const char* call, MPI_Comm comm, CallForm form, const void* se
     const CommEntry& entry = shim_state().comm(comm);
     refuse_intercomm(entry.comm, call);
     if (form.blocking) {
-      start_exchange(entry.comm, sendbuf, send, recvbuf, recv).wait_ok();
+      const Started started = start_exchange(entry.comm, sendbuf, send, recvbuf, recv);
+      const halyard::Status status = started.request.wait_ok();
+      if (started.complete) started.complete(status);
       return;
     }
-    if (form.request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
-    *form.request = shim_state().add_request(
-        {start_exchange(entry.comm, sendbuf, send, recvbuf, recv), entry.errhandler});
+    check_request_out(form.request);
+    post(comm, form.request, start_exchange(entry.comm, sendbuf, send, recvbuf, recv));
   });
 }
 

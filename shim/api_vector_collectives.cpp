@@ -1,11 +1,11 @@
 // The v-variants (MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw and
 // their I-forms), forwarded to Halyard's gatherv, scatterv, allgatherv and alltoallv as bytes:
-// each side's per-rank counts and displacements become byte counts and byte displacements, so
-// MPI_Alltoallw (a datatype per peer, displacements in bytes) is alltoallv in bytes too. The
-// byte arrays live during the call only: the algorithms copy what they keep.
+// each side's per-rank blocks become byte counts and byte displacements (PackedBlocks: in the
+// user's buffer when every block is contiguous, else in one staging buffer that holds them
+// packed), so MPI_Alltoallw (a datatype per peer, displacements in bytes) is alltoallv in bytes
+// too. The byte arrays live during the call only: the algorithms copy what they keep.
 #include <mpi.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,19 +16,13 @@
 #include "shim/intercomm.hpp"
 #include "shim/intercomm_collectives.hpp"
 #include "shim/mpi_error.hpp"
+#include "shim/packed_blocks.hpp"
 #include "shim/shim_state.hpp"
 
 using namespace halyard::mpi_shim;
 using halyard::core::Collective;
 
 namespace {
-
-// One side's per-rank blocks in bytes.
-struct ByteLayout {
-  std::vector<std::size_t> counts;
-  std::vector<std::size_t> displacements;
-  std::size_t extent = 0;  // from the buffer's start to the end of its last non-empty block
-};
 
 std::string indexed(const char* name, int r) {
   return std::string(name) + "[" + std::to_string(r) + "]";
@@ -46,46 +40,40 @@ struct SideArgs {
   const char* type_name;  // "recvtype", or "recvtypes" for the per-peer array
 };
 
-ByteLayout layout_of(const halyard::Communicator& comm, const SideArgs& side) {
+std::vector<TypedBlock> blocks_of(const halyard::Communicator& comm, const SideArgs& side) {
   if (side.counts == nullptr) fail(MPI_ERR_ARG, std::string(side.counts_name) + " is NULL");
   if (side.displs == nullptr) fail(MPI_ERR_ARG, std::string(side.displs_name) + " is NULL");
   const bool per_peer = side.types != nullptr;
-  ByteLayout layout;
-  layout.counts.resize(static_cast<std::size_t>(comm.size()));
-  layout.displacements.resize(layout.counts.size());
   const TypeObject* shared = per_peer ? nullptr : &checked_datatype(side.datatype, side.type_name);
+  std::vector<TypedBlock> blocks;
   for (int r = 0; r < comm.size(); ++r) {
     const std::string count_name = indexed(side.counts_name, r);
     const std::size_t n = checked_count(side.counts[r], count_name.c_str());
     const std::string type_name = per_peer ? indexed(side.type_name, r) : side.type_name;
     const TypeObject& type =
         per_peer ? checked_datatype(side.types[r], type_name.c_str()) : *shared;
-    // Blocks move as bytes at their place in the buffer: a type with holes would need packing.
-    if (n > 0 && !type.contiguous_for(n)) {
-      fail(MPI_ERR_TYPE, type_name + " " + display_name(type) +
-                             ": the v and w collectives take datatypes without holes only");
-    }
-    // Displacements count extents (bytes for MPI_Alltoallw); the data starts at the true lb.
-    const MPI_Aint start = static_cast<MPI_Aint>(side.displs[r]) * (per_peer ? 1 : type.extent) +
-                           (n > 0 ? type.true_lb : 0);
-    if (start < 0) {
-      fail(MPI_ERR_ARG, "negative " + indexed(side.displs_name, r) + " " +
-                            std::to_string(side.displs[r]) + " is not supported");
-    }
-    const auto i = static_cast<std::size_t>(r);
-    layout.counts[i] = n * type.size;
-    layout.displacements[i] = static_cast<std::size_t>(start);
-    if (layout.counts[i] != 0) {
-      layout.extent = std::max(layout.extent, layout.displacements[i] + layout.counts[i]);
-    }
+    // Displacements count extents (bytes for MPI_Alltoallw), and may be negative.
+    blocks.push_back(
+        {static_cast<MPI_Aint>(side.displs[r]) * (per_peer ? 1 : type.extent), n, &type});
   }
-  return layout;
+  return blocks;
+}
+
+// One side's blocks in `buf` as the bytes Halyard moves (packed_blocks.hpp: staged when a
+// block's type has holes).
+PackedBlocks side_blocks(const halyard::Communicator& comm, const void* buf, const char* buf_name,
+                         const SideArgs& side, TypedBuffer::Use use) {
+  const std::vector<TypedBlock> blocks = blocks_of(comm, side);
+  std::size_t bytes = 0;
+  for (const TypedBlock& block : blocks) bytes += block.count * block.type->size;
+  check_buffer(buf, bytes, buf_name);
+  return {buf, blocks, use};
 }
 
 // This rank's own block: `send` must carry what the other side's layout expects of it.
-std::size_t own_block(const Block& send, const ByteLayout& layout, const char* counts_name,
+std::size_t own_block(const Block& send, const PackedBlocks& layout, const char* counts_name,
                       int rank) {
-  const std::size_t expected = layout.counts[static_cast<std::size_t>(rank)];
+  const std::size_t expected = layout.counts()[static_cast<std::size_t>(rank)];
   if (send.bytes != expected) {
     fail(MPI_ERR_ARG, send.description + " does not match " + indexed(counts_name, rank) + " (" +
                           std::to_string(expected) + " bytes)");
@@ -103,15 +91,17 @@ Started start_rooted_v(const halyard::Communicator& c, const RootedSides& call, 
   const std::string blocks_name = std::string(call.blocks_side) + "buf";
   const std::string own_name = std::string(call.own_side) + "buf";
   const bool gather = call.collective == Collective::kGatherv;
-  ByteLayout layout;
+  PackedBlocks layout;
   std::size_t own_bytes = 0;
   const bool in_place = is_root && is_in_place(own);
   Block own_side{};
   if (!in_place) own_side = block_of(own_count, own_type, call.own_side);
   if (is_root) {
-    layout = layout_of(c, layout_args);
-    check_buffer(blocks, layout.extent, blocks_name.c_str());
-    own_bytes = in_place ? layout.counts[static_cast<std::size_t>(root)]
+    layout = side_blocks(c, blocks, blocks_name.c_str(), layout_args,
+                         gather ? TypedBuffer::Use::kReceive : TypedBuffer::Use::kSend);
+    // In place, the root's block is already among the blocks: staged, it is packed there.
+    if (in_place && gather) layout.pack_block(static_cast<std::size_t>(root));
+    own_bytes = in_place ? layout.counts()[static_cast<std::size_t>(root)]
                          : own_block(own_side, layout, layout_args.counts_name, root);
   } else {
     own_bytes = own_side.bytes;  // the side with the blocks is not significant here
@@ -124,51 +114,54 @@ Started start_rooted_v(const halyard::Communicator& c, const RootedSides& call, 
                            gather ? TypedBuffer::Use::kSend : TypedBuffer::Use::kReceive);
   }
   const void* own_bytes_at = in_place ? own : own_data.data();
+  const void* blocks_at = is_root ? layout.data() : blocks;
   return {start({call.collective,
                  c,
-                 gather ? own_bytes_at : blocks,
-                 const_cast<void*>(gather ? blocks : own_bytes_at),
+                 gather ? own_bytes_at : blocks_at,
+                 const_cast<void*>(gather ? blocks_at : own_bytes_at),
                  own_bytes,
-                 layout.counts.data(),
-                 layout.displacements.data(),
+                 layout.counts().data(),
+                 layout.displacements().data(),
                  kBytes,
                  {},
                  root}),
-          unpack_all({own_data})};
+          both_steps(unpack_all({own_data}), layout.unpack_step())};
 }
 
 // MPI_Alltoallv and MPI_Alltoallw, once their sides are described. MPI_IN_PLACE: the blocks
 // leave from recvbuf, laid out as its side says; the send side is not significant.
-halyard::Request start_alltoall_layouts(const halyard::Communicator& c, const void* sendbuf,
-                                        const SideArgs& send_side, void* recvbuf,
-                                        const SideArgs& recv_side) {
-  const ByteLayout recv = layout_of(c, recv_side);
-  check_buffer(recvbuf, recv.extent, "recvbuf");
-  ByteLayout send;
-  if (!is_in_place(sendbuf)) {
-    send = layout_of(c, send_side);
-    check_buffer(sendbuf, send.extent, "sendbuf");
+Started start_alltoall_layouts(const halyard::Communicator& c, const void* sendbuf,
+                               const SideArgs& send_side, void* recvbuf,
+                               const SideArgs& recv_side) {
+  const bool in_place = is_in_place(sendbuf);
+  const PackedBlocks recv =
+      side_blocks(c, recvbuf, "recvbuf", recv_side,
+                  in_place ? TypedBuffer::Use::kSendAndReceive : TypedBuffer::Use::kReceive);
+  PackedBlocks send;
+  if (!in_place) {
+    send = side_blocks(c, sendbuf, "sendbuf", send_side, TypedBuffer::Use::kSend);
     // This rank's block to itself: both sides of the copy must agree.
     const auto me = static_cast<std::size_t>(c.rank());
-    if (send.counts[me] != recv.counts[me]) {
+    if (send.counts()[me] != recv.counts()[me]) {
       fail(MPI_ERR_ARG, indexed(send_side.counts_name, c.rank()) + " (" +
-                            std::to_string(send.counts[me]) + " bytes) does not match " +
+                            std::to_string(send.counts()[me]) + " bytes) does not match " +
                             indexed(recv_side.counts_name, c.rank()) + " (" +
-                            std::to_string(recv.counts[me]) + " bytes)");
+                            std::to_string(recv.counts()[me]) + " bytes)");
     }
   }
-  return start({Collective::kAlltoallv,
-                c,
-                sendbuf,
-                recvbuf,
-                0,
-                recv.counts.data(),
-                recv.displacements.data(),
-                kBytes,
-                {},
-                -1,
-                send.counts.data(),
-                send.displacements.data()});
+  return {start({Collective::kAlltoallv,
+                 c,
+                 in_place ? sendbuf : send.data(),
+                 recv.data(),
+                 0,
+                 recv.counts().data(),
+                 recv.displacements().data(),
+                 kBytes,
+                 {},
+                 -1,
+                 send.counts().data(),
+                 send.displacements().data()}),
+          both_steps(send.unpack_step(), recv.unpack_step())};
 }
 
 }  // namespace
@@ -202,21 +195,24 @@ Started start_allgatherv(const halyard::Communicator& c, const void* sendbuf, in
                          const int displs[], MPI_Datatype recvtype) {
   if (intercomm_of(c) != nullptr)
     return inter_allgatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-  const ByteLayout recv =
-      layout_of(c, {recvcounts, "recvcounts", displs, "displs", recvtype, nullptr, "recvtype"});
-  check_buffer(recvbuf, recv.extent, "recvbuf");
   const bool in_place = is_in_place(sendbuf);
+  const PackedBlocks recv =
+      side_blocks(c, recvbuf, "recvbuf",
+                  {recvcounts, "recvcounts", displs, "displs", recvtype, nullptr, "recvtype"},
+                  TypedBuffer::Use::kReceive);
+  // In place, this rank's block is already among the blocks: staged, it is packed there.
+  if (in_place) recv.pack_block(static_cast<std::size_t>(c.rank()));
   TypedBuffer sent;  // packed here for a type with holes
-  std::size_t own = recv.counts[static_cast<std::size_t>(c.rank())];
+  std::size_t own = recv.counts()[static_cast<std::size_t>(c.rank())];
   if (!in_place) {
     const Block send = block_of(sendcount, sendtype, "send");
     own = own_block(send, recv, "recvcounts", c.rank());
     check_buffer(sendbuf, send.count, *send.type, "sendbuf");
     sent = TypedBuffer(sendbuf, send.count, *send.type, TypedBuffer::Use::kSend);
   }
-  return {start({Collective::kAllgatherv, c, in_place ? sendbuf : sent.data(), recvbuf, own,
-                 recv.counts.data(), recv.displacements.data(), kBytes}),
-          unpack_all({sent})};
+  return {start({Collective::kAllgatherv, c, in_place ? sendbuf : sent.data(), recv.data(), own,
+                 recv.counts().data(), recv.displacements().data(), kBytes}),
+          both_steps(unpack_all({sent}), recv.unpack_step())};
 }
 
 Started start_alltoallv(const halyard::Communicator& c, const void* sendbuf, const int sendcounts[],

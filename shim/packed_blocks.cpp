@@ -1,0 +1,94 @@
+#include "shim/packed_blocks.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace halyard::mpi_shim {
+
+namespace {
+
+bool has_data(const TypedBlock& block) {
+  return block.count > 0 && block.type->size > 0;
+}
+
+bool is_contiguous(const TypedBlock& block) {
+  return !has_data(block) || block.type->contiguous_for(block.count);
+}
+
+// The same block as the one before it: the send side of a neighborhood allgather names one
+// block per neighbour; it is packed once.
+bool repeats(const std::vector<TypedBlock>& blocks, std::size_t i) {
+  return i > 0 && blocks[i].origin == blocks[i - 1].origin &&
+         blocks[i].count == blocks[i - 1].count && blocks[i].type == blocks[i - 1].type;
+}
+
+}  // namespace
+
+PackedBlocks::PackedBlocks(const void* buf, const std::vector<TypedBlock>& blocks,
+                           TypedBuffer::Use use) {
+  for (const TypedBlock& block : blocks) counts_.push_back(block.count * block.type->size);
+  displacements_.assign(blocks.size(), 0);
+  if (std::all_of(blocks.begin(), blocks.end(), is_contiguous)) {
+    // The user's memory, based at the lowest start if a block starts below the buffer.
+    std::vector<MPI_Aint> starts(blocks.size(), 0);
+    MPI_Aint lowest = 0;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      if (!has_data(blocks[i])) continue;
+      starts[i] = blocks[i].origin + blocks[i].type->map.front().offset;
+      lowest = std::min(lowest, starts[i]);
+    }
+    base_ = address_at(buf, lowest);
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      if (has_data(blocks[i])) displacements_[i] = static_cast<std::size_t>(starts[i] - lowest);
+    }
+    return;
+  }
+  std::size_t packed = 0;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (repeats(blocks, i)) {
+      displacements_[i] = displacements_[i - 1];
+      continue;
+    }
+    displacements_[i] = packed;
+    packed += counts_[i];
+  }
+  staging_ = staging_memory(packed);
+  base_ = staging_.get();
+  for (const TypedBlock& block : blocks) {
+    staged_blocks_.push_back(
+        {address_at(buf, block.origin), block.count, block.type->shared_from_this()});
+  }
+  unpack_ = use != TypedBuffer::Use::kSend;
+  if (use == TypedBuffer::Use::kReceive) return;
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    if (!repeats(blocks, i)) pack_block(i);
+  }
+}
+
+void PackedBlocks::pack_block(std::size_t i) const {
+  if (!staged() || counts_[i] == 0) return;
+  const StagedBlock& block = staged_blocks_[i];
+  pack(*block.type, block.origin, block.count, block_data(i));
+}
+
+CompletionStep PackedBlocks::unpack_step() const {
+  if (!staged() || !unpack_) return {};
+  return [blocks = *this](const Status&) {
+    for (std::size_t i = 0; i < blocks.counts_.size(); ++i) {
+      const StagedBlock& block = blocks.staged_blocks_[i];
+      if (blocks.counts_[i] == 0) continue;
+      unpack(*block.type, blocks.block_data(i), blocks.counts_[i], block.origin, block.count);
+    }
+  };
+}
+
+CompletionStep both_steps(CompletionStep first, CompletionStep second) {
+  if (!first) return second;
+  if (!second) return first;
+  return [first = std::move(first), second = std::move(second)](const Status& status) {
+    first(status);
+    second(status);
+  };
+}
+
+}  // namespace halyard::mpi_shim
