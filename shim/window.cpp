@@ -74,6 +74,12 @@ T value_of(std::span<const std::byte> bytes) {
 // ones merged: the target's side of an operation.
 std::vector<std::int64_t> blocks_of(const TypeObject& type, std::size_t count) {
   std::vector<std::int64_t> blocks;
+  if (count == 0 || type.map.empty()) return blocks;
+  // Items back to back with no hole (MPI_CHAR, MPI_DOUBLE, a contiguous type): one block, not
+  // one per item merged byte by byte (a 1 MiB put of MPI_CHAR took 3 ms that way).
+  if (type.contiguous_for(count)) {
+    return {type.map.front().offset, static_cast<std::int64_t>(count * type.size)};
+  }
   for (std::size_t item = 0; item < count; ++item) {
     const std::int64_t origin = static_cast<std::int64_t>(item) * type.extent;
     for (const TypeRun& run : type.map) {
