@@ -4,7 +4,7 @@
 # MPI's mpicc, run on 2 ranks with the same options, the two alternating round after round; per
 # size the best of the rounds and the ratio. Issue 26's goals: within 1.0x of Open MPI at every
 # size on one node, within 1.2x over two emulated nodes (Halyard --vnodes 2: ofi over loopback)
-# against Open MPI's tcp path (--mca btl tcp,self).
+# against Open MPI's tcp path (--mca pml ob1 --mca osc pt2pt --mca btl tcp,self).
 #
 #   bench/compare_rma.sh [--build DIR] [--rounds R] [--nodes one|two|both] OSU_DIR [-- OSU args]
 #     e.g. bench/compare_rma.sh --build build/dev /work/suites/osu -- -m 1:1048576 -i 200
@@ -59,16 +59,19 @@ run() {  # run IMPL NODES PROGRAM: OSU's rows "size value"
     [[ $where == two ]] && spread=(--vnodes 2)
     "$bin/hlaunch" -n 2 --bind-to core "${spread[@]}" -- "$work/halyard/$program" "${osu_args[@]}"
   else
-    local btl=vader,self
-    [[ $where == two ]] && btl=tcp,self
-    mpirun --allow-run-as-root -n 2 --bind-to core --mca btl "$btl" "$work/openmpi/$program" "${osu_args[@]}"
+    # One node: Open MPI's own choice (osc ucx over shared memory here). Two: its tcp path,
+    # which must be asked for whole: osc pt2pt over pml ob1 over btl tcp (osc ucx would use
+    # shared memory between the two local processes whatever the btl).
+    local mca=()
+    [[ $where == two ]] && mca=(--mca pml ob1 --mca osc pt2pt --mca btl tcp,self)
+    mpirun --allow-run-as-root -n 2 --bind-to core "${mca[@]}" "$work/openmpi/$program" "${osu_args[@]}"
   fi | awk '$1 ~ /^[0-9]+$/ { print $1, $2 }'
 }
 
 wheres=(one two)
 [[ $nodes == both ]] || wheres=("$nodes")
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores; OSU args: ${osu_args[*]}; best of $rounds alternating rounds"
-echo "# one node: Halyard hlaunch -n 2 --bind-to core, Open MPI --mca btl vader,self; two: Halyard --vnodes 2, Open MPI --mca btl tcp,self"
+echo "# one node: Halyard hlaunch -n 2 --bind-to core, Open MPI's defaults; two: Halyard --vnodes 2, Open MPI --mca pml ob1 --mca osc pt2pt --mca btl tcp,self"
 for where in "${wheres[@]}"; do
   for program in "${programs[@]}"; do
     results=$work/$where-$program
