@@ -66,8 +66,9 @@ bool has_result(const RmaArgs& a) {
   return a.kind == RmaKind::kGet || a.kind == RmaKind::kGetAccumulate;
 }
 
-// Checks and starts one operation; a null request for MPI_PROC_NULL.
-halyard::Request start_rma(Window& window, const RmaArgs& a) {
+// Checks and starts one operation; a null request for MPI_PROC_NULL. `may_pack`: a blocking
+// put or accumulate, which the window may pack with others (window.hpp).
+halyard::Request start_rma(Window& window, const RmaArgs& a, bool may_pack) {
   if (a.target_rank == MPI_PROC_NULL) return {};
   check_peer(a.target_rank, window.comm(), "target_rank", false);
   if (a.target_disp < 0) fail(MPI_ERR_DISP, "target_disp is negative");
@@ -78,6 +79,7 @@ halyard::Request start_rma(Window& window, const RmaArgs& a) {
   call.target_count = checked_count(a.target_count, "target_count");
   call.target_type = &checked_datatype(a.target_datatype, "target_datatype");
   call.op = a.op;
+  call.may_pack = may_pack;
   if (has_origin(a)) {
     const TypeObject& type = checked_datatype(a.origin_datatype, "origin_datatype");
     std::size_t count = checked_count(a.origin_count, "origin_count");
@@ -98,14 +100,14 @@ halyard::Request start_rma(Window& window, const RmaArgs& a) {
 }
 
 int blocking_rma(const char* call, MPI_Win win, const RmaArgs& args) {
-  return window_call(call, win, [&] { start_rma(checked_window(win), args); });
+  return window_call(call, win, [&] { start_rma(checked_window(win), args, true); });
 }
 
 int request_rma(const char* call, MPI_Win win, const RmaArgs& args, MPI_Request* request) {
   return window_call(call, win, [&] {
     Window& window = checked_window(win);
     check_out(request, "request");
-    halyard::Request started = start_rma(window, args);
+    halyard::Request started = start_rma(window, args, false);
     if (!started.valid()) {
       started = halyard::Request::make_completed(window.comm().loop(), halyard::Status{});
     }

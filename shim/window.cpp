@@ -21,7 +21,23 @@ namespace halyard::mpi_shim {
 namespace {
 
 // Active-message ids on the window's private communicator.
-enum MessageId : int { kOperation = 1, kReply, kLock, kUnlock, kGrant, kPost, kComplete };
+enum MessageId : int {
+  kOperation = 1,
+  kReply,
+  kLock,
+  kUnlock,
+  kGrant,
+  kPost,
+  kComplete,
+  kPack,
+  kPackAck
+};
+
+// Packing (window.hpp): an operation's payload up to kMaxPackedPayload bytes may join its
+// target's pack, which is sent once it holds kPackBytes. Each record of a pack is its header's
+// and its payload's length (two uint32), the header, then the payload.
+constexpr std::size_t kMaxPackedPayload = 16 * 1024;
+constexpr std::size_t kPackBytes = 64 * 1024;
 
 // The head of an operation's message; its target blocks (offset, bytes) follow.
 struct OperationWire {
@@ -171,6 +187,7 @@ Window::Window(const Communicator& comm, int flavor, void* base, MPI_Aint size, 
   lock_type_.assign(n, 0);
   posts_seen_.assign(n, 0);
   next_sequence_.assign(n, 0);
+  packs_.resize(n);
   expected_sequence_.assign(n, 0);
   held_.resize(n);
   register_handlers();
@@ -183,7 +200,7 @@ Window::~Window() {
 }
 
 void Window::unregister_handlers() {
-  for (int id = kOperation; id <= kComplete; ++id) comm_.unregister_am_handler(id);
+  for (int id = kOperation; id <= kPackAck; ++id) comm_.unregister_am_handler(id);
 }
 
 // A synchronization message: one int, kept alive until the transport is done with it.
@@ -228,6 +245,13 @@ void Window::register_handlers() {
   comm_.register_am_handler(
       kPost, [this](int target, auto, auto) { ++posts_seen_[static_cast<std::size_t>(target)]; });
   comm_.register_am_handler(kComplete, [this](int, auto, auto) { ++completes_seen_; });
+  comm_.register_am_handler(kPack, [this](int origin, auto, std::span<const std::byte> payload) {
+    on_pack(origin, payload);
+  });
+  comm_.register_am_handler(kPackAck, [this](int target, std::span<const std::byte> header, auto) {
+    outstanding_[static_cast<std::size_t>(target)] -=
+        static_cast<int>(value_of<std::uint64_t>(header));
+  });
 }
 
 // Tells every rank this one's window and learns theirs; for the allocate flavors, makes the
@@ -362,29 +386,77 @@ Request Window::start(RmaCall call) {
       direct(call, blocks)) {
     return Request::make_completed(comm_.loop(), Status{});
   }
-  const std::uint64_t id = next_op_++;
-  OperationWire wire{id,
-                     next_sequence_[static_cast<std::size_t>(call.target)]++,
-                     call.kind,
-                     call.op,
-                     call.element,
-                     static_cast<std::uint32_t>(blocks.size() / 2),
-                     static_cast<std::int64_t>(call.disp),
-                     call.result.bytes()};
+  const auto t = static_cast<std::size_t>(call.target);
+  ++outstanding_[t];
+  std::span<const std::byte> payload(static_cast<const std::byte*>(call.origin.data()),
+                                     call.origin.bytes());
+  const std::span<const std::byte> block_bytes(reinterpret_cast<const std::byte*>(blocks.data()),
+                                               blocks.size() * sizeof(std::int64_t));
+  const bool packed = call.may_pack &&
+                      (call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
+                      payload.size() <= kMaxPackedPayload;
+  // A packed operation has id 0: it is counted, not tracked (no request, no pending entry).
+  const std::uint64_t id = packed ? 0 : next_op_++;
+  const OperationWire wire{id,
+                           next_sequence_[t]++,
+                           call.kind,
+                           call.op,
+                           call.element,
+                           static_cast<std::uint32_t>(blocks.size() / 2),
+                           static_cast<std::int64_t>(call.disp),
+                           call.result.bytes()};
+  const auto* wire_bytes = reinterpret_cast<const std::byte*>(&wire);
+  if (packed) {
+    std::vector<std::byte>& pack = packs_[t];
+    const std::uint32_t lengths[2] = {static_cast<std::uint32_t>(sizeof wire + block_bytes.size()),
+                                      static_cast<std::uint32_t>(payload.size())};
+    const auto* length_bytes = reinterpret_cast<const std::byte*>(lengths);
+    pack.insert(pack.end(), length_bytes, length_bytes + sizeof lengths);
+    pack.insert(pack.end(), wire_bytes, wire_bytes + sizeof wire);
+    pack.insert(pack.end(), block_bytes.begin(), block_bytes.end());
+    pack.insert(pack.end(), payload.begin(), payload.end());
+    if (pack.size() >= kPackBytes) send_pack(call.target);
+    return {};
+  }
+  send_pack(call.target);  // what was packed before goes first
   auto message = std::make_shared<Outgoing>();
-  message->header = bytes_of_value(wire);
-  const auto* block_bytes = reinterpret_cast<const std::byte*>(blocks.data());
-  message->header.insert(message->header.end(), block_bytes,
-                         block_bytes + blocks.size() * sizeof(std::int64_t));
+  message->header.assign(wire_bytes, wire_bytes + sizeof wire);
+  message->header.insert(message->header.end(), block_bytes.begin(), block_bytes.end());
   message->data = call.origin;
   message->keep_alive = call.keep_alive;
   Request request = Request::make_pending(comm_.loop());
   pending_.emplace(id, PendingOp{call.target, call.result, request});
-  ++outstanding_[static_cast<std::size_t>(call.target)];
-  std::span<const std::byte> payload(static_cast<const std::byte*>(call.origin.data()),
-                                     call.origin.bytes());
   comm_.am_send(call.target, kOperation, message->header, payload, [message](const Status&) {});
   return request;
+}
+
+void Window::send_pack(int target) {
+  std::vector<std::byte>& pack = packs_[static_cast<std::size_t>(target)];
+  if (pack.empty()) return;
+  auto message = std::make_shared<Outgoing>();
+  message->owned_payload.swap(pack);
+  comm_.am_send(target, kPack, {}, message->owned_payload, [message](const Status&) {});
+}
+
+// A pack's operations one after the other, as if each had come alone, acknowledged together by
+// their count (kPackAck).
+void Window::on_pack(int origin, std::span<const std::byte> pack) {
+  std::uint64_t applied = 0;
+  pack_acks_ = &applied;
+  std::uint32_t lengths[2];
+  for (std::size_t at = 0; at + sizeof lengths <= pack.size();) {
+    std::memcpy(lengths, pack.data() + at, sizeof lengths);
+    at += sizeof lengths;
+    on_operation(origin, pack.subspan(at, lengths[0]), pack.subspan(at + lengths[0], lengths[1]));
+    at += std::size_t{lengths[0]} + lengths[1];
+  }
+  pack_acks_ = nullptr;
+  if (applied > 0) acknowledge_packed(origin, applied);
+}
+
+void Window::acknowledge_packed(int origin, std::uint64_t count) {
+  auto header = std::make_shared<std::vector<std::byte>>(bytes_of_value(count));
+  comm_.am_send(origin, kPackAck, *header, {}, [header](const Status&) {});
 }
 
 // Puts and gets on memory this rank maps, or by one CMA copy; false when neither applies.
@@ -460,10 +532,13 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
   std::vector<std::int64_t> blocks(wire.blocks * 2);
   std::memcpy(blocks.data(), header.data() + sizeof wire, blocks.size() * sizeof(std::int64_t));
   std::byte* at = local_address(wire.disp);
-  auto reply = std::make_shared<Outgoing>();
-  reply->header = bytes_of_value(wire.id);
-  reply->owned_payload.resize(wire.fetch_bytes);
-  std::byte* fetched = reply->owned_payload.data();
+  // A packed operation (id 0) fetches nothing and sends no reply of its own.
+  auto reply = wire.id == 0 ? nullptr : std::make_shared<Outgoing>();
+  if (reply != nullptr) {
+    reply->header = bytes_of_value(wire.id);
+    reply->owned_payload.resize(wire.fetch_bytes);
+  }
+  std::byte* fetched = reply != nullptr ? reply->owned_payload.data() : nullptr;
   const std::byte* data = payload.data();
   std::size_t position = 0;
   for (std::size_t i = 0; i < blocks.size(); i += 2) {
@@ -490,6 +565,14 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
     }
     position += bytes;
   }
+  if (reply == nullptr) {  // packed: counted with the rest of its pack, or alone when held
+    if (pack_acks_ != nullptr) {
+      ++*pack_acks_;
+    } else {
+      acknowledge_packed(origin, 1);
+    }
+    return;
+  }
   comm_.am_send(origin, kReply, reply->header, reply->owned_payload, [reply](const Status&) {});
 }
 
@@ -507,10 +590,12 @@ void Window::on_reply(std::span<const std::byte> header, std::span<const std::by
 }
 
 void Window::flush(int target) {
+  send_pack(target);
   run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
 }
 
 void Window::flush_all() {
+  for (int target = 0; target < size_; ++target) send_pack(target);
   run_until([this] {
     return std::all_of(outstanding_.begin(), outstanding_.end(), [](int n) { return n == 0; });
   });

@@ -11,6 +11,13 @@
 // else one CMA copy (process_vm_writev / readv) into a window of a rank on this node. Across
 // nodes they are active messages over the transport (libfabric RMA is not used yet).
 //
+// Small blocking puts and accumulates towards a rank reached by messages are packed, per target,
+// into one message sent when the pack is full, at the next flush (every synchronization that
+// completes operations flushes first), or before any other operation to that target; the target
+// applies them in order and acknowledges the whole pack in one reply (Open MPI's osc pt2pt packs
+// alike). A request-based call (MPI_Rput, ...) is never packed: its request may be waited for
+// alone.
+//
 // Synchronization is messages too: a fence flushes and then runs a barrier; post/start/
 // complete/wait exchange one message per pair; a lock is granted by the target's lock queue
 // (first come, first served; exclusive or shared) and released by unlock after a flush.
@@ -50,6 +57,10 @@ struct RmaCall {
   MPI_Op op = MPI_REPLACE;
   MPI_Datatype element = MPI_BYTE;   // the predefined element of accumulates
   std::shared_ptr<void> keep_alive;  // memory `origin` points into, if the call made it
+  // A blocking MPI_Put or MPI_Accumulate: nobody waits for this operation alone, so a small one
+  // towards a rank reached by messages may wait, packed with others to that rank, for the next
+  // flush (Window::start).
+  bool may_pack = false;
 };
 
 // What one rank knows of another's window.
@@ -151,6 +162,9 @@ class Window {
   void apply_operation(int origin, std::span<const std::byte> header,
                        std::span<const std::byte> payload, bool landed);
   void on_reply(std::span<const std::byte> header, std::span<const std::byte> payload);
+  void on_pack(int origin, std::span<const std::byte> pack);
+  void acknowledge_packed(int origin, std::uint64_t count);
+  void send_pack(int target);
   void on_lock(int origin, int type);
   void on_unlock(int origin, int type);
   void grant_waiting_locks();
@@ -177,9 +191,10 @@ class Window {
   std::vector<int> lock_type_;    // per target: the lock held (0: none)
   bool lock_all_ = false;
   bool fence_epoch_ = false;
-  std::vector<int> access_group_;             // MPI_Win_start's targets
-  std::vector<int> posts_seen_;               // per target: posts not yet consumed by a start
-  std::vector<std::uint64_t> next_sequence_;  // per target: of the next operation message
+  std::vector<int> access_group_;              // MPI_Win_start's targets
+  std::vector<int> posts_seen_;                // per target: posts not yet consumed by a start
+  std::vector<std::uint64_t> next_sequence_;   // per target: of the next operation message
+  std::vector<std::vector<std::byte>> packs_;  // per target: operations packed, not yet sent
 
   // Target side.
   int shared_holders_ = 0;
@@ -189,6 +204,8 @@ class Window {
   int completes_seen_ = 0;
   std::vector<std::uint64_t> expected_sequence_;              // per origin
   std::vector<std::map<std::uint64_t, HeldOperation>> held_;  // per origin, by sequence
+  // While a pack is applied: how many of its operations were, acknowledged in one message.
+  std::uint64_t* pack_acks_ = nullptr;
 };
 
 }  // namespace halyard::mpi_shim

@@ -1,6 +1,7 @@
 /* One-sided communication (issue 26): every operation and synchronization mode of each window
  * flavor against a serial model, derived datatypes, request forms, atomic accumulates,
- * exclusive locks, fence ordering, attributes, names, info and error classes.
+ * exclusive locks, fence ordering, small operations packed per target among others that are
+ * not, attributes, names, info and error classes.
  *   shim_rma           the whole suite
  *   shim_rma busy      rank 1 computes for 1 s while rank 0 locks, puts and unlocks its
  *                      window: with a progress thread that must finish before rank 1 is done
@@ -257,6 +258,57 @@ static void ordered_accumulates(void) {
   CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* Many small operations in one epoch, which the window packs towards a rank it reaches by
+ * messages (--vnodes, HALYARD_RMA_DIRECT=0), mixed with operations that are never packed (a put
+ * too large, a get, a request-based put): every one lands in the order issued. */
+static void packed_operations(void) {
+  enum { kCount = 8192, kSmall = 1000, kLargeFrom = 1000, kLargeTo = 6000, kSum = 7000 };
+  int* base = NULL;
+  MPI_Win win;
+  CHECK_MPI(MPI_Win_allocate(kCount * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                             &base, &win));
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+  for (int i = 0; i < kCount; ++i) base[i] = 0;
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  static int large[kLargeTo - kLargeFrom], fetched[kSmall];
+  for (int i = 0; i < kLargeTo - kLargeFrom; ++i) large[i] = 7;
+  const int one = 1, answer = 42;
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win));
+  for (int i = 0; i < kSmall; ++i) {
+    int value = rank * 100000 + i; /* reused at once: MPI_Put must have taken it */
+    CHECK_MPI(MPI_Put(&value, 1, MPI_INT, right, i, 1, MPI_INT, win));
+  }
+  CHECK_MPI(MPI_Put(large, kLargeTo - kLargeFrom, MPI_INT, right, kLargeFrom, kLargeTo - kLargeFrom,
+                    MPI_INT, win));
+  for (int i = kLargeFrom; i < kLargeFrom + 10; ++i) {
+    int value = -i; /* after the large put: these win */
+    CHECK_MPI(MPI_Put(&value, 1, MPI_INT, right, i, 1, MPI_INT, win));
+  }
+  for (int i = 0; i < 500; ++i) {
+    CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, right, kSum, 1, MPI_INT, MPI_SUM, win));
+  }
+  CHECK_MPI(MPI_Get(fetched, kSmall, MPI_INT, right, 0, kSmall, MPI_INT, win));
+  MPI_Request request;
+  CHECK_MPI(MPI_Rput(&answer, 1, MPI_INT, right, kSum + 1, 1, MPI_INT, win, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE)); /* completes alone, before any flush */
+  CHECK_MPI(MPI_Win_unlock(right, win));
+  int wrong_fetched = 0;
+  for (int i = 0; i < kSmall; ++i) wrong_fetched += fetched[i] != rank * 100000 + i;
+  CHECK(wrong_fetched == 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+  int wrong = 0;
+  for (int i = 0; i < kSmall; ++i) wrong += base[i] != left * 100000 + i;
+  for (int i = kLargeFrom; i < kLargeTo; ++i) wrong += base[i] != (i < kLargeFrom + 10 ? -i : 7);
+  CHECK(wrong == 0);
+  CHECK(base[kSum] == 500);
+  CHECK(base[kSum + 1] == 42);
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 /* Attributes, names, info, error handlers and error classes. */
 static void describe(void) {
   int* base = NULL;
@@ -410,6 +462,7 @@ int main(int argc, char** argv) {
   }
   derived();
   ordered_accumulates();
+  packed_operations();
   describe();
   shared_windows();
   MPI_Finalize();
