@@ -384,7 +384,7 @@ Request Window::start(RmaCall call) {
   }
   if (direct_paths_ && (call.kind == RmaKind::kPut || call.kind == RmaKind::kGet) &&
       direct(call, blocks)) {
-    return Request::make_completed(comm_.loop(), Status{});
+    return {};  // complete already: no request to make (a caller that needs one makes it)
   }
   const auto t = static_cast<std::size_t>(call.target);
   ++outstanding_[t];

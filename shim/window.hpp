@@ -109,7 +109,8 @@ class Window {
 
   // Starts one operation: MPI_ERR_RMA_SYNC outside an access epoch towards the target,
   // MPI_ERR_RMA_RANGE beyond its window. The request completes when the operation is complete
-  // at the target and its result, if any, has landed.
+  // at the target and its result, if any, has landed; it is null when the operation completed
+  // at once (a direct put or get) or was packed (may_pack).
   Request start(RmaCall call);
   void flush(int target);
   void flush_all();
