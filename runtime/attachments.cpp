@@ -8,16 +8,16 @@
 
 namespace halyard {
 
-std::shared_ptr<void> Attachments::attach(const std::type_info& type,
+std::shared_ptr<void> Attachments::attach(const std::type_info& type, std::size_t hash,
                                           std::shared_ptr<void> object) {
   std::lock_guard lock(mutex_);
-  if (const Entry* attached = entry_of(type)) return attached->object;  // `object` goes after
+  if (const Entry* attached = entry_of(type, hash)) return attached->object;  // `object` goes after
   const std::size_t count = count_.load(std::memory_order_relaxed);
   if (count == kCapacity) {
     throw Error(ErrorCode::kInternal, "more than " + std::to_string(kCapacity) +
                                           " kinds of state attached to one runtime object");
   }
-  entries_[count] = {&type, object};
+  entries_[count] = {&type, hash, object};
   count_.store(count + 1, std::memory_order_release);
   return object;
 }

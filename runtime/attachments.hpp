@@ -35,13 +35,13 @@ class Attachments {
   // The T attached, or null.
   template <class T>
   std::shared_ptr<T> find() const {
-    const Entry* entry = entry_of(typeid(T));
+    const Entry* entry = entry_of<T>();
     return entry != nullptr ? std::static_pointer_cast<T>(entry->object) : nullptr;
   }
   // The same without a reference: valid while the owner lives (the caller holds it).
   template <class T>
   T* peek() const {
-    const Entry* entry = entry_of(typeid(T));
+    const Entry* entry = entry_of<T>();
     return entry != nullptr ? static_cast<T*>(entry->object.get()) : nullptr;
   }
 
@@ -49,7 +49,7 @@ class Attachments {
   // a nested call attached it first); returns the T that is attached.
   template <class T>
   std::shared_ptr<T> attach(std::shared_ptr<T> object) {
-    return std::static_pointer_cast<T>(attach(typeid(T), std::move(object)));
+    return std::static_pointer_cast<T>(attach(typeid(T), hash_of<T>(), std::move(object)));
   }
 
   // Releases every object, newest first. Nobody may look up meanwhile (the owner is going).
@@ -61,17 +61,39 @@ class Attachments {
  private:
   struct Entry {
     const std::type_info* type = nullptr;
+    std::size_t hash = 0;  // type->hash_code()
     std::shared_ptr<void> object;
   };
 
-  const Entry* entry_of(const std::type_info& type) const {
+  // T's hash_code(), computed once per T.
+  template <class T>
+  static std::size_t hash_of() {
+    static const std::size_t hash = typeid(T).hash_code();
+    return hash;
+  }
+  // The usual case first: T's type_info object is the one attached (one per type within a
+  // library). Otherwise compare hashes before the type_infos, whose operator== compares the
+  // mangled names character by character (libstdc++ cannot rely on one type_info object per
+  // type across shared libraries): a miss (the MPI shim asks each communicator whether it is an
+  // intercommunicator) cost ~20 instructions per entry that way.
+  template <class T>
+  const Entry* entry_of() const {
     const std::size_t count = count_.load(std::memory_order_acquire);
     for (std::size_t i = 0; i < count; ++i) {
-      if (*entries_[i].type == type) return &entries_[i];
+      if (entries_[i].type == &typeid(T)) return &entries_[i];
+    }
+    return count == 0 ? nullptr : entry_of(typeid(T), hash_of<T>());
+  }
+  const Entry* entry_of(const std::type_info& type, std::size_t hash) const {
+    const std::size_t count = count_.load(std::memory_order_acquire);
+    for (std::size_t i = 0; i < count; ++i) {
+      const Entry& entry = entries_[i];
+      if (entry.hash == hash && *entry.type == type) return &entry;
     }
     return nullptr;
   }
-  std::shared_ptr<void> attach(const std::type_info& type, std::shared_ptr<void> object);
+  std::shared_ptr<void> attach(const std::type_info& type, std::size_t hash,
+                               std::shared_ptr<void> object);
 
   std::mutex mutex_;  // serializes writers
   std::array<Entry, kCapacity> entries_;
