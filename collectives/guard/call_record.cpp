@@ -1,23 +1,8 @@
 #include "collectives/guard/call_record.hpp"
 
-#include <array>
-
-#include "collectives/core/vocabulary.hpp"
 #include "runtime/support/fast_tls.hpp"
 
 namespace halyard::guard {
-
-std::string_view recorded_name(core::Collective collective) noexcept {
-  // Looked up once: the recorder caches names by their address.
-  static const auto kNames = [] {
-    std::array<std::string_view, core::kCollectiveCount> names{};
-    for (std::size_t c = 0; c < names.size(); ++c) {
-      names[c] = core::collective_name(static_cast<core::Collective>(c));
-    }
-    return names;
-  }();
-  return kNames[static_cast<std::size_t>(collective)];
-}
 
 namespace {
 // The blocking call this thread waits in (slot null: none): the wait, not a deferred callback,

@@ -10,13 +10,11 @@
 
 #include "collectives/core/catalog.hpp"
 #include "collectives/core/coll_args.hpp"
+#include "collectives/core/vocabulary.hpp"
 #include "runtime/flight_recorder.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard::guard {
-
-// The name the recorder shows for `collective` ("allreduce").
-std::string_view recorded_name(core::Collective collective) noexcept;
 
 // Records the end of `entry`, whose `request` has not completed: for a blocking call
 // (args.blocking), in record_blocking_end() once its caller's wait returns; otherwise from a
@@ -38,7 +36,8 @@ Request recorded_call(const core::CollArgs& args, const core::AlgorithmEntry& al
   const FlightRecorder::Entry entry = recorder.posted(
       call.context, call.size, call.number,
       recorder.call_names(
-          &algorithm, [&] { return std::pair(recorded_name(args.collective), algorithm.name); }),
+          &algorithm,
+          [&] { return std::pair(core::collective_name(args.collective), algorithm.name); }),
       args.bytes);
   try {
     Request request = std::forward<Post>(post)();
