@@ -83,7 +83,7 @@ void FlightRecorder::waiting_for(const std::vector<int>& world_ranks) noexcept {
   const std::uint64_t first = records_ > header_->slots ? records_ - header_->slots + 1 : 1;
   for (std::uint64_t record = first; record <= records_; ++record) {
     recorder::Slot& slot = slot_of(record);
-    if (slot.state == static_cast<std::uint32_t>(recorder::CallState::kPosted)) {
+    if (recorder::load(slot.state) == static_cast<std::uint32_t>(recorder::CallState::kPosted)) {
       recorder::store(slot.state, static_cast<std::uint32_t>(recorder::CallState::kTimedOut),
                       std::memory_order_release);
     }

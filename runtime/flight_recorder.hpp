@@ -79,7 +79,8 @@ class FlightRecorder {
     slot.bytes = bytes;
     slot.comm = comm;
     slot.comm_size = comm_size;
-    slot.state = static_cast<std::uint32_t>(recorder::CallState::kPosted);
+    // Atomic like ended()'s store: a blocking call's end is recorded outside the loop's lock.
+    recorder::store(slot.state, static_cast<std::uint32_t>(recorder::CallState::kPosted));
     slot.collective = names.collective;
     slot.algorithm = names.algorithm;
     recorder::store(slot.record, record, std::memory_order_release);
