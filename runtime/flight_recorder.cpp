@@ -48,27 +48,19 @@ std::unique_ptr<FlightRecorder> FlightRecorder::open_from_environment(int rank) 
   return std::unique_ptr<FlightRecorder>(new FlightRecorder(header));
 }
 
-std::uint16_t FlightRecorder::add_name(std::string_view name) noexcept {
-  // The table is searched by content first: one name may live at several addresses (a literal
-  // in two libraries), and a name evicted from the cache keeps its entry.
+std::uint16_t FlightRecorder::name_index(std::string_view name) noexcept {
   const std::size_t length = std::min(name.size(), recorder::kNameBytes - 1);
   const std::uint32_t count = header_->name_count;
-  std::uint16_t index = recorder::kUnnamed;
   for (std::uint32_t i = 0; i < count; ++i) {
     if (std::strncmp(header_->names[i], name.data(), length) == 0 &&
         header_->names[i][length] == '\0') {
-      index = static_cast<std::uint16_t>(i);
-      break;
+      return static_cast<std::uint16_t>(i);
     }
   }
-  if (index == recorder::kUnnamed && count < recorder::kMaxNames) {
-    std::memcpy(header_->names[count], name.data(), length);  // the rest is already NUL
-    recorder::store(header_->name_count, count + 1, std::memory_order_release);
-    index = static_cast<std::uint16_t>(count);
-  }
-  names_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % names_.size()] = {
-      name.data(), name.size(), index};
-  return index;
+  if (count == recorder::kMaxNames) return recorder::kUnnamed;
+  std::memcpy(header_->names[count], name.data(), length);  // the rest is already NUL
+  recorder::store(header_->name_count, count + 1, std::memory_order_release);
+  return static_cast<std::uint16_t>(count);
 }
 
 void FlightRecorder::waiting_for(const std::vector<int>& world_ranks) noexcept {

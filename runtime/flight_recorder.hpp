@@ -10,7 +10,6 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -33,22 +32,14 @@ class FlightRecorder {
   FlightRecorder(const FlightRecorder&) = delete;
   FlightRecorder& operator=(const FlightRecorder&) = delete;
 
-  // A name's index in the recorder's name table; `name` must live as long as the process (a
-  // string literal, a catalog entry's name): it is looked up by its address in a small cache,
-  // so a known name costs a compare, and only a new one is copied (cut to kNameBytes - 1
-  // characters). recorder::kUnnamed once the table is full.
-  std::uint16_t name_index(std::string_view name) noexcept {
-    const CachedName& cached =
-        names_[(reinterpret_cast<std::uintptr_t>(name.data()) >> 3) % names_.size()];
-    if (cached.data == name.data() && cached.size == name.size()) [[likely]]
-      return cached.index;
-    return add_name(name);
-  }
+  // A name's index in the recorder's name table, found by its text (cut to kNameBytes - 1
+  // characters) and added when new; recorder::kUnnamed once the table is full. A search of the
+  // table: call_names() below caches what a call needs.
+  std::uint16_t name_index(std::string_view name) noexcept;
 
   // The name indices of a call kind, e.g. (allreduce, base:ring), cached under `key`: an
   // address that stands for that pair for the process's life (a catalog entry). A known pair
-  // costs one compare; only a new one calls `names_of()` for the two names (string_views that
-  // live as long as the process).
+  // costs one compare; only a new one calls `names_of()` for the two names and looks them up.
   struct CallNames {
     std::uint16_t collective = recorder::kUnnamed;
     std::uint16_t algorithm = recorder::kUnnamed;
@@ -106,14 +97,6 @@ class FlightRecorder {
   recorder::Slot& slot_of(std::uint64_t record) noexcept {
     return recorder::slots_of(header_)[(record - 1) & mask_];
   }
-  std::uint16_t add_name(std::string_view name) noexcept;
-
-  struct CachedName {
-    const char* data = nullptr;
-    std::size_t size = 0;
-    std::uint16_t index = recorder::kUnnamed;
-  };
-
   struct CachedPair {
     const void* key = nullptr;
     CallNames names;
@@ -122,7 +105,6 @@ class FlightRecorder {
   recorder::Header* header_;
   std::uint64_t mask_;         // slots - 1
   std::uint64_t records_ = 0;  // kept here too: the header's copy is only ever written
-  std::array<CachedName, 32> names_{};
   std::array<CachedPair, 64> pairs_{};
 };
 
