@@ -79,6 +79,23 @@ std::vector<std::byte> bytes_of_value(const T& value) {
   return out;
 }
 
+// A message whose header is one value and which has no payload, kept alive until the transport
+// is done with it.
+template <typename T>
+void send_value(const Communicator& comm, int peer, int id, const T& value) {
+  auto header = std::make_shared<std::vector<std::byte>>(bytes_of_value(value));
+  comm.am_send(peer, id, *header, {}, [header](const Status&) {});
+}
+
+// An operation's header: its wire head, then its target blocks (offset, bytes).
+void append_operation_header(std::vector<std::byte>& out, const OperationWire& wire,
+                             const std::vector<std::int64_t>& blocks) {
+  const auto* wire_bytes = reinterpret_cast<const std::byte*>(&wire);
+  const auto* block_bytes = reinterpret_cast<const std::byte*>(blocks.data());
+  out.insert(out.end(), wire_bytes, wire_bytes + sizeof wire);
+  out.insert(out.end(), block_bytes, block_bytes + blocks.size() * sizeof(std::int64_t));
+}
+
 template <typename T>
 T value_of(std::span<const std::byte> bytes) {
   T value{};
@@ -203,10 +220,9 @@ void Window::unregister_handlers() {
   for (int id = kOperation; id <= kPackAck; ++id) comm_.unregister_am_handler(id);
 }
 
-// A synchronization message: one int, kept alive until the transport is done with it.
+// A synchronization message: one int.
 void Window::notify(int peer, int id, std::int32_t value) {
-  auto header = std::make_shared<std::vector<std::byte>>(bytes_of_value(value));
-  comm_.am_send(peer, id, *header, {}, [header](const Status&) {});
+  send_value(comm_, peer, id, value);
 }
 
 void Window::register_handlers() {
@@ -390,8 +406,6 @@ Request Window::start(RmaCall call) {
   ++outstanding_[t];
   std::span<const std::byte> payload(static_cast<const std::byte*>(call.origin.data()),
                                      call.origin.bytes());
-  const std::span<const std::byte> block_bytes(reinterpret_cast<const std::byte*>(blocks.data()),
-                                               blocks.size() * sizeof(std::int64_t));
   const bool packed = call.may_pack &&
                       (call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
                       payload.size() <= kMaxPackedPayload;
@@ -405,23 +419,21 @@ Request Window::start(RmaCall call) {
                            static_cast<std::uint32_t>(blocks.size() / 2),
                            static_cast<std::int64_t>(call.disp),
                            call.result.bytes()};
-  const auto* wire_bytes = reinterpret_cast<const std::byte*>(&wire);
   if (packed) {
     std::vector<std::byte>& pack = packs_[t];
-    const std::uint32_t lengths[2] = {static_cast<std::uint32_t>(sizeof wire + block_bytes.size()),
-                                      static_cast<std::uint32_t>(payload.size())};
+    const std::uint32_t lengths[2] = {
+        static_cast<std::uint32_t>(sizeof wire + blocks.size() * sizeof(std::int64_t)),
+        static_cast<std::uint32_t>(payload.size())};
     const auto* length_bytes = reinterpret_cast<const std::byte*>(lengths);
     pack.insert(pack.end(), length_bytes, length_bytes + sizeof lengths);
-    pack.insert(pack.end(), wire_bytes, wire_bytes + sizeof wire);
-    pack.insert(pack.end(), block_bytes.begin(), block_bytes.end());
+    append_operation_header(pack, wire, blocks);
     pack.insert(pack.end(), payload.begin(), payload.end());
     if (pack.size() >= kPackBytes) send_pack(call.target);
     return {};
   }
   send_pack(call.target);  // what was packed before goes first
   auto message = std::make_shared<Outgoing>();
-  message->header.assign(wire_bytes, wire_bytes + sizeof wire);
-  message->header.insert(message->header.end(), block_bytes.begin(), block_bytes.end());
+  append_operation_header(message->header, wire, blocks);
   message->data = call.origin;
   message->keep_alive = call.keep_alive;
   Request request = Request::make_pending(comm_.loop());
@@ -455,8 +467,7 @@ void Window::on_pack(int origin, std::span<const std::byte> pack) {
 }
 
 void Window::acknowledge_packed(int origin, std::uint64_t count) {
-  auto header = std::make_shared<std::vector<std::byte>>(bytes_of_value(count));
-  comm_.am_send(origin, kPackAck, *header, {}, [header](const Status&) {});
+  send_value(comm_, origin, kPackAck, count);
 }
 
 // Puts and gets on memory this rank maps, or by one CMA copy; false when neither applies.

@@ -14,9 +14,10 @@
 // Small blocking puts and accumulates towards a rank reached by messages are packed, per target,
 // into one message sent when the pack is full, at the next flush (every synchronization that
 // completes operations flushes first), or before any other operation to that target; the target
-// applies them in order and acknowledges the whole pack in one reply (Open MPI's osc pt2pt packs
-// alike). A request-based call (MPI_Rput, ...) is never packed: its request may be waited for
-// alone.
+// applies them in order and acknowledges them by their count in one message (Open MPI's osc
+// pt2pt packs alike); a packed operation has no request and no pending entry, only its target's
+// count of outstanding operations. A request-based call (MPI_Rput, ...) is never packed: its
+// request may be waited for alone.
 //
 // Synchronization is messages too: a fence flushes and then runs a barrier; post/start/
 // complete/wait exchange one message per pair; a lock is granted by the target's lock queue
