@@ -97,9 +97,8 @@ Layout typed_blocks(const int counts[], const MPI_Aint displs[], const MPI_Datat
 PackedBlocks neighbor_blocks(const void* buffer, std::vector<TypedBlock> blocks,
                              const std::vector<Neighbor>& peers, const char* name,
                              TypedBuffer::Use use) {
-  std::size_t bytes = 0;
-  for (const TypedBlock& block : blocks) bytes += block.count * block.type->size;
-  check_buffer(buffer, bytes, name);  // MPI_IN_PLACE is not allowed in neighborhood collectives
+  check_buffer(buffer, data_bytes(blocks),
+               name);  // MPI_IN_PLACE is not allowed in neighborhood collectives
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (peers[i].rank < 0) blocks[i].count = 0;
   }
@@ -149,9 +148,7 @@ int neighbor_call(const char* call, MPI_Comm comm, CallForm form, const void* se
     const CommEntry& entry = shim_state().comm(comm);
     refuse_intercomm(entry.comm, call);
     if (form.blocking) {
-      const Started started = start_exchange(entry.comm, sendbuf, send, recvbuf, recv);
-      const halyard::Status status = started.request.wait_ok();
-      if (started.complete) started.complete(status);
+      wait_for(start_exchange(entry.comm, sendbuf, send, recvbuf, recv));
       return;
     }
     check_request_out(form.request);

@@ -64,9 +64,7 @@ std::vector<TypedBlock> blocks_of(const halyard::Communicator& comm, const SideA
 PackedBlocks side_blocks(const halyard::Communicator& comm, const void* buf, const char* buf_name,
                          const SideArgs& side, TypedBuffer::Use use) {
   const std::vector<TypedBlock> blocks = blocks_of(comm, side);
-  std::size_t bytes = 0;
-  for (const TypedBlock& block : blocks) bytes += block.count * block.type->size;
-  check_buffer(buf, bytes, buf_name);
+  check_buffer(buf, data_bytes(blocks), buf_name);
   return {buf, blocks, use};
 }
 

@@ -24,6 +24,12 @@ bool repeats(const std::vector<TypedBlock>& blocks, std::size_t i) {
 
 }  // namespace
 
+std::size_t data_bytes(const std::vector<TypedBlock>& blocks) {
+  std::size_t bytes = 0;
+  for (const TypedBlock& block : blocks) bytes += block.count * block.type->size;
+  return bytes;
+}
+
 PackedBlocks::PackedBlocks(const void* buf, const std::vector<TypedBlock>& blocks,
                            TypedBuffer::Use use) {
   for (const TypedBlock& block : blocks) counts_.push_back(block.count * block.type->size);

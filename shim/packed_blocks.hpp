@@ -30,6 +30,9 @@ struct TypedBlock {
   const TypeObject* type;
 };
 
+// The bytes of data `blocks` hold (their items' sizes, holes left out).
+std::size_t data_bytes(const std::vector<TypedBlock>& blocks);
+
 class PackedBlocks {
  public:
   PackedBlocks() = default;  // no blocks
