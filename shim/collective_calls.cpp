@@ -3,6 +3,7 @@
 #include "collectives/core/validate.hpp"
 #include "collectives/guard/call_record.hpp"
 #include "collectives/post_call.hpp"
+#include "runtime/support/fast_tls.hpp"
 #include "shim/mpi_error.hpp"
 #include "shim/shim_state.hpp"
 
@@ -12,9 +13,9 @@ namespace {
 
 // Set while a blocking MPI collective is on the stack: its call is marked blocking
 // (CollArgs::blocking), since it waits for the request at once.
-thread_local bool blocking_collective = false;
+HALYARD_FAST_TLS thread_local bool blocking_collective = false;
 // Set while MPI_*_init checks a persistent collective's arguments (CheckingOnly).
-thread_local CheckingOnly* checking_only = nullptr;
+HALYARD_FAST_TLS thread_local CheckingOnly* checking_only = nullptr;
 
 }  // namespace
 
@@ -89,7 +90,8 @@ void post(MPI_Comm comm, MPI_Request* request, Started started) {
 }
 
 void wait_for(const Started& started) {
-  const Status status = started.request.wait();
+  // A null request is a call that ended at its post (the engines return one to blocking calls).
+  const Status status = started.request.valid() ? started.request.wait() : Status{};
   // A blocking MPI collective's end, as the C++ API's blocking calls record it
   // (collectives/guard/call_record.hpp); nothing when no blocking call is pending.
   guard::record_blocking_end(status);

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -55,7 +56,9 @@ std::shared_ptr<std::byte> staging_memory(std::size_t bytes);
 using CompletionStep = std::function<void(const Status&)>;
 
 // A collective's step: unpacks every buffer in full; holds their staging buffers until then.
-// Empty when nothing is staged.
+// Empty when nothing is staged; a list of buffers costs no allocation then (the common case of
+// contiguous data, on every blocking collective's path).
+CompletionStep unpack_all(std::initializer_list<TypedBuffer> buffers);
 CompletionStep unpack_all(std::vector<TypedBuffer> buffers);
 // A receive's step: unpacks as many bytes as arrived.
 CompletionStep unpack_received(TypedBuffer buffer);

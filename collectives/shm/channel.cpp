@@ -65,40 +65,61 @@ Channel::~Channel() {
 Request Channel::start(const core::CollArgs& args) {
   Call call = plan(args);
   if (failure_ != nullptr) return Request::make_completed(loop_, *failure_);
-  // Calls run in order: this one starts now only when none is queued before it.
-  if (queue_.empty()) begin(call);
-  if (call.begun && advance(call)) {
+  // Calls run in order: this one starts now only when none is before it.
+  if (queue_.empty() && inline_call_ == nullptr) {
+    begin(call);
     // A blocking caller only waits on it: a null request is a completed one, without the cost
     // of one.
-    return args.blocking ? Request() : Request::make_completed(loop_, {});
+    if (advance(call)) return args.blocking ? Request() : Request::make_completed(loop_, {});
+    if (args.blocking) {
+      if (const std::optional<Status> ended = run_inline(call, args.comm)) {
+        return ended->ok() ? Request() : Request::make_completed(loop_, *ended);
+      }
+    }
   }
   call.request = Request::make_pending_drained(loop_);
   call.comm = args.comm;
   Request request = call.request;
-  queue_.push_back(std::move(call));
+  // A call that began runs before any queued while it ran inline.
+  if (call.begun) {
+    queue_.push_front(std::move(call));
+  } else {
+    queue_.push_back(std::move(call));
+  }
   progress_->activate(shared_from_this());
-  if (args.blocking) poll_inline(request);
   return request;
 }
 
-void Channel::poll_inline(const Request& request) {
-  if (loop_.threaded() || loop_.in_pass()) return;
+std::optional<Status> Channel::run_inline(Call& call, const Communicator& comm) {
+  if (loop_.threaded() || loop_.in_pass()) return std::nullopt;
   std::chrono::microseconds budget{0};
   if (loop_.policy() == WaitPolicy::kSpin) budget = std::chrono::hours(1);
   if (loop_.policy() == WaitPolicy::kBlock) budget = loop_.busy_poll();
-  if (budget.count() == 0) return;  // ranks share CPUs: the loop's back-off lets them run
-  const auto deadline = EventLoop::Clock::now() + budget;
-  for (unsigned round = 1; !request.done(); ++round) {
-    progress();
+  if (budget.count() == 0)
+    return std::nullopt;  // ranks share CPUs: the loop's back-off lets them run
+  // Calls that a loop pass starts meanwhile (from a callback) queue behind this one.
+  inline_call_ = &call;
+  struct Clear {
+    const Call*& slot;
+    ~Clear() { slot = nullptr; }
+  } clear{inline_call_};
+  EventLoop::Clock::time_point deadline{};
+  for (unsigned round = 1;; ++round) {
+    if (advance(call)) return Status{};
     if (round % kRoundsPerLoopPass != 0) continue;
+    // Now and then: the loop's other work, failure notices, and the busy-poll budget (the clock
+    // is read only for a call that did not end within the first rounds).
     loop_.poll();
-    if (EventLoop::Clock::now() > deadline) return;
+    if ((failure_ = comm.process_failure()) != nullptr) return *failure_;
+    const auto now = EventLoop::Clock::now();
+    if (round == kRoundsPerLoopPass) deadline = now + budget;
+    if (now > deadline) return std::nullopt;
   }
 }
 
 int Channel::progress() {
   int events = 0;
-  while (!queue_.empty()) {
+  while (!queue_.empty() && inline_call_ == nullptr) {
     Call& call = queue_.front();
     if (!call.begun) begin(call);
     const std::uint64_t before = call.chunk;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -92,12 +93,13 @@ class Channel : public std::enable_shared_from_this<Channel> {
     Communicator comm;        // set when the call is queued (its process failure is watched)
   };
 
-  // A blocking call (CollArgs::blocking) that did not finish at once polls its flags here: a
-  // loop pass polls every source (some 250 instructions), this only the call's flags, so it
-  // sees them several times sooner. Every kRoundsPerLoopPass rounds it runs a loop pass (other
-  // operations, failure notices); it stops where the loop would stop busy-polling
-  // (EventLoop::busy_poll: never where ranks share CPUs), leaving the rest to the loop.
-  void poll_inline(const Request& request);
+  // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a
+  // request or a queue entry: a loop pass polls every source (some 250 instructions), this only
+  // the call's flags, so it sees them several times sooner. Every kRoundsPerLoopPass rounds it
+  // runs a loop pass (other operations, failure notices); it gives up where the loop would stop
+  // busy-polling (EventLoop::busy_poll: at once where ranks share CPUs), and the call is queued
+  // as it stands, left to the loop. The call's outcome once it ended; nullopt otherwise.
+  std::optional<Status> run_inline(Call& call, const Communicator& comm);
   static constexpr unsigned kRoundsPerLoopPass = 256;
   // From this size on more than 2 ranks, allreduce goes by slices (docs/collectives.md).
   static constexpr std::size_t kSlicedAllreduceMinBytes = 8 * 1024;
@@ -198,8 +200,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   std::uint64_t payload_seq_[2] = {0, 0};
   int payload_reader_[2] = {kAllReaders, kAllReaders};
   std::deque<Call> queue_;
-  std::vector<std::byte> scratch_;   // an in-place root's own chunk while it reduces into recv
-  const Status* failure_ = nullptr;  // the process failure that stopped the channel
+  const Call* inline_call_ = nullptr;  // the call run_inline() runs, if any
+  std::vector<std::byte> scratch_;     // an in-place root's own chunk while it reduces into recv
+  const Status* failure_ = nullptr;    // the process failure that stopped the channel
 };
 
 }  // namespace halyard::shm
