@@ -4,13 +4,14 @@
 # hmpicc (Halyard's MPI shim), with Open MPI's mpicc, run as coll "tuned", "han" and "adapt" (each
 # chosen by MCA priority), and with MPICH's mpicc.mpich when it is installed. The implementations
 # alternate, round after round, so a drift in the machine's load weighs on all of them; each
-# figure is the best of the rounds' averages. Prints per collective and size every
+# figure is the best of the rounds' averages (--stat median: their median, for a machine whose
+# runs fall into fast and slow groups, as this VM's do when two ranks land on sibling threads). Prints per collective and size every
 # implementation's average latency, the best peer (the fastest of the Open MPI components and
 # MPICH) and the ratio Halyard / best peer (below 1: Halyard faster), and writes OUT/table.txt,
 # OUT/<coll>.dat, OUT/latency.png.
 #
 #   bench/compare.sh [--build DIR] [--baseline DIR] [--out DIR] [-n RANKS] [--vnodes K[,K...]]
-#                    [--rounds R] [--timeout S] [--] [mpi_collectives args: --min-size B
+#                    [--rounds R] [--stat best|median] [--timeout S] [--] [mpi_collectives args: --min-size B
 #                    --max-size B --scale F --only bcast|reduce|allreduce|barrier]
 #     e.g. bench/compare.sh --build build/dev -n 2 --max-size 4M --scale 0.3
 #          bench/compare.sh -n 16 --vnodes 1,2,4 --max-size 16M --scale 0.3   (the GPU machine)
@@ -41,6 +42,7 @@ out=""
 ranks=2
 vnodes=1
 rounds=2
+stat=best
 run_timeout=300
 program_args=()
 while [[ $# -gt 0 ]]; do
@@ -51,6 +53,7 @@ while [[ $# -gt 0 ]]; do
     -n) ranks=$2; shift 2 ;;
     --vnodes) vnodes=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --stat) stat=$2; shift 2 ;;
     --timeout) run_timeout=$2; shift 2 ;;
     --) shift; program_args+=("$@"); break ;;
     *) program_args+=("$1"); shift ;;
@@ -58,6 +61,7 @@ while [[ $# -gt 0 ]]; do
 done
 # Whatever compare.sh does not know goes to mpi_collectives, before or after its own options.
 set -- "${program_args[@]+"${program_args[@]}"}"
+[[ $stat == best || $stat == median ]] || { echo "compare.sh: --stat is best or median, not '$stat'" >&2; exit 2; }
 out=${out:-$build/compare}
 bin="$build/bin"
 require_built compare.sh "$bin/hlaunch" "$bin/mpi_collectives_halyard" "$bin/mpi_collectives_openmpi"
@@ -189,7 +193,7 @@ done
   done
   for remark in "${remarks[@]+"${remarks[@]}"}"; do echo "# $remark"; done
   for note in "${notes[@]+"${notes[@]}"}"; do echo "# not compared: $note"; done
-  echo "# best of $rounds alternating rounds; average latency in us; best peer: the fastest of ${impls[*]:${#halyards[@]}}; ratio = Halyard / best peer"
+  echo "# $stat of $rounds alternating rounds; average latency in us; best peer: the fastest of ${impls[*]:${#halyards[@]}}; ratio = Halyard / best peer"
   # Raw sections start "# MPI_Bcast latency, N ranks"; rows: size avg min max. Anything else
   # (what a launcher prints when a run is killed) is not a row.
   for impl in "${impls[@]}"; do
@@ -197,13 +201,22 @@ done
       awk -v impl="$impl" '/^# MPI_/ { coll = tolower(substr($2, 5)); next }
                            $1 ~ /^[0-9]+$/ && NF == 4 { print impl, coll, $1, $2 }' "$out/raw/$impl.$round.txt"
     done
-  done | awk -v out="$out" -v list="${impls[*]}" -v halyards="${#halyards[@]}" '
+  done | awk -v out="$out" -v list="${impls[*]}" -v halyards="${#halyards[@]}" -v stat="$stat" '
     {
       key = $2 SUBSEP $3 SUBSEP $1
-      if (!(key in best) || $4 < best[key]) best[key] = $4
+      values[key, ++runs[key]] = $4
       if (!(($2, $3) in seen)) { seen[$2, $3] = 1; order[++n] = $2 SUBSEP $3 }
     }
     END {
+      # best[key]: the least of its rounds, or their median (the mean of the middle two).
+      for (key in runs) {
+        m = runs[key]
+        for (a = 1; a <= m; ++a) sorted[a] = values[key, a] + 0
+        for (a = 2; a <= m; ++a) for (b = a; b > 1 && sorted[b - 1] > sorted[b]; --b) {
+          t = sorted[b]; sorted[b] = sorted[b - 1]; sorted[b - 1] = t
+        }
+        best[key] = stat == "median" ? (sorted[int((m + 1) / 2)] + sorted[int(m / 2) + 1]) / 2 : sorted[1]
+      }
       count = split(list, impl, " ")
       for (i = 1; i <= n; ++i) {
         split(order[i], cs, SUBSEP); coll = cs[1]; size = cs[2]
@@ -258,7 +271,7 @@ set output "$out/latency.png"
 names = "${impls[*]}"
 set multiplot layout 1,${#colls[@]} title "Halyard (hmpicc) vs Open MPI and MPICH, $ranks ranks, Halyard on $vnodes node(s), $(hostname), $(date -u +%Y-%m-%d)"
 set logscale y
-set ylabel "best average latency (us)"
+set ylabel "$stat average latency (us)"
 set tmargin 3
 set datafile missing "NaN"
 set style fill solid 0.6

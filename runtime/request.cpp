@@ -123,8 +123,8 @@ Request& Request::operator=(Request&& other) noexcept {
   return *this;
 }
 
-Request::~Request() {
-  if (state_ != nullptr) state_->release();
+void Request::release() noexcept {
+  state_->release();
 }
 
 Request Request::make_pending(EventLoop& loop) {

@@ -37,7 +37,10 @@ class Request {
   Request(Request&& other) noexcept : state_(other.state_) { other.state_ = nullptr; }
   Request& operator=(const Request& other) noexcept;
   Request& operator=(Request&& other) noexcept;
-  ~Request();
+  // Inline for the null request, which the engines hand blocking calls that ended at once.
+  ~Request() {
+    if (state_ != nullptr) release();
+  }
 
   // A new pending request whose callbacks run on `loop`.
   static Request make_pending(EventLoop& loop);
@@ -80,6 +83,7 @@ class Request {
  private:
   // Adopts one reference to `state`.
   explicit Request(RequestState* state) noexcept : state_(state) {}
+  void release() noexcept;  // drops this handle's reference to a non-null state
   RequestState* state_ = nullptr;
 };
 

@@ -236,6 +236,7 @@ void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chun
                            std::size_t from, std::size_t length, const std::byte* own,
                            std::byte* out) {
   const std::size_t count = length / datatype_size(call.type);
+  if (count == 0) return;
   own += from;
   auto part = [&](int r) { return r == rank_ ? own : payload(r, seq, chunk_length) + from; };
   if (own == out && rank_ != 0) {
@@ -247,8 +248,10 @@ void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chun
     if (out != own) std::memcpy(out, own, length);
     return;
   }
-  reduce_to(call.op, call.type, out, part(0), part(1), count);
-  for (int r = 2; r < size_; ++r) reduce_into(call.op, call.type, out, part(r), count);
+  // Validated with the call (op on type; recv identical to or apart from the inputs; the
+  // members' parts lie in their own cells).
+  reduce_validated(call.op, call.type, out, part(0), part(1), count);
+  for (int r = 2; r < size_; ++r) reduce_validated(call.op, call.type, out, out, part(r), count);
 }
 
 std::pair<std::size_t, std::size_t> Channel::slice_of(const Call& call, int rank) const {

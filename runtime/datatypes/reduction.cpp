@@ -112,8 +112,15 @@ void reduce_checked(Op op, Datatype type, void* out, const char* out_name, const
   const std::size_t bytes = count * element_size;
   require_identical_or_disjoint(out, out_name, a, a_name, bytes);
   require_identical_or_disjoint(out, out_name, b, b_name, bytes);
+  reduce_validated(op, type, out, a, b, count);
+}
 
-  if (op_is_custom(op)) return reduce_custom(custom_op(op), out, a, b, bytes);
+}  // namespace
+
+void reduce_validated(Op op, Datatype type, void* out, const void* a, const void* b,
+                      std::size_t count) {
+  const std::size_t element_size = datatype_size(type);
+  if (op_is_custom(op)) return reduce_custom(custom_op(op), out, a, b, count * element_size);
   const kernels::ReductionKernel kernel = active_kernels().find(op, type);
   if (aligned(out, element_size) && aligned(a, element_size) && aligned(b, element_size)) {
     kernel(out, a, b, count);
@@ -121,8 +128,6 @@ void reduce_checked(Op op, Datatype type, void* out, const char* out_name, const
     reduce_misaligned(kernel, element_size, out, a, b, count);
   }
 }
-
-}  // namespace
 
 void reduce_into(Op op, Datatype type, void* inout, const void* in, std::size_t count) {
   reduce_checked(op, type, inout, "inout", inout, "inout", in, "in", count);

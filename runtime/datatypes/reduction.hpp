@@ -28,6 +28,12 @@ void reduce_into(Op op, Datatype type, void* inout, const void* in, std::size_t 
 // in tree reductions) but must not overlap them otherwise. Same errors as reduce_into.
 void reduce_to(Op op, Datatype type, void* out, const void* a, const void* b, std::size_t count);
 
+// reduce_to without its checks, for an engine's hot path whose call was validated once
+// (core/validate.hpp: the op is supported on the type, the buffers are not null and are identical
+// or disjoint): some 150 instructions fewer per small reduction.
+void reduce_validated(Op op, Datatype type, void* out, const void* a, const void* b,
+                      std::size_t count);
+
 // The kernel family in use: "avx512", "avx2" or "scalar" (see runtime/datatypes/reduction_isa.hpp).
 std::string_view reduction_isa();
 
