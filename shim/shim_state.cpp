@@ -54,6 +54,7 @@ void ShimState::initialize() {
   // Every rank its own group: split is collective over the world, which MPI_Init is too.
   comms_.emplace_back(
       CommEntry{world.split(world.rank(), 0), MPI_ERRORS_ARE_FATAL, "MPI_COMM_SELF", {}, {}});
+  world_entry_ = &*comms_[kWorldIndex];
 }
 
 void ShimState::share_between_threads() {
@@ -66,6 +67,7 @@ void ShimState::finalize() {
   // runtime's finalize removes the lock.
   locked_loop_ = nullptr;
   world_errhandler_ = world_errhandler();
+  world_entry_ = nullptr;
   comms_.clear();
   free_comms_.clear();
   requests_.clear();
@@ -89,6 +91,7 @@ CommEntry& ShimState::comm(MPI_Comm handle) {
 }
 
 CommEntry* ShimState::find_comm(MPI_Comm handle) {
+  if (handle == MPI_COMM_WORLD && world_entry_ != nullptr) return world_entry_;
   std::size_t index = slot_of(handle, HALYARD_MPI_KIND_COMM, comms_);
   return index == 0 ? nullptr : &*comms_[index];
 }

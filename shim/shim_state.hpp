@@ -113,6 +113,9 @@ class ShimState {
   Runtime* runtime_ = nullptr;
   EventLoop* locked_loop_ = nullptr;
   std::deque<std::optional<CommEntry>> comms_;  // index = handle's low bits; 0 = MPI_COMM_NULL
+  // MPI_COMM_WORLD's entry between initialize and finalize (a deque's elements stay put): the
+  // communicator most calls name, found without indexing.
+  CommEntry* world_entry_ = nullptr;
   std::vector<std::size_t> free_comms_;
   HandleTable<PendingRequest> requests_{HALYARD_MPI_KIND_REQUEST};  // 0 = MPI_REQUEST_NULL
   // 0 = MPI_MESSAGE_NULL, 1 = MPI_MESSAGE_NO_PROC

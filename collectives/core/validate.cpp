@@ -254,6 +254,9 @@ BufferCounts buffer_counts(const CollArgs& args, Layout layout, bool root) {
   }
   args.bytes = args.count * element;
   switch (args.collective) {
+    case Collective::kBarrier:
+      args.memory = MemoryKind::kHost;  // no buffers
+      return;
     case Collective::kBcast:
       args.memory = call_memory_kind(args.comm, {{args.recv, "buffer"}}, "ibcast");
       return;

@@ -35,8 +35,13 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   call.op = args.op;
   call.root = args.root;
   call.bytes = args.bytes;
-  const std::size_t element =
-      args.collective == Collective::kBarrier ? std::size_t{1} : datatype_size(args.type);
+  if (args.collective == Collective::kBarrier) {
+    // One flag per member (two seqs on more than 2 ranks: gather, then release); no data.
+    call.chunk_bytes = cell_bytes_;
+    call.chunks = size_ > 2 ? 2 : 1;
+    return call;
+  }
+  const std::size_t element = datatype_size(args.type);
   // Allreduce by slices where every rank reducing everything would cost too much (more ranks,
   // more bytes): then a cell holds the input in its first half and the slice results in its
   // second.
@@ -46,7 +51,6 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   call.chunk_bytes = room / element * element;
   plan_blocks(call, args);
   call.chunks = chunks_for(call.bytes, call.chunk_bytes);
-  if (args.collective == Collective::kBarrier && size_ > 2) call.chunks = 2;
   return call;
 }
 
