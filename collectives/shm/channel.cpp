@@ -42,8 +42,7 @@ Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<C
     std::span<std::byte> region = memory.channel_region(world);
     const ChannelGeometry g = ChannelGeometry::of_region(region.size());
     std::byte* channel = region.data() + static_cast<std::size_t>(index) * g.channel_bytes;
-    world_ranks_.push_back(world);
-    sleeping_.push_back(memory.sleeping_flag(world));
+    if (r != rank_) others_.push_back({memory.sleeping_flag(world), world});
     headers_.push_back(reinterpret_cast<ChannelHeader*>(channel));
     cells_.push_back(channel + kHeaderBytes);
     cell_bytes_ = g.cell_bytes;
@@ -278,10 +277,8 @@ bool Channel::all_reduced(Call& call, std::uint64_t seq) {
 }
 
 void Channel::wake_members() {
-  for (int r = 0; r < size_; ++r) {
-    const auto m = static_cast<std::size_t>(r);
-    if (r == rank_ || load_word(*sleeping_[m]) == 0) continue;
-    memory_.wake(world_ranks_[m]);
+  for (const Member& member : others_) {
+    if (load_word(*member.sleeping) != 0) memory_.wake(member.world_rank);
   }
 }
 

@@ -189,10 +189,14 @@ class Channel : public std::enable_shared_from_this<Channel> {
   int index_;
   int rank_;
   int size_;
-  std::vector<int> world_ranks_;
-  std::vector<const std::uint32_t*> sleeping_;  // per member: its sleeping flag
-  std::vector<ChannelHeader*> headers_;         // per member, at this process's address
-  std::vector<std::byte*> cells_;               // per member: its two parity cells
+  // The other members, as a publish wakes them: each one's sleeping flag and world rank.
+  struct Member {
+    const std::uint32_t* sleeping;
+    int world_rank;
+  };
+  std::vector<Member> others_;
+  std::vector<ChannelHeader*> headers_;  // per member, at this process's address
+  std::vector<std::byte*> cells_;        // per member: its two parity cells
   std::size_t cell_bytes_;
   std::uint64_t next_seq_;
   std::vector<std::uint64_t> known_done_;  // per member: a lower bound of its done flag
