@@ -95,7 +95,7 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
                                     r.args.op,
                                     root});
   if (!in_blocking_collective()) r.args.keep_until_done(request);
-  return {request, unpack_all({r.sent, r.recv})};
+  return {request, unpack_all(r.sent, r.recv)};
 }
 
 Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, void* recvbuf,
@@ -113,7 +113,7 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
                                     r.args.type,
                                     r.args.op});
   if (!in_blocking_collective()) r.args.keep_until_done(request);
-  return {request, unpack_all({r.sent, r.recv})};
+  return {request, unpack_all(r.sent, r.recv)};
 }
 
 Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,
@@ -134,7 +134,7 @@ Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,
                  kBytes,
                  {},
                  root}),
-          unpack_all({data})};
+          unpack_all(data)};
 }
 
 Started start_allgather(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
@@ -160,7 +160,7 @@ Started start_allgather(const halyard::Communicator& comm, const void* sendbuf, 
                  {},
                  {},
                  kBytes}),
-          unpack_all({sent, received})};
+          unpack_all(sent, received)};
 }
 
 Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, int sendcount,
@@ -178,7 +178,7 @@ Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, i
     TypedBuffer sent = all_blocks(sendbuf, send, comm, Use::kSend);
     return {
         start({Collective::kAlltoall, comm, sent.data(), received.data(), block, {}, {}, kBytes}),
-        unpack_all({sent, received})};
+        unpack_all(sent, received)};
   }
   // Halyard's alltoall has no in-place form: send from a packed copy of recvbuf, kept alive
   // until the request completes (the non-blocking form returns before that).
@@ -187,7 +187,7 @@ Started start_alltoall(const halyard::Communicator& comm, const void* sendbuf, i
   halyard::Request request =
       start({Collective::kAlltoall, comm, copy->data(), received.data(), block, {}, {}, kBytes});
   request.on_complete([copy](const halyard::Status&) {});
-  return {request, unpack_all({received})};
+  return {request, unpack_all(received)};
 }
 
 Started start_gather(const halyard::Communicator& c, const void* sendbuf, int sendcount,
@@ -226,7 +226,7 @@ Started start_gather(const halyard::Communicator& c, const void* sendbuf, int se
                  kBytes,
                  {},
                  root}),
-          unpack_all({sent, received})};
+          unpack_all(sent, received)};
 }
 
 Started start_scatter(const halyard::Communicator& c, const void* sendbuf, int sendcount,
@@ -268,7 +268,7 @@ Started start_scatter(const halyard::Communicator& c, const void* sendbuf, int s
   // A blocking call may come back as a null request, already complete (the shm engine's):
   // then nothing is left to keep alive.
   if (own_block && request.valid()) request.on_complete([own_block](const halyard::Status&) {});
-  return {request, unpack_all({sent, received})};
+  return {request, unpack_all(sent, received)};
 }
 
 }  // namespace halyard::mpi_shim

@@ -42,7 +42,7 @@ int send_init(const char* call, SendMode mode, const void* buf, int count, MPI_D
                      // Packed at every start: the data may have changed since the last one.
                      TypedBuffer data = message.stage();
                      round.request = post_send(mode, c, data, dest, tag);
-                     round.complete = unpack_all({data});  // holds a staging buffer until then
+                     round.complete = unpack_all(data);  // holds a staging buffer until then
                    });
   });
 }

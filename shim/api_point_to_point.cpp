@@ -62,7 +62,7 @@ int nonblocking_send(const char* call, SendMode mode, const void* buf, int count
     check_out(request, "request");
     PostedSend send = start_send(mode, entry.comm, buf, count, datatype, dest, tag);
     *request = shim_state().add_request(
-        {std::move(send.request), entry.errhandler, unpack_all({std::move(send.data)})});
+        {std::move(send.request), entry.errhandler, unpack_all(std::move(send.data))});
   });
 }
 

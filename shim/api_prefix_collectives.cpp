@@ -64,7 +64,7 @@ Started start_prefix(const halyard::Communicator& c, Collective collective, cons
   const bool untouched = collective == Collective::kExscan && c.rank() == 0;
   return start_reduction(
       {collective, c, b.send, b.received.data(), n * unit.count, {}, {}, unit.type, unit.op}, unit,
-      untouched ? unpack_all({b.sent}) : unpack_all({b.sent, b.received}));
+      untouched ? unpack_all(b.sent) : unpack_all(b.sent, b.received));
 }
 
 }  // namespace
@@ -89,7 +89,7 @@ Started start_reduce_scatter_block(const halyard::Communicator& c, const void* s
                           {},
                           unit.type,
                           unit.op},
-                         unit, unpack_all({b.sent, b.received}));
+                         unit, unpack_all(b.sent, b.received));
 }
 
 Started start_reduce_scatter(const halyard::Communicator& c, const void* sendbuf, void* recvbuf,
@@ -112,7 +112,7 @@ Started start_reduce_scatter(const halyard::Communicator& c, const void* sendbuf
   for (std::size_t& count : counts) count *= unit.count;
   return start_reduction({Collective::kReduceScatter, c, b.send, b.received.data(),
                           whole * unit.count, counts.data(), nullptr, unit.type, unit.op},
-                         unit, unpack_all({b.sent, b.received}));
+                         unit, unpack_all(b.sent, b.received));
 }
 
 Started start_scan(const halyard::Communicator& c, const void* sendbuf, void* recvbuf, int count,

@@ -123,7 +123,7 @@ Started start_rooted_v(const halyard::Communicator& c, const RootedSides& call, 
                  kBytes,
                  {},
                  root}),
-          both_steps(unpack_all({own_data}), layout.unpack_step())};
+          both_steps(unpack_all(own_data), layout.unpack_step())};
 }
 
 // MPI_Alltoallv and MPI_Alltoallw, once their sides are described. MPI_IN_PLACE: the blocks
@@ -210,7 +210,7 @@ Started start_allgatherv(const halyard::Communicator& c, const void* sendbuf, in
   }
   return {start({Collective::kAllgatherv, c, in_place ? sendbuf : sent.data(), recv.data(), own,
                  recv.counts().data(), recv.displacements().data(), kBytes}),
-          both_steps(unpack_all({sent}), recv.unpack_step())};
+          both_steps(unpack_all(sent), recv.unpack_step())};
 }
 
 Started start_alltoallv(const halyard::Communicator& c, const void* sendbuf, const int sendcounts[],

@@ -205,7 +205,7 @@ Started inter_bcast(const Communicator& bridge, void* buffer, int count, MPI_Dat
   if (role == RootRole::kIdle) return nothing_posted(bridge);
   if (role == RootRole::kHere) {
     TypedBuffer data(buffer, n, type, Use::kSend);
-    return {bridge.isend_internal(0, tag, data.data(), data.bytes()), unpack_all({data})};
+    return {bridge.isend_internal(0, tag, data.data(), data.bytes()), unpack_all(data)};
   }
   // The remote leader receives from the root and passes the data on to its group.
   auto data = std::make_shared<TypedBuffer>(buffer, n, type, Use::kReceive);
@@ -217,7 +217,7 @@ Started inter_bcast(const Communicator& bridge, void* buffer, int count, MPI_Dat
       bridge,
       {[arrived] { return arrived; },
        [bridge, fan, data] { return fan.send(bridge, data->data(), data->bytes()); }},
-      unpack_all({*data}));
+      unpack_all(*data));
 }
 
 Started inter_reduce(const Communicator& bridge, const void* sendbuf, void* recvbuf, int count,
@@ -232,7 +232,7 @@ Started inter_reduce(const Communicator& bridge, const void* sendbuf, void* recv
     const TypeObject& type = checked_datatype(datatype);
     check_buffer(recvbuf, n, type, "recvbuf");
     TypedBuffer result(recvbuf, n, type, Use::kReceive);
-    return {bridge.irecv_internal(0, tag, result.data(), result.bytes()), unpack_all({result})};
+    return {bridge.irecv_internal(0, tag, result.data(), result.bytes()), unpack_all(result)};
   }
   auto reduced = std::make_shared<Reduced>();
   std::vector<ChainStep> steps = reduce_to_leader(inter, reduced, sendbuf, count, datatype, op);
@@ -273,7 +273,7 @@ Started inter_allreduce(const Communicator& bridge, const void* sendbuf, void* r
   FanOut fan(inter, next_intercomm_tag(bridge));
   append_swap_and_fan_out(steps, bridge, inter.local, fan, reduced, result->data(),
                           result->bytes());
-  return start_chain(bridge, std::move(steps), unpack_all({*result}));
+  return start_chain(bridge, std::move(steps), unpack_all(*result));
 }
 
 Started inter_reduce_scatter(const Communicator& bridge, const void* sendbuf, void* recvbuf,
@@ -305,7 +305,7 @@ Started inter_reduce_scatter(const Communicator& bridge, const void* sendbuf, vo
     std::memcpy(result->data(), remote->data() + offset, result->bytes());
     return nothing_posted(bridge);
   });
-  return start_chain(bridge, std::move(steps), unpack_all({*result}));
+  return start_chain(bridge, std::move(steps), unpack_all(*result));
 }
 
 Started inter_reduce_scatter_block(const Communicator& bridge, const void* sendbuf, void* recvbuf,

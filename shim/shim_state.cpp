@@ -113,9 +113,4 @@ void ShimState::remove_comm(MPI_Comm handle) {
   free_comms_.push_back(index);
 }
 
-ShimState& shim_state() {
-  static ShimState state;
-  return state;
-}
-
 }  // namespace halyard::mpi_shim

@@ -123,6 +123,10 @@ class ShimState {
   MPI_Errhandler world_errhandler_ = MPI_ERRORS_ARE_FATAL;  // kept over MPI_Finalize
 };
 
-ShimState& shim_state();
+// The one state (inline: every MPI call asks for it several times).
+inline ShimState& shim_state() {
+  static ShimState state;
+  return state;
+}
 
 }  // namespace halyard::mpi_shim

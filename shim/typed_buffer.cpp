@@ -89,11 +89,6 @@ void TypedBuffer::complete(std::size_t received) const {
   unpack(*unpack_type_, staging_.get(), std::min(received, bytes_), user_, count_);
 }
 
-CompletionStep unpack_all(std::initializer_list<TypedBuffer> buffers) {
-  if (std::none_of(buffers.begin(), buffers.end(), [](auto& b) { return b.staged(); })) return {};
-  return unpack_all(std::vector<TypedBuffer>(buffers));
-}
-
 CompletionStep unpack_all(std::vector<TypedBuffer> buffers) {
   if (std::none_of(buffers.begin(), buffers.end(), [](auto& b) { return b.staged(); })) return {};
   return [buffers = std::move(buffers)](const Status&) {

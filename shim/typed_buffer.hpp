@@ -7,10 +7,12 @@
 // staging buffer lives until then.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <functional>
-#include <initializer_list>
 #include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "runtime/support/error.hpp"
@@ -56,10 +58,17 @@ std::shared_ptr<std::byte> staging_memory(std::size_t bytes);
 using CompletionStep = std::function<void(const Status&)>;
 
 // A collective's step: unpacks every buffer in full; holds their staging buffers until then.
-// Empty when nothing is staged; a list of buffers costs no allocation then (the common case of
+// Empty when nothing is staged: then nothing is copied or allocated (the common case of
 // contiguous data, on every blocking collective's path).
-CompletionStep unpack_all(std::initializer_list<TypedBuffer> buffers);
 CompletionStep unpack_all(std::vector<TypedBuffer> buffers);
+template <class... Buffers>
+requires(std::same_as<std::remove_cvref_t<Buffers>, TypedBuffer>&&...) CompletionStep
+    unpack_all(Buffers&&... buffers) {
+  if (!(buffers.staged() || ...)) return {};
+  std::vector<TypedBuffer> staged;
+  (staged.push_back(std::forward<Buffers>(buffers)), ...);
+  return unpack_all(std::move(staged));
+}
 // A receive's step: unpacks as many bytes as arrived.
 CompletionStep unpack_received(TypedBuffer buffer);
 
