@@ -6,7 +6,6 @@ namespace halyard::mpi_shim {
 
 namespace {
 
-constexpr std::uint32_t kKindMask = 0xff000000u;
 constexpr std::size_t kFirstDerived = HALYARD_MPI_FIRST_DERIVED_DATATYPE;
 
 }  // namespace
@@ -18,13 +17,6 @@ DatatypeTable::DatatypeTable() : entries_(kFirstDerived) {
     if (info == nullptr) break;
     entries_[index] = predefined_type(*info);
   }
-}
-
-TypeObject* DatatypeTable::find(MPI_Datatype handle) const {
-  auto bits = static_cast<std::uint32_t>(handle);
-  if ((bits & kKindMask) != static_cast<std::uint32_t>(HALYARD_MPI_KIND_DATATYPE)) return nullptr;
-  std::size_t index = bits & ~kKindMask;
-  return index < entries_.size() ? entries_[index].get() : nullptr;
 }
 
 MPI_Datatype DatatypeTable::add(std::shared_ptr<TypeObject> type) {
@@ -43,11 +35,6 @@ void DatatypeTable::remove(MPI_Datatype handle) {
   std::size_t index = static_cast<std::uint32_t>(handle) & ~kKindMask;
   entries_[index].reset();
   free_slots_.push_back(index);
-}
-
-DatatypeTable& datatype_table() {
-  static DatatypeTable table;
-  return table;
 }
 
 }  // namespace halyard::mpi_shim

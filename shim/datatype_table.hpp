@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -16,17 +17,27 @@ namespace halyard::mpi_shim {
 class DatatypeTable {
  public:
   DatatypeTable();
-  // Null for MPI_DATATYPE_NULL, a freed or unknown handle, or a handle of another kind.
-  TypeObject* find(MPI_Datatype handle) const;
+  // Null for MPI_DATATYPE_NULL, a freed or unknown handle, or a handle of another kind. Inline:
+  // every call that moves data asks.
+  TypeObject* find(MPI_Datatype handle) const {
+    const auto bits = static_cast<std::uint32_t>(handle);
+    if ((bits & kKindMask) != static_cast<std::uint32_t>(HALYARD_MPI_KIND_DATATYPE)) return nullptr;
+    const std::size_t index = bits & ~kKindMask;
+    return index < entries_.size() ? entries_[index].get() : nullptr;
+  }
   MPI_Datatype add(std::shared_ptr<TypeObject> type);
   // Frees a derived type's handle (the object lives on while it is used).
   void remove(MPI_Datatype handle);
 
  private:
+  static constexpr std::uint32_t kKindMask = 0xff000000u;
   std::vector<std::shared_ptr<TypeObject>> entries_;  // index = handle's low bits
   std::vector<std::size_t> free_slots_;
 };
 
-DatatypeTable& datatype_table();
+inline DatatypeTable& datatype_table() {
+  static DatatypeTable table;
+  return table;
+}
 
 }  // namespace halyard::mpi_shim
