@@ -94,8 +94,8 @@ std::optional<Status> Channel::run_inline(Call& call, const Communicator& comm) 
   std::chrono::microseconds budget{0};
   if (loop_.policy() == WaitPolicy::kSpin) budget = std::chrono::hours(1);
   if (loop_.policy() == WaitPolicy::kBlock) budget = loop_.busy_poll();
-  if (budget.count() == 0)
-    return std::nullopt;  // ranks share CPUs: the loop's back-off lets them run
+  // No budget where ranks share CPUs: the loop's back-off lets the others run.
+  if (budget.count() == 0) return std::nullopt;
   // Calls that a loop pass starts meanwhile (from a callback) queue behind this one.
   inline_call_ = &call;
   struct Clear {
