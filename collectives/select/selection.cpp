@@ -50,8 +50,12 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // size (its root reduces straight from the cells), allgather up to 64 KiB per rank, and
 // barrier. Above, bcast kept the tree on 2 ranks (a single CMA copy) and ran best as CMA pulls
 // on more; allreduce ran best as CMA slice reductions; allgather keeps the flat rule (ring).
-// Gather is not measured yet: it keeps the flat rule too.
-constexpr std::size_t kShmBcastTwoRanksBytes = 16 * 1024;
+// Gather is not measured yet: it keeps the flat rule too. Since the engine's bcast on 2 ranks
+// reads the root's buffer with one CMA copy from 16 KiB (Channel::kSingleCopyMinBytes), it wins
+// there up to 256 KiB too (mpi_collectives, 2 ranks: 16 KiB 1.70-1.85 us against binomial's
+// 2.55-2.65, 64 KiB 3.98-4.12 against 4.88-5.05, 256 KiB 12.7 against 13.7; 1 MiB stays with
+// binomial: 32-36 us against 101-107 through the cells).
+constexpr std::size_t kShmBcastTwoRanksBytes = 256 * 1024;
 constexpr std::size_t kShmBcastBytes = 64 * 1024;
 constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
 constexpr std::size_t kShmAllgatherBytes = 64 * 1024;

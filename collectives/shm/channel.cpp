@@ -42,6 +42,7 @@ Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<C
     std::span<std::byte> region = memory.channel_region(world);
     const ChannelGeometry g = ChannelGeometry::of_region(region.size());
     std::byte* channel = region.data() + static_cast<std::size_t>(index) * g.channel_bytes;
+    world_ranks_.push_back(world);
     if (r != rank_) others_.push_back({memory.sleeping_flag(world), world});
     headers_.push_back(reinterpret_cast<ChannelHeader*>(channel));
     cells_.push_back(channel + kHeaderBytes);
@@ -69,7 +70,10 @@ Request Channel::start(const core::CollArgs& args) {
     begin(call);
     // A blocking caller only waits on it: a null request is a completed one, without the cost
     // of one.
-    if (advance(call)) return args.blocking ? Request() : Request::make_completed(loop_, {});
+    if (advance(call)) {
+      const bool ok = call.status.ok();
+      return args.blocking && ok ? Request() : Request::make_completed(loop_, call.status);
+    }
     if (args.blocking) {
       if (const std::optional<Status> ended = run_inline(call, args.comm)) {
         return ended->ok() ? Request() : Request::make_completed(loop_, *ended);
@@ -104,7 +108,7 @@ std::optional<Status> Channel::run_inline(Call& call, const Communicator& comm) 
   } clear{inline_call_};
   EventLoop::Clock::time_point deadline{};
   for (unsigned round = 1;; ++round) {
-    if (advance(call)) return Status{};
+    if (advance(call)) return call.status;
     if (round % kRoundsPerLoopPass != 0) continue;
     // Now and then: the loop's other work, failure notices, and the busy-poll budget (the clock
     // is read only for a call that did not end within the first rounds).
@@ -134,7 +138,7 @@ int Channel::progress() {
       queue_.clear();
       break;
     }
-    call.request.complete({});
+    call.request.complete(call.status);
     queue_.pop_front();
     ++events;
   }
@@ -175,6 +179,23 @@ bool Channel::reusable(std::uint64_t seq) {
     if (done < needed) return false;
   }
   return true;
+}
+
+bool Channel::all_finished(Call& call, std::uint64_t seq) {
+  for (; call.next_peer < size_; ++call.next_peer) {
+    const int r = call.next_peer;
+    if (r == rank_) continue;
+    std::uint64_t& done = known_done_[static_cast<std::size_t>(r)];
+    done = std::max(done, load_seq(headers_[static_cast<std::size_t>(r)]->done));
+    if (done < seq) return false;
+  }
+  return true;
+}
+
+std::uint64_t Channel::published_address(int rank, std::uint64_t seq) const {
+  std::uint64_t address = 0;
+  std::memcpy(&address, payload(rank, seq, sizeof address), sizeof address);
+  return address;
 }
 
 std::byte* Channel::outbox(std::uint64_t seq, std::size_t bytes, int reader) {

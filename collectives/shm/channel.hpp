@@ -83,14 +83,16 @@ class Channel : public std::enable_shared_from_this<Channel> {
     // call's first chunk carries the number of chunks (root_tells_chunks at the root).
     bool learns_chunks = false;
     bool root_tells_chunks = false;
-    std::uint64_t chunk = 0;  // the chunk under way
-    bool begun = false;       // it has its seqs (begin())
-    bool published = false;   // this rank's part of that chunk is out
-    bool sliced = false;      // allreduce by slices (see advance_sliced_allreduce)
-    bool reduced = false;     // sliced: this rank's slice of the chunk is out
-    int next_peer = 0;        // peers before it have published the chunk
-    Request request;          // null while start() runs
-    Communicator comm;        // set when the call is queued (its process failure is watched)
+    std::uint64_t chunk = 0;   // the chunk under way
+    bool begun = false;        // it has its seqs (begin())
+    bool published = false;    // this rank's part of that chunk is out
+    bool sliced = false;       // allreduce by slices (see advance_sliced_allreduce)
+    bool reduced = false;      // sliced: this rank's slice of the chunk is out
+    bool single_copy = false;  // bcast by a CMA read (see advance_single_copy)
+    Status status;             // the call's outcome once it ended (a failed CMA read)
+    int next_peer = 0;         // peers before it have published the chunk
+    Request request;           // null while start() runs
+    Communicator comm;         // set when the call is queued (its process failure is watched)
   };
 
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a
@@ -103,6 +105,14 @@ class Channel : public std::enable_shared_from_this<Channel> {
   static constexpr unsigned kRoundsPerLoopPass = 256;
   // From this size on more than 2 ranks, allreduce goes by slices (docs/collectives.md).
   static constexpr std::size_t kSlicedAllreduceMinBytes = 8 * 1024;
+  // Bcast on two members, from kSingleCopyMinBytes to kSingleCopyMaxBytes, reads the root's
+  // buffer with one CMA copy where the node allows it: a copy through the cells costs a
+  // transfer of every line the writer just filled, a single copy reads a buffer that stays
+  // clean. Not on more members (the root then waits for every reader, which oversubscribed ranks
+  // reach late, and readers contend in the kernel) nor for reduce (the root would read and
+  // reduce alone what the cells let both ranks share: slower at every size measured).
+  static constexpr std::size_t kSingleCopyMinBytes = 16 * 1024;
+  static constexpr std::size_t kSingleCopyMaxBytes = 256 * 1024;
 
   // The call's buffers, layout and chunking (call_plan.cpp).
   Call plan(const core::CollArgs& args) const;
@@ -122,6 +132,11 @@ class Channel : public std::enable_shared_from_this<Channel> {
   bool advance_symmetric(Call& call);
   bool advance_sliced_allreduce(Call& call);
   bool advance_scatter(Call& call);
+  bool advance_single_copy(Call& call);
+  // Whether every other member has finished `seq`, resuming the scan at call.next_peer.
+  bool all_finished(Call& call, std::uint64_t seq);
+  // The buffer address `rank` published inline with `seq` (single copy).
+  std::uint64_t published_address(int rank, std::uint64_t seq) const;
   bool advance_reduce_scatter(Call& call);
   // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
   bool tell_gatherv_chunks(Call& call, std::uint64_t seq);
@@ -195,6 +210,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
     int world_rank;
   };
   std::vector<Member> others_;
+  std::vector<int> world_ranks_;         // per member
   std::vector<ChannelHeader*> headers_;  // per member, at this process's address
   std::vector<std::byte*> cells_;        // per member: its two parity cells
   std::size_t cell_bytes_;

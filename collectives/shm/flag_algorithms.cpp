@@ -13,6 +13,7 @@ bool Channel::advance(Call& call) {
     case core::Collective::kBarrier:
       return advance_barrier(call);
     case core::Collective::kBcast:
+      return call.single_copy ? advance_single_copy(call) : advance_rooted(call);
     case core::Collective::kReduce:
     case core::Collective::kGather:
     case core::Collective::kGatherv:
@@ -97,6 +98,31 @@ bool Channel::advance_rooted(Call& call) {
     }
     finish_chunk(call);
   }
+  return true;
+}
+
+// Bcast by a single copy (Channel::kSingleCopyMinBytes), one seq and no cells: the root
+// publishes its buffer's address inline; each other member copies straight out of that buffer
+// (NodeMemory::read) and says so by its done flag, which the root waits for before it returns
+// and its buffer may change. A failed read fails the reader's call only; it still finishes the
+// seq, so the root does not wait for ever.
+bool Channel::advance_single_copy(Call& call) {
+  const std::uint64_t seq = seq_of(call);
+  if (rank_ == call.root) {
+    if (!call.published) {
+      if (!reusable(seq)) return false;
+      const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(call.send));
+      publish(seq, reinterpret_cast<const std::byte*>(&address), sizeof address, kAllReaders);
+      call.published = true;
+    }
+    if (!all_finished(call, seq)) return false;
+  } else {
+    if (!posted(call.root, seq)) return false;
+    const auto* from = reinterpret_cast<const void*>(published_address(call.root, seq));
+    call.status = memory_.read(world_ranks_[static_cast<std::size_t>(call.root)], from, call.recv,
+                               call.bytes);
+  }
+  finish_chunk(call);
   return true;
 }
 
