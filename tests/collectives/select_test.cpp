@@ -204,9 +204,12 @@ TEST(SelectRules, ShmEngineOnOneNode) {
     EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
     EXPECT_NE(builtin_rule(c, CommShape::single_node(1), 8).algorithm, Algorithm::kShm);
   }
-  // Above the engine's sizes: the tree on 2 ranks, CMA pulls on more (bcast); CMA slice
-  // reductions (allreduce).
-  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 32u << 10).algorithm, Algorithm::kBinomial);
+  // Bcast on 2 ranks: the engine up to 256 KiB (its single CMA copy from 16 KiB), the tree
+  // above. Above the engine's sizes: CMA pulls on more ranks (bcast); CMA slice reductions
+  // (allreduce).
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 32u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kBinomial);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 32u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 1u << 20).algorithm,
             Algorithm::kIntranodeCma);
