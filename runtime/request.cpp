@@ -183,8 +183,7 @@ bool Request::test() const {
   return done();
 }
 
-Status Request::wait() const {
-  if (state_ == nullptr) return kNullRequestStatus;
+Status Request::wait_pending() const {
   if (done()) return state_->status;
   EventLoop& loop = *state_->loop;
   if (!loop.driven() || loop.in_pass()) {

@@ -69,7 +69,10 @@ class Request {
   bool test() const;
   // Runs the event loop until the request completes and returns its status. Must not be
   // called from inside a completion callback (the loop refuses nested waits).
-  Status wait() const;
+  Status wait() const {
+    if (state_ == nullptr) return {};  // a null request is complete and ok
+    return wait_pending();
+  }
   // Like wait(), but throws halyard::Error when the request failed.
   Status wait_ok() const;
 
@@ -83,7 +86,9 @@ class Request {
  private:
   // Adopts one reference to `state`.
   explicit Request(RequestState* state) noexcept : state_(state) {}
-  void release() noexcept;  // drops this handle's reference to a non-null state
+  void release() noexcept;      // drops this handle's reference to a non-null state
+  Status wait_pending() const;  // wait() on a non-null state (the null one is inline: blocking
+                                // collectives that ended at their post return it)
   RequestState* state_ = nullptr;
 };
 

@@ -97,8 +97,8 @@ Layout typed_blocks(const int counts[], const MPI_Aint displs[], const MPI_Datat
 PackedBlocks neighbor_blocks(const void* buffer, std::vector<TypedBlock> blocks,
                              const std::vector<Neighbor>& peers, const char* name,
                              TypedBuffer::Use use) {
-  check_buffer(buffer, data_bytes(blocks),
-               name);  // MPI_IN_PLACE is not allowed in neighborhood collectives
+  // MPI_IN_PLACE is not allowed in neighborhood collectives.
+  check_buffer(buffer, data_bytes(blocks), name);
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (peers[i].rank < 0) blocks[i].count = 0;
   }

@@ -90,8 +90,7 @@ void post(MPI_Comm comm, MPI_Request* request, Started started) {
 }
 
 void wait_for(const Started& started) {
-  // A null request is a call that ended at its post (the engines return one to blocking calls).
-  const Status status = started.request.valid() ? started.request.wait() : Status{};
+  const Status status = started.request.wait();
   // A blocking MPI collective's end, as the C++ API's blocking calls record it
   // (collectives/guard/call_record.hpp); nothing when no blocking call is pending.
   guard::record_blocking_end(status);

@@ -169,23 +169,14 @@ bool Channel::all_posted(Call& call, std::uint64_t seq, int except) {
 
 bool Channel::reusable(std::uint64_t seq) {
   const std::uint64_t needed = payload_seq_[seq & 1];
-  if (needed == 0) return true;
-  const int reader = payload_reader_[seq & 1];
+  return needed == 0 || finished(needed, payload_reader_[seq & 1]);
+}
+
+bool Channel::finished(std::uint64_t seq, int reader) {
   for (int r = 0; r < size_; ++r) {
     if (r == rank_ || (reader != kAllReaders && r != reader)) continue;
     std::uint64_t& done = known_done_[static_cast<std::size_t>(r)];
-    if (done >= needed) continue;
-    done = std::max(done, load_seq(headers_[static_cast<std::size_t>(r)]->done));
-    if (done < needed) return false;
-  }
-  return true;
-}
-
-bool Channel::all_finished(Call& call, std::uint64_t seq) {
-  for (; call.next_peer < size_; ++call.next_peer) {
-    const int r = call.next_peer;
-    if (r == rank_) continue;
-    std::uint64_t& done = known_done_[static_cast<std::size_t>(r)];
+    if (done >= seq) continue;
     done = std::max(done, load_seq(headers_[static_cast<std::size_t>(r)]->done));
     if (done < seq) return false;
   }

@@ -133,8 +133,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   bool advance_sliced_allreduce(Call& call);
   bool advance_scatter(Call& call);
   bool advance_single_copy(Call& call);
-  // Whether every other member has finished `seq`, resuming the scan at call.next_peer.
-  bool all_finished(Call& call, std::uint64_t seq);
+
   // The buffer address `rank` published inline with `seq` (single copy).
   std::uint64_t published_address(int rank, std::uint64_t seq) const;
   bool advance_reduce_scatter(Call& call);
@@ -159,6 +158,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Whether this rank may overwrite its payload of `seq`'s parity: the readers of what it last
   // published there have finished that chunk.
   bool reusable(std::uint64_t seq);
+  // Whether `reader` (every other member when kAllReaders) has finished `seq`: its done flag.
+  bool finished(std::uint64_t seq, int reader);
   // Allgather and allreduce: publishes this rank's part of the current chunk `seq` for every
   // member, once; false while its parity is still being read (reusable()).
   bool publish_part(Call& call, std::uint64_t seq, std::size_t length);

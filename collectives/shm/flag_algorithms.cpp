@@ -115,7 +115,7 @@ bool Channel::advance_single_copy(Call& call) {
       publish(seq, reinterpret_cast<const std::byte*>(&address), sizeof address, kAllReaders);
       call.published = true;
     }
-    if (!all_finished(call, seq)) return false;
+    if (!finished(seq, kAllReaders)) return false;
   } else {
     if (!posted(call.root, seq)) return false;
     const auto* from = reinterpret_cast<const void*>(published_address(call.root, seq));
