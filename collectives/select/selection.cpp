@@ -47,7 +47,8 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // Communicators inside one node (docs/collectives.md, "The shm engine", has the measurements:
 // hbench on 2 ranks and on 4 and 8 oversubscribed ranks, 1 KiB to 4 MiB). The shm engine won
 // bcast up to 16 KiB on 2 ranks and 64 KiB on more, allreduce up to 64 KiB, reduce at every
-// size (its root reduces straight from the cells), allgather up to 64 KiB per rank, and
+// size (its root reduces straight from the cells; on 2 ranks from 16 to 256 KiB it reads the
+// other rank's buffer with one CMA copy), allgather up to 64 KiB per rank, and
 // barrier. Above, bcast kept the tree on 2 ranks (a single CMA copy) and ran best as CMA pulls
 // on more; allreduce ran best as CMA slice reductions; allgather keeps the flat rule (ring).
 // Gather is not measured yet: it keeps the flat rule too. Since the engine's bcast on 2 ranks

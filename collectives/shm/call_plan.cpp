@@ -50,9 +50,10 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
   call.chunk_bytes = room / element * element;
   // Every member decides alike: the size is the same everywhere, and the node's answer too.
-  call.single_copy = args.collective == Collective::kBcast && size_ == 2 &&
-                     args.bytes >= kSingleCopyMinBytes && args.bytes <= kSingleCopyMaxBytes &&
-                     memory_.single_copy_usable();
+  call.single_copy =
+      (args.collective == Collective::kBcast || args.collective == Collective::kReduce) &&
+      size_ == 2 && args.bytes >= kSingleCopyMinBytes && args.bytes <= kSingleCopyMaxBytes &&
+      memory_.single_copy_usable();
   if (call.single_copy) {
     call.chunk_bytes = args.bytes;
     call.chunks = 1;

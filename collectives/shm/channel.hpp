@@ -88,7 +88,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
     bool published = false;    // this rank's part of that chunk is out
     bool sliced = false;       // allreduce by slices (see advance_sliced_allreduce)
     bool reduced = false;      // sliced: this rank's slice of the chunk is out
-    bool single_copy = false;  // bcast by a CMA read (see advance_single_copy)
+    bool single_copy = false;  // bcast or reduce by a CMA read (see advance_single_copy)
     Status status;             // the call's outcome once it ended (a failed CMA read)
     int next_peer = 0;         // peers before it have published the chunk
     Request request;           // null while start() runs
@@ -105,12 +105,14 @@ class Channel : public std::enable_shared_from_this<Channel> {
   static constexpr unsigned kRoundsPerLoopPass = 256;
   // From this size on more than 2 ranks, allreduce goes by slices (docs/collectives.md).
   static constexpr std::size_t kSlicedAllreduceMinBytes = 8 * 1024;
-  // Bcast on two members, from kSingleCopyMinBytes to kSingleCopyMaxBytes, reads the root's
-  // buffer with one CMA copy where the node allows it: a copy through the cells costs a
-  // transfer of every line the writer just filled, a single copy reads a buffer that stays
-  // clean. Not on more members (the root then waits for every reader, which oversubscribed ranks
-  // reach late, and readers contend in the kernel) nor for reduce (the root would read and
-  // reduce alone what the cells let both ranks share: slower at every size measured).
+  // Bcast and reduce on two members, from kSingleCopyMinBytes to kSingleCopyMaxBytes, read the
+  // other member's buffer with one CMA copy where the node allows it: a copy through the cells
+  // costs a transfer of every line the writer just filled, a single copy reads a buffer that
+  // stays clean. A reduce's root copies the whole part in one read (a read per piece cost more
+  // than the pieces' cache reuse saved) and lets the other member go before it reduces. Not on
+  // more members (the root then waits for every reader, which oversubscribed ranks reach late,
+  // and readers contend in the kernel); not above 256 KiB, where the cells' pipeline wins
+  // (docs/collectives.md, "Single copy").
   static constexpr std::size_t kSingleCopyMinBytes = 16 * 1024;
   static constexpr std::size_t kSingleCopyMaxBytes = 256 * 1024;
 
@@ -133,6 +135,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   bool advance_sliced_allreduce(Call& call);
   bool advance_scatter(Call& call);
   bool advance_single_copy(Call& call);
+  // A single-copy reduce's root: reads the other member's send buffer at `from`, finishes the
+  // seq, reduces.
+  void reduce_read(Call& call, int world_source, const std::byte* from);
 
   // The buffer address `rank` published inline with `seq` (single copy).
   std::uint64_t published_address(int rank, std::uint64_t seq) const;

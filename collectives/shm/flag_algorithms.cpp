@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "collectives/shm/channel.hpp"
+#include "runtime/datatypes/reduction.hpp"
 
 namespace halyard::shm {
 
@@ -13,8 +14,8 @@ bool Channel::advance(Call& call) {
     case core::Collective::kBarrier:
       return advance_barrier(call);
     case core::Collective::kBcast:
-      return call.single_copy ? advance_single_copy(call) : advance_rooted(call);
     case core::Collective::kReduce:
+      return call.single_copy ? advance_single_copy(call) : advance_rooted(call);
     case core::Collective::kGather:
     case core::Collective::kGatherv:
       return advance_rooted(call);
@@ -101,14 +102,17 @@ bool Channel::advance_rooted(Call& call) {
   return true;
 }
 
-// Bcast by a single copy (Channel::kSingleCopyMinBytes), one seq and no cells: the root
-// publishes its buffer's address inline; each other member copies straight out of that buffer
-// (NodeMemory::read) and says so by its done flag, which the root waits for before it returns
-// and its buffer may change. A failed read fails the reader's call only; it still finishes the
-// seq, so the root does not wait for ever.
+// Bcast and reduce by a single copy on two members (Channel::kSingleCopyMinBytes), one seq and
+// no cells: the member whose data moves (bcast: the root; reduce: the other) publishes its
+// buffer's address inline; the other copies straight out of that buffer (NodeMemory::read)
+// and says so by its done flag, which the publisher waits for before it returns and its buffer
+// may change. A failed read fails the reader's call only; it still finishes the seq, so the
+// publisher does not wait for ever.
 bool Channel::advance_single_copy(Call& call) {
   const std::uint64_t seq = seq_of(call);
-  if (rank_ == call.root) {
+  const bool bcast = call.collective == core::Collective::kBcast;
+  const int source = bcast ? call.root : 1 - call.root;
+  if (rank_ == source) {
     if (!call.published) {
       if (!reusable(seq)) return false;
       const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(call.send));
@@ -116,14 +120,38 @@ bool Channel::advance_single_copy(Call& call) {
       call.published = true;
     }
     if (!finished(seq, kAllReaders)) return false;
-  } else {
-    if (!posted(call.root, seq)) return false;
-    const auto* from = reinterpret_cast<const void*>(published_address(call.root, seq));
-    call.status = memory_.read(world_ranks_[static_cast<std::size_t>(call.root)], from, call.recv,
-                               call.bytes);
+    finish_chunk(call);
+    return true;
   }
-  finish_chunk(call);
+  if (!posted(source, seq)) return false;
+  const auto* from = reinterpret_cast<const std::byte*>(published_address(source, seq));
+  const int world_source = world_ranks_[static_cast<std::size_t>(source)];
+  if (bcast) {
+    call.status = memory_.read(world_source, from, call.recv, call.bytes);
+    finish_chunk(call);
+  } else {
+    reduce_read(call, world_source, from);
+  }
   return true;
+}
+
+// A single-copy reduce's root reads the other member's whole part into recv (into scratch when
+// it reduces in place), lets that member go (done flag) and only then reduces, in rank order:
+// the other member waits for the copy, not for the reduction.
+void Channel::reduce_read(Call& call, int world_source, const std::byte* from) {
+  std::byte* landing = call.recv;
+  if (call.send == call.recv) {
+    scratch_.resize(call.bytes);
+    landing = scratch_.data();
+  }
+  call.status = memory_.read(world_source, from, landing, call.bytes);
+  finish_chunk(call);
+  if (!call.status.ok()) return;
+  const std::byte* first = rank_ == 0 ? call.send : landing;
+  const std::byte* second = rank_ == 0 ? landing : call.send;
+  // Validated with the call; recv is identical to or apart from either input.
+  reduce_validated(call.op, call.type, call.recv, first, second,
+                   call.bytes / datatype_size(call.type));
 }
 
 bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
