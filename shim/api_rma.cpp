@@ -66,18 +66,59 @@ bool has_result(const RmaArgs& a) {
   return a.kind == RmaKind::kGet || a.kind == RmaKind::kGetAccumulate;
 }
 
-// Checks and starts one operation; a null request for MPI_PROC_NULL. `may_pack`: a blocking
-// put or accumulate, which the window may pack with others (window.hpp).
+[[noreturn]] void invalid_window_rank(const Window& window, int rank, const char* role) {
+  fail(MPI_ERR_RANK, "invalid " + std::string(role) + " rank " + std::to_string(rank) +
+                         " (window size " + std::to_string(window.size()) + ")");
+}
+
+// MPI_ERR_RANK unless `rank` is one of the window's (its group is an intracommunicator's, whose
+// size the window keeps: no communicator look-up on every operation).
+inline void check_window_rank(const Window& window, int rank, const char* role) {
+  if (rank < 0 || rank >= window.size()) [[unlikely]]
+    invalid_window_rank(window, rank, role);
+}
+
+// The usual put or get, contiguous on both sides (predefined types, contiguous ones): copied at
+// once where the window allows it (Window::contiguous_direct), before any RmaCall is built;
+// false otherwise, and the operation takes the general path. `target_type` and `target_count`
+// are checked already; the origin's side is checked here as the general path would.
+bool contiguous_put_or_get(Window& window, const RmaArgs& a, const TypeObject& target_type,
+                           std::size_t target_count) {
+  if ((a.kind != RmaKind::kPut && a.kind != RmaKind::kGet) || target_type.map.empty() ||
+      !target_type.contiguous_for(target_count)) {
+    return false;
+  }
+  const bool put = a.kind == RmaKind::kPut;
+  const TypeObject& type = checked_datatype(put ? a.origin_datatype : a.result_datatype,
+                                            put ? "origin_datatype" : "result_datatype");
+  const std::size_t count =
+      checked_count(put ? a.origin_count : a.result_count, put ? "origin_count" : "result_count");
+  const void* local = put ? a.origin_addr : a.result_addr;
+  check_buffer(local, count, type, put ? "origin_addr" : "result_addr");
+  const std::size_t bytes = count * type.size;
+  return !type.map.empty() && type.contiguous_for(count) &&
+         bytes == target_count * target_type.size &&
+         window.contiguous_direct(a.kind, a.target_rank, a.target_disp,
+                                  target_type.map.front().offset,
+                                  address_at(local, type.map.front().offset), bytes);
+}
+
+// Checks and starts one operation; a null request for MPI_PROC_NULL and for an operation that
+// completed at once. `may_pack`: a blocking put or accumulate, which the window may pack with
+// others (window.hpp).
 halyard::Request start_rma(Window& window, const RmaArgs& a, bool may_pack) {
   if (a.target_rank == MPI_PROC_NULL) return {};
-  check_peer(a.target_rank, window.comm(), "target_rank", false);
+  check_window_rank(window, a.target_rank, "target_rank");
   if (a.target_disp < 0) fail(MPI_ERR_DISP, "target_disp is negative");
+  const std::size_t target_count = checked_count(a.target_count, "target_count");
+  const TypeObject& target_type = checked_datatype(a.target_datatype, "target_datatype");
+  if (contiguous_put_or_get(window, a, target_type, target_count)) return {};
   RmaCall call;
   call.kind = a.kind;
   call.target = a.target_rank;
   call.disp = a.target_disp;
-  call.target_count = checked_count(a.target_count, "target_count");
-  call.target_type = &checked_datatype(a.target_datatype, "target_datatype");
+  call.target_count = target_count;
+  call.target_type = &target_type;
   call.op = a.op;
   call.may_pack = may_pack;
   if (has_origin(a)) {
@@ -93,19 +134,17 @@ halyard::Request start_rma(Window& window, const RmaArgs& a, bool may_pack) {
     call.result = TypedBuffer(a.result_addr, count, type, TypedBuffer::Use::kReceive);
   }
   if (a.kind == RmaKind::kAccumulate || a.kind == RmaKind::kGetAccumulate) {
-    call.element =
-        accumulate_element(a.op, *call.target_type, call.target_count, a.target_datatype);
+    call.element = accumulate_element(a.op, target_type, target_count, a.target_datatype);
   }
   return window.start(std::move(call));
 }
 
 int blocking_rma(const char* call, MPI_Win win, const RmaArgs& args) {
-  return window_call(call, win, [&] { start_rma(checked_window(win), args, true); });
+  return window_call(call, win, [&](Window& window) { start_rma(window, args, true); });
 }
 
 int request_rma(const char* call, MPI_Win win, const RmaArgs& args, MPI_Request* request) {
-  return window_call(call, win, [&] {
-    Window& window = checked_window(win);
+  return window_call(call, win, [&](Window& window) {
     check_out(request, "request");
     halyard::Request started = start_rma(window, args, false);
     if (!started.valid()) {
@@ -162,16 +201,15 @@ RmaArgs fetching(RmaArgs a, void* result_addr, int result_count, MPI_Datatype re
 // One synchronization call that names the window only.
 template <typename Action>
 int window_sync(const char* call, MPI_Win win, Action action) {
-  return window_call(call, win, [&] { action(checked_window(win)); });
+  return window_call(call, win, [&](Window& window) { action(window); });
 }
 
 // One synchronization call that names a target rank (MPI_PROC_NULL: nothing to do).
 template <typename Action>
 int target_sync(const char* call, int rank, MPI_Win win, Action action) {
-  return window_call(call, win, [&] {
-    Window& window = checked_window(win);
+  return window_call(call, win, [&](Window& window) {
     if (rank == MPI_PROC_NULL) return;
-    check_peer(rank, window.comm(), "rank", false);
+    check_window_rank(window, rank, "rank");
     action(window, rank);
   });
 }
@@ -266,15 +304,14 @@ int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype da
 int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                          MPI_Win win) {
-  return window_call("MPI_Compare_and_swap", win, [&] {
-    Window& window = checked_window(win);
+  return window_call("MPI_Compare_and_swap", win, [&](Window& window) {
     if (target_rank == MPI_PROC_NULL) return;
     const TypeObject& type = checked_datatype(datatype);
     if (!type.predefined) fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes a predefined datatype");
     check_buffer(origin_addr, 1, type, "origin_addr");
     check_buffer(compare_addr, 1, type, "compare_addr");
     check_buffer(result_addr, 1, type, "result_addr");
-    check_peer(target_rank, window.comm(), "target_rank", false);
+    check_window_rank(window, target_rank, "target_rank");
     // The value and the comparand travel as one buffer of two elements.
     auto both = std::make_shared<std::vector<std::byte>>(2 * type.size);
     std::memcpy(both->data(), origin_addr, type.size);

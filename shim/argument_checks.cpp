@@ -24,24 +24,18 @@ std::string size_note(const Communicator& comm) {
 
 }  // namespace
 
-std::size_t checked_count(int count, const char* name) {
-  if (count < 0) fail(MPI_ERR_COUNT, "invalid " + std::string(name) + " " + std::to_string(count));
-  return static_cast<std::size_t>(count);
+void invalid_count(int count, const char* name) {
+  fail(MPI_ERR_COUNT, "invalid " + std::string(name) + " " + std::to_string(count));
 }
 
-const TypeObject& checked_any_datatype(MPI_Datatype datatype, const char* name) {
-  if (const TypeObject* type = datatype_table().find(datatype)) return *type;
+void invalid_datatype(MPI_Datatype datatype, const char* name) {
   if (datatype == MPI_DATATYPE_NULL)
     fail(MPI_ERR_TYPE, std::string(name) + " is MPI_DATATYPE_NULL");
   fail(MPI_ERR_TYPE, "invalid " + std::string(name) + " " + hex(datatype));
 }
 
-const TypeObject& checked_datatype(MPI_Datatype datatype, const char* name) {
-  const TypeObject& type = checked_any_datatype(datatype, name);
-  if (!type.committed) {
-    fail(MPI_ERR_TYPE, std::string(name) + " " + hex(datatype) + " is not committed");
-  }
-  return type;
+void uncommitted_datatype(MPI_Datatype datatype, const char* name) {
+  fail(MPI_ERR_TYPE, std::string(name) + " " + hex(datatype) + " is not committed");
 }
 
 std::string display_name(const TypeObject& type) {
@@ -78,19 +72,11 @@ void check_root(int root, const Communicator& comm) {
   }
 }
 
-void check_buffer(const void* buffer, std::size_t count, const char* name, bool in_place_allowed) {
-  if (is_in_place(buffer) && !in_place_allowed) {
+void invalid_buffer(const void* buffer, std::size_t count, const char* name) {
+  if (is_in_place(buffer)) {
     fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as " + std::string(name) + " here");
   }
-  if (buffer == nullptr && count > 0) {
-    fail(MPI_ERR_BUFFER, std::string(name) + " is NULL with count " + std::to_string(count));
-  }
-}
-
-void check_buffer(const void* buffer, std::size_t count, const TypeObject& type, const char* name,
-                  bool in_place_allowed) {
-  if (buffer == MPI_BOTTOM && !type.predefined && type.true_lb != 0) return;
-  check_buffer(buffer, count, name, in_place_allowed);
+  fail(MPI_ERR_BUFFER, std::string(name) + " is NULL with count " + std::to_string(count));
 }
 
 void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed) {

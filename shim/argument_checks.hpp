@@ -11,17 +11,39 @@
 #include "runtime/communicator.hpp"
 #include "runtime/support/error.hpp"
 #include "shim/datatype_object.hpp"
+#include "shim/datatype_table.hpp"
 #include "shim/handle_tables.hpp"
 
 namespace halyard::mpi_shim {
 
+// The failures of the inline checks below, out of line: the checks are on every call's path,
+// and a failure's message building kept them from being inlined (or cost their callers a heavy
+// prologue).
+[[noreturn]] void invalid_count(int count, const char* name);
+[[noreturn]] void invalid_datatype(MPI_Datatype datatype, const char* name);
+[[noreturn]] void uncommitted_datatype(MPI_Datatype datatype, const char* name);
+
 // MPI_ERR_COUNT for count < 0; `name` is the argument ("count", "sendcount").
-std::size_t checked_count(int count, const char* name = "count");
+inline std::size_t checked_count(int count, const char* name = "count") {
+  if (count < 0) [[unlikely]]
+    invalid_count(count, name);
+  return static_cast<std::size_t>(count);
+}
+// Any valid datatype, committed or not (inquiries and constructors).
+inline const TypeObject& checked_any_datatype(MPI_Datatype datatype,
+                                              const char* name = "datatype") {
+  if (const TypeObject* type = datatype_table().find(datatype)) [[likely]]
+    return *type;
+  invalid_datatype(datatype, name);
+}
 // A datatype to communicate with: MPI_ERR_TYPE for a null, freed or unknown handle, or a derived
 // type not yet committed.
-const TypeObject& checked_datatype(MPI_Datatype datatype, const char* name = "datatype");
-// Any valid datatype, committed or not (inquiries and constructors).
-const TypeObject& checked_any_datatype(MPI_Datatype datatype, const char* name = "datatype");
+inline const TypeObject& checked_datatype(MPI_Datatype datatype, const char* name = "datatype") {
+  const TypeObject& type = checked_any_datatype(datatype, name);
+  if (!type.committed) [[unlikely]]
+    uncommitted_datatype(datatype, name);
+  return type;
+}
 // MPI_ERR_OP for a null or unknown handle, or an op MPI does not define on `type`, or one Halyard
 // cannot compute (no element type of its own, or a map that mixes element types).
 // Returns the op; `element` is set to the predefined element the reduction computes in.
@@ -32,12 +54,20 @@ std::string display_name(const TypeObject& type);
 void check_root(int root, const Communicator& comm);
 // MPI_ERR_BUFFER for a null buffer holding `count` > 0 elements, or MPI_IN_PLACE where the call
 // does not allow it.
-void check_buffer(const void* buffer, std::size_t count, const char* name,
-                  bool in_place_allowed = false);
+[[noreturn]] void invalid_buffer(const void* buffer, std::size_t count, const char* name);
+inline void check_buffer(const void* buffer, std::size_t count, const char* name,
+                         bool in_place_allowed = false) {
+  if ((buffer == MPI_IN_PLACE && !in_place_allowed) || (buffer == nullptr && count > 0))
+      [[unlikely]]
+    invalid_buffer(buffer, count, name);
+}
 // The same for a buffer of `type`: a null buffer passes as MPI_BOTTOM when the type is derived
 // and its data does not start at displacement 0 (its displacements are addresses).
-void check_buffer(const void* buffer, std::size_t count, const TypeObject& type, const char* name,
-                  bool in_place_allowed = false);
+inline void check_buffer(const void* buffer, std::size_t count, const TypeObject& type,
+                         const char* name, bool in_place_allowed = false) {
+  if (buffer == MPI_BOTTOM && !type.predefined && type.true_lb != 0) return;
+  check_buffer(buffer, count, name, in_place_allowed);
+}
 // MPI_ERR_RANK unless 0 <= rank < size (or MPI_ANY_SOURCE where allowed); `role` is
 // "destination" or "source".
 void check_peer(int rank, const Communicator& comm, const char* role, bool any_allowed);

@@ -84,12 +84,6 @@ std::size_t TypeObject::elements_per_item() const {
   return elements;
 }
 
-bool TypeObject::contiguous_for(std::size_t count) const {
-  if (map.empty()) return true;
-  if (map.size() != 1 || map.front().blocks != 1) return false;
-  return count <= 1 || static_cast<MPI_Aint>(map.front().bytes()) == extent;
-}
-
 std::shared_ptr<TypeObject> predefined_type(const DatatypeInfo& info) {
   auto type = std::make_shared<TypeObject>();
   type->name = info.name;

@@ -71,7 +71,11 @@ struct TypeObject : std::enable_shared_from_this<TypeObject> {
   std::size_t elements_per_item() const;
   // Whether `count` items are one block of count * size bytes at `true_lb`: one run whose
   // copies, one extent apart, touch.
-  bool contiguous_for(std::size_t count) const;
+  bool contiguous_for(std::size_t count) const {  // inline: on every call's path
+    if (map.empty()) return true;
+    if (map.size() != 1 || map.front().blocks != 1) return false;
+    return count <= 1 || static_cast<MPI_Aint>(map.front().bytes()) == extent;
+  }
 };
 
 // `buffer` + `offset` bytes, computed on addresses: with MPI_BOTTOM the buffer is null and the

@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 
 #include "collectives/collectives.hpp"
 #include "runtime/datatypes/reduction.hpp"
@@ -89,7 +91,7 @@ void send_value(const Communicator& comm, int peer, int id, const T& value) {
 
 // An operation's header: its wire head, then its target blocks (offset, bytes).
 void append_operation_header(std::vector<std::byte>& out, const OperationWire& wire,
-                             const std::vector<std::int64_t>& blocks) {
+                             std::span<const std::int64_t> blocks) {
   const auto* wire_bytes = reinterpret_cast<const std::byte*>(&wire);
   const auto* block_bytes = reinterpret_cast<const std::byte*>(blocks.data());
   out.insert(out.end(), wire_bytes, wire_bytes + sizeof wire);
@@ -104,35 +106,51 @@ T value_of(std::span<const std::byte> bytes) {
 }
 
 // The (offset, bytes) blocks that `count` items of `type` cover, in type-map order, adjacent
-// ones merged: the target's side of an operation.
-std::vector<std::int64_t> blocks_of(const TypeObject& type, std::size_t count) {
-  std::vector<std::int64_t> blocks;
-  if (count == 0 || type.map.empty()) return blocks;
-  // Items back to back with no hole (MPI_CHAR, MPI_DOUBLE, a contiguous type): one block, not
-  // one per item merged byte by byte (a 1 MiB put of MPI_CHAR took 3 ms that way).
-  if (type.contiguous_for(count)) {
-    return {type.map.front().offset, static_cast<std::int64_t>(count * type.size)};
-  }
-  for (std::size_t item = 0; item < count; ++item) {
-    const std::int64_t origin = static_cast<std::int64_t>(item) * type.extent;
-    for (const TypeRun& run : type.map) {
-      const auto block_bytes = static_cast<std::int64_t>(run.block_bytes());
-      for (std::size_t b = 0; b < run.blocks; ++b) {
-        const std::int64_t offset = origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
-        std::size_t n = blocks.size();
-        if (n >= 2 && blocks[n - 2] + blocks[n - 1] == offset) {
-          blocks[n - 1] += block_bytes;
-        } else {
-          blocks.push_back(offset);
-          blocks.push_back(block_bytes);
+// ones merged: the target's side of an operation. One block (a contiguous target type, what
+// nearly every operation has) is kept inline: no heap allocation on a small put's path.
+class TargetBlocks {
+ public:
+  TargetBlocks(const TypeObject& type, std::size_t count) {
+    if (count == 0 || type.map.empty()) return;
+    // Items back to back with no hole (MPI_CHAR, MPI_DOUBLE, a contiguous type): one block, not
+    // one per item merged byte by byte (a 1 MiB put of MPI_CHAR took 3 ms that way).
+    if (type.contiguous_for(count)) {
+      one_ = {type.map.front().offset, static_cast<std::int64_t>(count * type.size)};
+      pairs_ = one_;
+      return;
+    }
+    for (std::size_t item = 0; item < count; ++item) {
+      const std::int64_t origin = static_cast<std::int64_t>(item) * type.extent;
+      for (const TypeRun& run : type.map) {
+        const auto block_bytes = static_cast<std::int64_t>(run.block_bytes());
+        for (std::size_t b = 0; b < run.blocks; ++b) {
+          const std::int64_t offset =
+              origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
+          std::size_t n = many_.size();
+          if (n >= 2 && many_[n - 2] + many_[n - 1] == offset) {
+            many_[n - 1] += block_bytes;
+          } else {
+            many_.push_back(offset);
+            many_.push_back(block_bytes);
+          }
         }
       }
     }
+    pairs_ = many_;
   }
-  return blocks;
-}
+  TargetBlocks(const TargetBlocks&) = delete;
+  TargetBlocks& operator=(const TargetBlocks&) = delete;
 
-std::size_t total_bytes(const std::vector<std::int64_t>& blocks) {
+  // offset, bytes, offset, bytes, ...
+  std::span<const std::int64_t> pairs() const { return pairs_; }
+
+ private:
+  std::array<std::int64_t, 2> one_{};
+  std::vector<std::int64_t> many_;
+  std::span<const std::int64_t> pairs_;
+};
+
+std::size_t total_bytes(std::span<const std::int64_t> blocks) {
   std::size_t total = 0;
   for (std::size_t i = 1; i < blocks.size(); i += 2) total += static_cast<std::size_t>(blocks[i]);
   return total;
@@ -153,22 +171,22 @@ void accumulate_into(MPI_Op op, MPI_Datatype element, std::byte* target, const s
 
 // One CMA copy between `local` (packed) and `blocks` at `remote` in process `pid`; false when
 // the kernel refuses (the caller falls back to messages).
-bool cma_copy(int pid, std::byte* local, std::uint64_t remote,
-              const std::vector<std::int64_t>& blocks, bool write) {
-  std::vector<iovec> remote_iov;
+bool cma_copy(int pid, std::byte* local, std::uint64_t remote, std::span<const std::int64_t> blocks,
+              bool write) {
+  // Up to kMaxIovecs remote blocks a call, described on the stack (no heap on a put's path).
+  std::array<iovec, kMaxIovecs> remote_iov;
   std::size_t position = 0;
   for (std::size_t first = 0; first < blocks.size(); first += 2 * kMaxIovecs) {
-    remote_iov.clear();
-    std::size_t chunk = 0;
+    std::size_t count = 0, chunk = 0;
     for (std::size_t i = first; i < blocks.size() && i < first + 2 * kMaxIovecs; i += 2) {
-      remote_iov.push_back({reinterpret_cast<void*>(remote + static_cast<std::uint64_t>(blocks[i])),
-                            static_cast<std::size_t>(blocks[i + 1])});
+      remote_iov[count++] = {
+          reinterpret_cast<void*>(remote + static_cast<std::uint64_t>(blocks[i])),
+          static_cast<std::size_t>(blocks[i + 1])};
       chunk += static_cast<std::size_t>(blocks[i + 1]);
     }
     iovec local_iov{local + position, chunk};
-    ssize_t moved =
-        write ? process_vm_writev(pid, &local_iov, 1, remote_iov.data(), remote_iov.size(), 0)
-              : process_vm_readv(pid, &local_iov, 1, remote_iov.data(), remote_iov.size(), 0);
+    ssize_t moved = write ? process_vm_writev(pid, &local_iov, 1, remote_iov.data(), count, 0)
+                          : process_vm_readv(pid, &local_iov, 1, remote_iov.data(), count, 0);
     if (moved != static_cast<ssize_t>(chunk)) return false;
     position += chunk;
   }
@@ -369,13 +387,14 @@ void Window::run_until(const std::function<bool()>& done) const {
   if (!done()) comm_.loop().run_until(done);
 }
 
-Request Window::start(RmaCall call) {
+Request Window::start(RmaCall&& call) {
   if (freed_) fail(MPI_ERR_WIN, "the window was freed");
   if (!in_access_epoch(call.target)) {
     fail(MPI_ERR_RMA_SYNC, "no access epoch is open towards rank " + std::to_string(call.target) +
                                " (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)");
   }
-  std::vector<std::int64_t> blocks = blocks_of(*call.target_type, call.target_count);
+  const TargetBlocks target_blocks(*call.target_type, call.target_count);
+  const std::span<const std::int64_t> blocks = target_blocks.pairs();
   const WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
   if (flavor_ != MPI_WIN_FLAVOR_DYNAMIC) {
     const std::int64_t start = static_cast<std::int64_t>(call.disp) * peer.disp_unit;
@@ -471,7 +490,35 @@ void Window::acknowledge_packed(int origin, std::uint64_t count) {
 }
 
 // Puts and gets on memory this rank maps, or by one CMA copy; false when neither applies.
-bool Window::direct(RmaCall& call, const std::vector<std::int64_t>& blocks) {
+bool Window::contiguous_direct(RmaKind kind, int target, MPI_Aint disp, std::int64_t target_offset,
+                               std::byte* local, std::size_t bytes) {
+  if (!direct_paths_ || freed_ || flavor_ == MPI_WIN_FLAVOR_DYNAMIC || disp < 0) return false;
+  WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
+  const std::int64_t offset = static_cast<std::int64_t>(disp) * peer.disp_unit + target_offset;
+  if (offset < 0 || offset + static_cast<std::int64_t>(bytes) > peer.size) return false;
+  if (!in_access_epoch(target)) return false;
+  const bool put = kind == RmaKind::kPut;
+  std::byte* mapped = target == rank_          ? static_cast<std::byte*>(base_)
+                      : peer.mapped != nullptr ? peer.mapped
+                                               : nullptr;
+  if (mapped != nullptr) {
+    if (put) {
+      std::memcpy(mapped + offset, local, bytes);
+    } else {
+      std::memcpy(local, mapped + offset, bytes);
+    }
+    return true;
+  }
+  if (!peer.cma) return false;
+  const std::int64_t block[2] = {offset, static_cast<std::int64_t>(bytes)};
+  if (!cma_copy(peer.pid, local, peer.base, block, put)) {
+    peer.cma = false;  // refused (ptrace scope, say): messages from now on
+    return false;
+  }
+  return true;
+}
+
+bool Window::direct(RmaCall& call, std::span<const std::int64_t> blocks) {
   WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
   const bool put = call.kind == RmaKind::kPut;
   auto* local = static_cast<std::byte*>(put ? call.origin.data() : call.result.data());

@@ -31,6 +31,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -112,7 +113,15 @@ class Window {
   // MPI_ERR_RMA_RANGE beyond its window. The request completes when the operation is complete
   // at the target and its result, if any, has landed; it is null when the operation completed
   // at once (a direct put or get) or was packed (may_pack).
-  Request start(RmaCall call);
+  Request start(RmaCall&& call);
+  // A put or get of `bytes` contiguous bytes between `local` and `target_offset` bytes past
+  // displacement `disp` in the target's window, done at once by a load/store copy (a window
+  // mapped here) or one CMA copy; false when that path does not apply (no epoch towards the
+  // target, beyond its window, a dynamic window, a peer reached by messages, a refused copy):
+  // the caller then starts the operation in full, which also reports any error. What
+  // osu_put_latency's and most programs' small puts are: no RmaCall, no block list.
+  bool contiguous_direct(RmaKind kind, int target, MPI_Aint disp, std::int64_t target_offset,
+                         std::byte* local, std::size_t bytes);
   void flush(int target);
   void flush_all();
   void sync() const;
@@ -157,7 +166,7 @@ class Window {
   void notify_every_rank_and_wait(int id);
   std::byte* local_address(MPI_Aint disp) const;
   bool in_access_epoch(int target) const;
-  bool direct(RmaCall& call, const std::vector<std::int64_t>& blocks);
+  bool direct(RmaCall& call, std::span<const std::int64_t> blocks);
   void on_operation(int origin, std::span<const std::byte> header,
                     std::span<const std::byte> payload);
   std::byte* landing_address(std::span<const std::byte> header) const;

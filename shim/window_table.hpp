@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <type_traits>
 
 #include "runtime/event_loop.hpp"
 #include "shim/call_guard.hpp"
@@ -22,6 +23,12 @@ Window* find_window(MPI_Win win);
 MPI_Win add_window(std::unique_ptr<Window> window);
 void remove_window(MPI_Win win);
 
+// MPI_ERR_WIN for a handle that names no window (the message checked_window() gives).
+[[noreturn]] void no_window(MPI_Win win);
+
+// Runs `body` for a call on `win`: body() when it takes no argument (it checks the handle
+// itself, if it must), body(window) with the live window otherwise (MPI_ERR_WIN when there is
+// none): the window is looked up once a call.
 template <typename Body>
 int window_call(const char* call, MPI_Win win, Body&& body) {
   return guarded(call, static_cast<MPI_Comm>(win), [&] {
@@ -29,7 +36,12 @@ int window_call(const char* call, MPI_Win win, Body&& body) {
     Window* window = find_window(win);
     const MPI_Errhandler handler = window != nullptr ? window->errhandler : MPI_ERRHANDLER_NULL;
     try {
-      body();
+      if constexpr (std::is_invocable_v<Body, Window&>) {
+        if (window == nullptr) no_window(win);
+        body(*window);
+      } else {
+        body();
+      }
     } catch (MpiError& e) {
       if (e.errhandler == MPI_ERRHANDLER_NULL) e.errhandler = handler;
       throw;

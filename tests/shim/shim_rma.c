@@ -1,5 +1,6 @@
 /* One-sided communication (issue 26): every operation and synchronization mode of each window
- * flavor against a serial model, derived datatypes, request forms, atomic accumulates,
+ * flavor against a serial model, derived datatypes (and contiguous ones whose data starts past
+ * displacement 0), request forms, atomic accumulates,
  * exclusive locks, fence ordering, small operations packed per target among others that are
  * not, attributes, names, info and error classes.
  *   shim_rma           the whole suite
@@ -234,6 +235,44 @@ static void derived(void) {
   CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* Contiguous types whose data does not start at displacement 0, on both sides of puts and gets
+ * (the path that copies a contiguous put or get at once adds those offsets): 2 ints at byte 8 of
+ * the origin buffer land at byte 4 past the target displacement, to the right and to itself. */
+static void offset_types(int flavor) {
+  int memory[N], *base = NULL;
+  MPI_Win win = make_window(flavor, memory, &base);
+  MPI_Datatype at_8, at_4;
+  int two = 2;
+  MPI_Aint eight = 8, four = 4;
+  MPI_Datatype ints = MPI_INT;
+  MPI_Type_create_struct(1, &two, &eight, &ints, &at_8);
+  MPI_Type_commit(&at_8);
+  MPI_Type_create_struct(1, &two, &four, &ints, &at_4);
+  MPI_Type_commit(&at_4);
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int source[4] = {-5, -6, rank * 10 + 1, rank * 10 + 2};
+  fill(base, -1);
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Put(source, 1, at_8, right, 2, 1, at_4, win)); /* ints 3 and 4 */
+  CHECK_MPI(MPI_Put(source, 1, at_8, rank, 8, 1, at_4, win));  /* ints 9 and 10 */
+  CHECK_MPI(MPI_Win_fence(0, win));
+  int want[N];
+  for (int i = 0; i < N; ++i) want[i] = -1;
+  want[3] = left * 10 + 1;
+  want[4] = left * 10 + 2;
+  want[9] = rank * 10 + 1;
+  want[10] = rank * 10 + 2;
+  CHECK_ARRAY("offset types put", base, want, N);
+  int got[4] = {-7, -7, -7, -7};
+  CHECK_MPI(MPI_Get(got, 1, at_8, right, 2, 1, at_4, win));
+  CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+  const int got_want[4] = {-7, -7, rank * 10 + 1, rank * 10 + 2};
+  CHECK_ARRAY("offset types get", got, got_want, 4);
+  MPI_Type_free(&at_8);
+  MPI_Type_free(&at_4);
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 /* Accumulates of one origin to one target apply in order: a large MPI_REPLACE (sent by
  * rendezvous) and then a small one to its first element leave the small one's value. */
 static void ordered_accumulates(void) {
@@ -461,6 +500,8 @@ int main(int argc, char** argv) {
     passive(flavors[f]);
   }
   derived();
+  offset_types(MPI_WIN_FLAVOR_CREATE);
+  offset_types(MPI_WIN_FLAVOR_ALLOCATE);
   ordered_accumulates();
   packed_operations();
   describe();
