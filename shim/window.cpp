@@ -590,6 +590,16 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
   std::vector<std::int64_t> blocks(wire.blocks * 2);
   std::memcpy(blocks.data(), header.data() + sizeof wire, blocks.size() * sizeof(std::int64_t));
   std::byte* at = local_address(wire.disp);
+  if (wire.kind == RmaKind::kGet && wire.id != 0 && blocks.size() == 2) {
+    // A get of one block replies straight from the window, with no copy: MPI makes an access
+    // that conflicts with it in the same epoch erroneous, and the origin ends its epoch only
+    // once the reply has landed, so what the transport reads is what the get asked for.
+    auto reply_header = std::make_shared<std::vector<std::byte>>(bytes_of_value(wire.id));
+    comm_.am_send(origin, kReply, *reply_header,
+                  {at + blocks[0], static_cast<std::size_t>(blocks[1])},
+                  [reply_header](const Status&) {});  // the header lives until sent
+    return;
+  }
   // A packed operation (id 0) fetches nothing and sends no reply of its own.
   auto reply = wire.id == 0 ? nullptr : std::make_shared<Outgoing>();
   if (reply != nullptr) {

@@ -294,6 +294,17 @@ static void ordered_accumulates(void) {
   CHECK(base[0] == -(left + 1));
   CHECK(base[1] == left + 1 && base[kLarge - 1] == left + 1);
   CHECK_MPI(MPI_Win_unlock(rank, win));
+  /* A get as large (by rendezvous where it travels as messages, the reply read straight out of
+   * the target's window) brings back what this rank wrote there, every element. */
+  static int back[kLarge];
+  for (int i = 0; i < kLarge; ++i) back[i] = -7;
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+  CHECK_MPI(MPI_Get(back, kLarge, MPI_INT, right, 0, kLarge, MPI_INT, win));
+  CHECK_MPI(MPI_Win_unlock(right, win));
+  int wrong = back[0] == small ? 0 : 1;
+  for (int i = 1; i < kLarge; ++i) wrong += back[i] != rank + 1;
+  CHECK(wrong == 0);
+  MPI_Barrier(MPI_COMM_WORLD); /* nobody frees while another still reads */
   CHECK_MPI(MPI_Win_free(&win));
 }
 
