@@ -78,29 +78,37 @@ inline void check_window_rank(const Window& window, int rank, const char* role) 
     invalid_window_rank(window, rank, role);
 }
 
-// The usual put or get, contiguous on both sides (predefined types, contiguous ones): copied at
-// once where the window allows it (Window::contiguous_direct), before any RmaCall is built;
-// false otherwise, and the operation takes the general path. `target_type` and `target_count`
-// are checked already; the origin's side is checked here as the general path would.
-bool contiguous_put_or_get(Window& window, const RmaArgs& a, const TypeObject& target_type,
-                           std::size_t target_count) {
-  if ((a.kind != RmaKind::kPut && a.kind != RmaKind::kGet) || target_type.map.empty() ||
+// One side of an operation as the caller gave it, checked: the origin's data or the buffer the
+// result lands in.
+struct LocalSide {
+  const void* addr = nullptr;
+  std::size_t count = 0;
+  const TypeObject* type = nullptr;
+};
+
+LocalSide checked_side(const void* addr, int count, MPI_Datatype datatype, const char* addr_name,
+                       const char* count_name, const char* type_name) {
+  const TypeObject& type = checked_datatype(datatype, type_name);
+  const std::size_t n = checked_count(count, count_name);
+  check_buffer(addr, n, type, addr_name);
+  return {addr, n, &type};
+}
+
+// The usual put or get, contiguous on both sides (predefined types, contiguous derived ones):
+// copied at once where the window allows it (Window::contiguous_direct), before any RmaCall is
+// built; false otherwise, and the operation takes the general path.
+bool contiguous_put_or_get(Window& window, const RmaArgs& a, const LocalSide& local,
+                           const TypeObject& target_type, std::size_t target_count) {
+  const TypeObject& type = *local.type;
+  if (type.map.empty() || target_type.map.empty() || !type.contiguous_for(local.count) ||
       !target_type.contiguous_for(target_count)) {
     return false;
   }
-  const bool put = a.kind == RmaKind::kPut;
-  const TypeObject& type = checked_datatype(put ? a.origin_datatype : a.result_datatype,
-                                            put ? "origin_datatype" : "result_datatype");
-  const std::size_t count =
-      checked_count(put ? a.origin_count : a.result_count, put ? "origin_count" : "result_count");
-  const void* local = put ? a.origin_addr : a.result_addr;
-  check_buffer(local, count, type, put ? "origin_addr" : "result_addr");
-  const std::size_t bytes = count * type.size;
-  return !type.map.empty() && type.contiguous_for(count) &&
-         bytes == target_count * target_type.size &&
+  const std::size_t bytes = local.count * type.size;
+  return bytes == target_count * target_type.size &&
          window.contiguous_direct(a.kind, a.target_rank, a.target_disp,
                                   target_type.map.front().offset,
-                                  address_at(local, type.map.front().offset), bytes);
+                                  address_at(local.addr, type.map.front().offset), bytes);
 }
 
 // Checks and starts one operation; a null request for MPI_PROC_NULL and for an operation that
@@ -112,7 +120,20 @@ halyard::Request start_rma(Window& window, const RmaArgs& a, bool may_pack) {
   if (a.target_disp < 0) fail(MPI_ERR_DISP, "target_disp is negative");
   const std::size_t target_count = checked_count(a.target_count, "target_count");
   const TypeObject& target_type = checked_datatype(a.target_datatype, "target_datatype");
-  if (contiguous_put_or_get(window, a, target_type, target_count)) return {};
+  LocalSide origin, result;
+  if (has_origin(a)) {
+    origin = checked_side(a.origin_addr, a.origin_count, a.origin_datatype, "origin_addr",
+                          "origin_count", "origin_datatype");
+  }
+  if (has_result(a)) {
+    result = checked_side(a.result_addr, a.result_count, a.result_datatype, "result_addr",
+                          "result_count", "result_datatype");
+  }
+  if ((a.kind == RmaKind::kPut || a.kind == RmaKind::kGet) &&
+      contiguous_put_or_get(window, a, a.kind == RmaKind::kPut ? origin : result, target_type,
+                            target_count)) {
+    return {};
+  }
   RmaCall call;
   call.kind = a.kind;
   call.target = a.target_rank;
@@ -121,17 +142,11 @@ halyard::Request start_rma(Window& window, const RmaArgs& a, bool may_pack) {
   call.target_type = &target_type;
   call.op = a.op;
   call.may_pack = may_pack;
-  if (has_origin(a)) {
-    const TypeObject& type = checked_datatype(a.origin_datatype, "origin_datatype");
-    std::size_t count = checked_count(a.origin_count, "origin_count");
-    check_buffer(a.origin_addr, count, type, "origin_addr");
-    call.origin = TypedBuffer(a.origin_addr, count, type, TypedBuffer::Use::kSend);
+  if (origin.type != nullptr) {
+    call.origin = TypedBuffer(origin.addr, origin.count, *origin.type, TypedBuffer::Use::kSend);
   }
-  if (has_result(a)) {
-    const TypeObject& type = checked_datatype(a.result_datatype, "result_datatype");
-    std::size_t count = checked_count(a.result_count, "result_count");
-    check_buffer(a.result_addr, count, type, "result_addr");
-    call.result = TypedBuffer(a.result_addr, count, type, TypedBuffer::Use::kReceive);
+  if (result.type != nullptr) {
+    call.result = TypedBuffer(result.addr, result.count, *result.type, TypedBuffer::Use::kReceive);
   }
   if (a.kind == RmaKind::kAccumulate || a.kind == RmaKind::kGetAccumulate) {
     call.element = accumulate_element(a.op, target_type, target_count, a.target_datatype);

@@ -16,6 +16,10 @@
 
 namespace halyard::mpi_shim {
 
+inline bool is_in_place(const void* buffer) {
+  return buffer == MPI_IN_PLACE;
+}
+
 // The failures of the inline checks below, out of line: the checks are on every call's path,
 // and a failure's message building kept them from being inlined (or cost their callers a heavy
 // prologue).
@@ -57,8 +61,7 @@ void check_root(int root, const Communicator& comm);
 [[noreturn]] void invalid_buffer(const void* buffer, std::size_t count, const char* name);
 inline void check_buffer(const void* buffer, std::size_t count, const char* name,
                          bool in_place_allowed = false) {
-  if ((buffer == MPI_IN_PLACE && !in_place_allowed) || (buffer == nullptr && count > 0))
-      [[unlikely]]
+  if ((is_in_place(buffer) && !in_place_allowed) || (buffer == nullptr && count > 0)) [[unlikely]]
     invalid_buffer(buffer, count, name);
 }
 // The same for a buffer of `type`: a null buffer passes as MPI_BOTTOM when the type is derived
@@ -77,10 +80,6 @@ void check_tag(int tag, bool any_allowed);
 void check_out(const void* pointer, const char* name);
 
 inline constexpr int kProcNull = MPI_PROC_NULL;
-
-inline bool is_in_place(const void* buffer) {
-  return buffer == MPI_IN_PLACE;
-}
 
 // The byte count of `count` elements of `type` (packed).
 inline std::size_t bytes_of(std::size_t count, const TypeObject& type) {

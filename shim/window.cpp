@@ -489,63 +489,65 @@ void Window::acknowledge_packed(int origin, std::uint64_t count) {
   send_value(comm_, origin, kPackAck, count);
 }
 
-// Puts and gets on memory this rank maps, or by one CMA copy; false when neither applies.
-bool Window::contiguous_direct(RmaKind kind, int target, MPI_Aint disp, std::int64_t target_offset,
-                               std::byte* local, std::size_t bytes) {
-  if (!direct_paths_ || freed_ || flavor_ == MPI_WIN_FLAVOR_DYNAMIC || disp < 0) return false;
+std::byte* Window::mapped_at(int target, MPI_Aint disp) const {
+  if (target == rank_) return local_address(disp);
+  const WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
+  return peer.mapped != nullptr ? peer.mapped + disp * peer.disp_unit : nullptr;
+}
+
+bool Window::cma_to(int target, std::byte* local, std::uint64_t remote,
+                    std::span<const std::int64_t> blocks, bool put) {
   WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
-  const std::int64_t offset = static_cast<std::int64_t>(disp) * peer.disp_unit + target_offset;
-  if (offset < 0 || offset + static_cast<std::int64_t>(bytes) > peer.size) return false;
-  if (!in_access_epoch(target)) return false;
-  const bool put = kind == RmaKind::kPut;
-  std::byte* mapped = target == rank_          ? static_cast<std::byte*>(base_)
-                      : peer.mapped != nullptr ? peer.mapped
-                                               : nullptr;
-  if (mapped != nullptr) {
-    if (put) {
-      std::memcpy(mapped + offset, local, bytes);
-    } else {
-      std::memcpy(local, mapped + offset, bytes);
-    }
-    return true;
-  }
   if (!peer.cma) return false;
-  const std::int64_t block[2] = {offset, static_cast<std::int64_t>(bytes)};
-  if (!cma_copy(peer.pid, local, peer.base, block, put)) {
+  if (!cma_copy(peer.pid, local, remote, blocks, put)) {
     peer.cma = false;  // refused (ptrace scope, say): messages from now on
     return false;
   }
   return true;
 }
 
+bool Window::contiguous_direct(RmaKind kind, int target, MPI_Aint disp, std::int64_t target_offset,
+                               std::byte* local, std::size_t bytes) {
+  if (!direct_paths_ || freed_ || flavor_ == MPI_WIN_FLAVOR_DYNAMIC) return false;
+  const WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
+  const std::int64_t offset = static_cast<std::int64_t>(disp) * peer.disp_unit + target_offset;
+  if (offset < 0 || offset + static_cast<std::int64_t>(bytes) > peer.size) return false;
+  if (!in_access_epoch(target)) return false;
+  const bool put = kind == RmaKind::kPut;
+  if (std::byte* at = mapped_at(target, disp)) {
+    if (put) {
+      std::memcpy(at + target_offset, local, bytes);
+    } else {
+      std::memcpy(local, at + target_offset, bytes);
+    }
+    return true;
+  }
+  const std::int64_t block[2] = {offset, static_cast<std::int64_t>(bytes)};
+  return cma_to(target, local, peer.base, block, put);
+}
+
+// Puts and gets on memory this rank maps, or by one CMA copy; false when neither applies.
 bool Window::direct(RmaCall& call, std::span<const std::int64_t> blocks) {
-  WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
   const bool put = call.kind == RmaKind::kPut;
   auto* local = static_cast<std::byte*>(put ? call.origin.data() : call.result.data());
-  std::byte* mapped = call.target == rank_     ? local_address(call.disp)
-                      : peer.mapped != nullptr ? peer.mapped + call.disp * peer.disp_unit
-                                               : nullptr;
-  if (mapped != nullptr) {
+  if (std::byte* at = mapped_at(call.target, call.disp)) {
     std::size_t position = 0;
     for (std::size_t i = 0; i < blocks.size(); i += 2) {
       auto bytes = static_cast<std::size_t>(blocks[i + 1]);
       if (put) {
-        std::memcpy(mapped + blocks[i], local + position, bytes);
+        std::memcpy(at + blocks[i], local + position, bytes);
       } else {
-        std::memcpy(local + position, mapped + blocks[i], bytes);
+        std::memcpy(local + position, at + blocks[i], bytes);
       }
       position += bytes;
     }
-  } else if (peer.cma) {
-    std::uint64_t remote = flavor_ == MPI_WIN_FLAVOR_DYNAMIC
-                               ? static_cast<std::uint64_t>(call.disp)
-                               : peer.base + static_cast<std::uint64_t>(call.disp * peer.disp_unit);
-    if (!cma_copy(peer.pid, local, remote, blocks, put)) {
-      peer.cma = false;  // refused (ptrace scope, say): messages from now on
-      return false;
-    }
   } else {
-    return false;
+    const WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
+    const std::uint64_t remote =
+        flavor_ == MPI_WIN_FLAVOR_DYNAMIC
+            ? static_cast<std::uint64_t>(call.disp)
+            : peer.base + static_cast<std::uint64_t>(call.disp * peer.disp_unit);
+    if (!cma_to(call.target, local, remote, blocks, put)) return false;
   }
   if (!put) call.result.complete();
   return true;

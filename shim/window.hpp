@@ -167,6 +167,14 @@ class Window {
   std::byte* local_address(MPI_Aint disp) const;
   bool in_access_epoch(int target) const;
   bool direct(RmaCall& call, std::span<const std::int64_t> blocks);
+  // Where `target`'s window is, displacement `disp` in, in this process's memory: its own
+  // window, or a peer's this rank maps; null when it must be reached otherwise.
+  std::byte* mapped_at(int target, MPI_Aint disp) const;
+  // One CMA copy of `blocks` at `remote` in `target`'s process, to (put) or from the packed
+  // `local`; false when CMA is not tried towards it or the kernel refuses (then never again:
+  // its operations go as messages).
+  bool cma_to(int target, std::byte* local, std::uint64_t remote,
+              std::span<const std::int64_t> blocks, bool put);
   void on_operation(int origin, std::span<const std::byte> header,
                     std::span<const std::byte> payload);
   std::byte* landing_address(std::span<const std::byte> header) const;

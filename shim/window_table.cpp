@@ -1,8 +1,5 @@
 #include "shim/window_table.hpp"
 
-#include <cstdint>
-#include <vector>
-
 #include "shim/handle_table.hpp"
 
 namespace halyard::mpi_shim {
@@ -16,28 +13,11 @@ HandleTable<std::unique_ptr<Window>>& table() {
   return *windows;
 }
 
-// The live windows by handle index, beside the table: every one-sided call looks its window up,
-// and an index into a vector costs a few instructions where the table's deque costs ~30. Never
-// destroyed either.
-std::vector<Window*>& by_index() {
-  static auto* windows = new std::vector<Window*>();
-  return *windows;
-}
-
-std::size_t index_bits(MPI_Win win) {
-  return static_cast<std::uint32_t>(win) & 0x00ffffffu;
-}
-
 }  // namespace
 
 Window* find_window(MPI_Win win) {
-  if ((static_cast<std::uint32_t>(win) & 0xff000000u) !=
-      static_cast<std::uint32_t>(HALYARD_MPI_KIND_WIN)) {
-    return nullptr;
-  }
-  const std::size_t index = index_bits(win);
-  const std::vector<Window*>& live = by_index();
-  return index < live.size() ? live[index] : nullptr;
+  std::unique_ptr<Window>* entry = table().find(win);
+  return entry != nullptr ? entry->get() : nullptr;
 }
 
 void no_window(MPI_Win win) {
@@ -52,16 +32,11 @@ Window& checked_window(MPI_Win win) {
 }
 
 MPI_Win add_window(std::unique_ptr<Window> window) {
-  Window* live = window.get();
-  const MPI_Win win = table().add(std::move(window));
-  const std::size_t index = index_bits(win);
-  if (index >= by_index().size()) by_index().resize(index + 1, nullptr);
-  by_index()[index] = live;
-  return win;
+  return table().add(std::move(window));
 }
 
 void remove_window(MPI_Win win) {
-  if (table().remove(win)) by_index()[index_bits(win)] = nullptr;
+  table().remove(win);
 }
 
 }  // namespace halyard::mpi_shim

@@ -138,7 +138,6 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // A single-copy reduce's root: reads the other member's send buffer at `from`, finishes the
   // seq, reduces.
   void reduce_read(Call& call, int world_source, const std::byte* from);
-
   // The buffer address `rank` published inline with `seq` (single copy).
   std::uint64_t published_address(int rank, std::uint64_t seq) const;
   bool advance_reduce_scatter(Call& call);
