@@ -27,6 +27,11 @@ Request post_chosen(const CollArgs& args, const select::Choice& choice) {
   return guard::guarded_call(args, [&] { return choice.entry->post(args, choice.params); });
 }
 
+bool layouts_taken(const CollArgs& args) {
+  const auto takes = select::choose(args).entry->supports.takes_layouts;
+  return takes != nullptr && takes(args);
+}
+
 namespace {
 
 Request validated_call(CollArgs args) {

@@ -19,4 +19,9 @@ Request post_call(const core::CollArgs& args);
 // collectives), so that each round pays neither the selection nor its look-ups.
 Request post_chosen(const core::CollArgs& args, const select::Choice& choice);
 
+// Whether the algorithm the selection picks for `args` takes its buffers' layouts
+// (core::Supports::takes_layouts). An entry whose buffers do not lie back to back asks before it
+// stages them: if so it sets CollArgs' layouts and posts the user's buffers as they are.
+bool layouts_taken(const core::CollArgs& args);
+
 }  // namespace halyard

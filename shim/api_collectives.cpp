@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "collectives/core/in_place.hpp"
@@ -29,8 +30,43 @@ namespace {
 
 using Use = TypedBuffer::Use;
 
-// The buffers and element type of a reduction. A derived type reduces in its one element type;
-// the Halyard count is the packed bytes over that type's size (a complex: two parts each).
+// A reduction's MPI arguments, checked: `count` items of `type`, and what Halyard computes in.
+struct CheckedReduction {
+  std::size_t count;
+  const TypeObject& type;
+  ReductionArgs args;
+};
+
+CheckedReduction checked_call(const void* sendbuf, const void* recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, bool receives) {
+  std::size_t n = checked_count(count);
+  const TypeObject& type = checked_datatype(datatype);
+  ReductionArgs args = checked_reduction(n, datatype, type, op);
+  check_buffer(sendbuf, n, type, "sendbuf", receives);
+  if (receives) check_buffer(recvbuf, n, type, "recvbuf");
+  return {n, type, std::move(args)};
+}
+
+// A reduction of a derived type with holes in its element type, posted on the user's buffers
+// with their layouts where the chosen algorithm takes them (start_laid_out): nothing staged,
+// packed before or unpacked after the call. nullopt: the caller stages. `call` holds the
+// user's buffers (kInPlace for MPI_IN_PLACE).
+std::optional<Started> start_without_staging(const halyard::core::CollArgs& call,
+                                             const CheckedReduction& c, bool receives) {
+  if (c.args.custom != nullptr || c.count == 0 || c.type.contiguous_for(c.count)) {
+    return std::nullopt;
+  }
+  std::optional<halyard::BufferLayout> send, recv;
+  if (!is_in_place(call.send)) send.emplace(buffer_layout(c.type, call.send, c.count));
+  if (receives) recv.emplace(buffer_layout(c.type, call.recv, c.count));
+  std::optional<halyard::Request> request =
+      start_laid_out(call, send ? &*send : nullptr, recv ? &*recv : nullptr);
+  if (!request) return std::nullopt;
+  return Started(std::move(*request));
+}
+
+// The buffers and element type of a staged reduction. A derived type reduces in its one element
+// type; the Halyard count is the packed bytes over that type's size (a complex: two parts each).
 struct Reduction {
   const void* send;  // what Halyard reads: the user's memory, a staging buffer or kInPlace
   TypedBuffer sent;  // holds a staged contribution
@@ -38,29 +74,27 @@ struct Reduction {
   ReductionArgs args;
 };
 
-Reduction reduction(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    bool receives) {
-  std::size_t n = checked_count(count);
-  const TypeObject& type = checked_datatype(datatype);
-  ReductionArgs args = checked_reduction(n, datatype, type, op);
-  check_buffer(sendbuf, n, type, "sendbuf", receives);
-  if (receives) check_buffer(recvbuf, n, type, "recvbuf");
+Reduction staged(CheckedReduction c, const void* sendbuf, void* recvbuf, bool receives) {
   bool in_place = is_in_place(sendbuf);
   Reduction r{halyard::kInPlace,
               {},
-              receives
-                  ? TypedBuffer(recvbuf, n, type, in_place ? Use::kSendAndReceive : Use::kReceive)
-                  : TypedBuffer(),
-              std::move(args)};
+              receives ? TypedBuffer(recvbuf, c.count, c.type,
+                                     in_place ? Use::kSendAndReceive : Use::kReceive)
+                       : TypedBuffer(),
+              std::move(c.args)};
   if (in_place) return r;
   if (r.recv.staged()) {
     // Pack the contribution where the result goes and reduce in place: one copy fewer.
     r.recv.pack_from(sendbuf);
     return r;
   }
-  r.sent = TypedBuffer(sendbuf, n, type, Use::kSend);
+  r.sent = TypedBuffer(sendbuf, c.count, c.type, Use::kSend);
   r.send = r.sent.data();
   return r;
+}
+
+const void* user_send(const void* sendbuf) {
+  return is_in_place(sendbuf) ? halyard::kInPlace : sendbuf;
 }
 
 const void* send_or_in_place(const void* sendbuf, const TypedBuffer& send) {
@@ -82,7 +116,21 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
     return inter_reduce(comm, sendbuf, recvbuf, count, datatype, op, root);
   check_root(root, comm);
   bool is_root = comm.rank() == root;
-  Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, is_root);
+  CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, is_root);
+  if (std::optional<Started> started = start_without_staging({Collective::kReduce,
+                                                              comm,
+                                                              user_send(sendbuf),
+                                                              recvbuf,
+                                                              c.args.count,
+                                                              {},
+                                                              {},
+                                                              c.args.type,
+                                                              c.args.op,
+                                                              root},
+                                                             c, is_root)) {
+    return std::move(*started);
+  }
+  Reduction r = staged(std::move(c), sendbuf, recvbuf, is_root);
   void* halyard_recv = is_root ? r.recv.data() : recvbuf;  // not significant elsewhere
   halyard::Request request = start({Collective::kReduce,
                                     comm,
@@ -102,7 +150,20 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
                         int count, MPI_Datatype datatype, MPI_Op op) {
   if (intercomm_of(comm) != nullptr)
     return inter_allreduce(comm, sendbuf, recvbuf, count, datatype, op);
-  Reduction r = reduction(sendbuf, recvbuf, count, datatype, op, true);
+  CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, true);
+  if (std::optional<Started> started = start_without_staging({Collective::kAllreduce,
+                                                              comm,
+                                                              user_send(sendbuf),
+                                                              recvbuf,
+                                                              c.args.count,
+                                                              {},
+                                                              {},
+                                                              c.args.type,
+                                                              c.args.op},
+                                                             c, true)) {
+    return std::move(*started);
+  }
+  Reduction r = staged(std::move(c), sendbuf, recvbuf, true);
   halyard::Request request = start({Collective::kAllreduce,
                                     comm,
                                     r.send,

@@ -79,6 +79,17 @@ Request start(core::CollArgs args) {
   return post_call(args);
 }
 
+std::optional<Request> start_laid_out(core::CollArgs args, const BufferLayout* send,
+                                      const BufferLayout* recv) {
+  if (in_checking_only()) return std::nullopt;  // a persistent call stages: its plan keeps args
+  core::settle(args);
+  if (!layouts_taken(args)) return std::nullopt;
+  args.blocking = blocking_collective;
+  args.send_layout = send;
+  args.recv_layout = recv;
+  return post_call(args);
+}
+
 void check_request_out(MPI_Request* request) {
   if (request == nullptr) fail(MPI_ERR_ARG, "request is NULL");
 }

@@ -102,6 +102,12 @@ bool in_checking_only();
 
 // Posts a call whose MPI arguments were checked: settle (byte size, memory kind) and go.
 Request start(core::CollArgs args);
+// Posts a call whose buffers hold a derived datatype (`send` / `recv`: their layouts, null where
+// contiguous or not significant) on the user's memory, if the algorithm the selection picks
+// takes layouts (layouts_taken in collectives/post_call.hpp); nullopt, posting nothing, when it
+// does not or while checking only: the caller stages the buffers instead.
+std::optional<Request> start_laid_out(core::CollArgs args, const BufferLayout* send,
+                                      const BufferLayout* recv);
 // MPI_ERR_ARG for a null request pointer.
 void check_request_out(MPI_Request* request);
 // Stores `started` as the MPI request of a non-blocking collective on `comm`.

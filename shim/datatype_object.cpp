@@ -2,47 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+
+#include "runtime/datatypes/buffer_layout.hpp"
 
 namespace halyard::mpi_shim {
 
 namespace {
-
-// Copies `blocks` blocks of `Size` bytes, `stride` bytes apart on the strided side, back to back
-// on the packed side. A compile-time size turns each copy into a load and a store; unrolled,
-// the loop's own bookkeeping is shared by several blocks (a vector of single doubles packed in
-// about half the instructions).
-template <std::size_t Size, bool kPack>
-void copy_blocks(std::byte* strided, std::byte* packed, std::size_t blocks, MPI_Aint stride) {
-#pragma GCC unroll 8
-  for (std::size_t b = 0; b < blocks; ++b, strided += stride, packed += Size) {
-    if constexpr (kPack) {
-      std::memcpy(packed, strided, Size);
-    } else {
-      std::memcpy(strided, packed, Size);
-    }
-  }
-}
-
-template <bool kPack>
-void copy_blocks(std::byte* strided, std::byte* packed, std::size_t blocks, MPI_Aint stride,
-                 std::size_t size) {
-  switch (size) {
-    case 4:
-      return copy_blocks<4, kPack>(strided, packed, blocks, stride);
-    case 8:
-      return copy_blocks<8, kPack>(strided, packed, blocks, stride);
-    case 16:
-      return copy_blocks<16, kPack>(strided, packed, blocks, stride);
-    case 32:
-      return copy_blocks<32, kPack>(strided, packed, blocks, stride);
-    case 64:
-      return copy_blocks<64, kPack>(strided, packed, blocks, stride);
-    default:
-      for (std::size_t b = 0; b < blocks; ++b, strided += stride, packed += size) {
-        kPack ? std::memcpy(packed, strided, size) : std::memcpy(strided, packed, size);
-      }
-  }
-}
 
 bool same_element(const DatatypeInfo& a, const DatatypeInfo& b) {
   return a.halyard == b.halyard && a.category == b.category;
@@ -64,7 +30,11 @@ std::size_t transfer(const TypeRun& run, const void* user, std::byte* packed, st
   std::size_t block = run.block_bytes();
   std::byte* at = address_at(user, run.offset);
   if (bytes >= run.bytes()) {
-    copy_blocks<kPack>(at, packed, run.blocks, run.stride, block);
+    if constexpr (kPack) {
+      pack_blocks(at, run.stride, run.blocks, block, packed);
+    } else {
+      unpack_blocks(packed, run.blocks, block, at, run.stride);
+    }
     return run.bytes();
   }
   std::size_t done = 0;
@@ -200,6 +170,15 @@ void pack(const TypeObject& type, const void* user, std::size_t count, std::byte
     std::byte* base = address_at(user, static_cast<MPI_Aint>(item) * type.extent);
     for (const TypeRun& run : type.map) packed += transfer<true>(run, base, packed, run.bytes());
   }
+}
+
+BufferLayout buffer_layout(const TypeObject& type, const void* user, std::size_t count) {
+  std::vector<LayoutRun> runs;
+  runs.reserve(type.map.size());
+  for (const TypeRun& run : type.map) {
+    runs.push_back({run.offset, run.block_bytes(), run.blocks, run.stride});
+  }
+  return BufferLayout(user, std::move(runs), count, type.extent);
 }
 
 void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, void* user,

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/datatypes/buffer_layout.hpp"
 #include "shim/handle_tables.hpp"
 
 namespace halyard::mpi_shim {
@@ -122,6 +123,9 @@ std::shared_ptr<TypeObject> resized(const TypeObject& type, MPI_Aint lb, MPI_Ain
 // Copies `count` items of `type` from `user` into `packed` (count * type.size bytes). `user` is
 // null for MPI_BOTTOM.
 void pack(const TypeObject& type, const void* user, std::size_t count, std::byte* packed);
+// `count` items of `type` at `user` (null for MPI_BOTTOM) as the runtime's BufferLayout, for
+// the collectives that read and write non-contiguous buffers themselves.
+BufferLayout buffer_layout(const TypeObject& type, const void* user, std::size_t count);
 // Copies the first `bytes` packed bytes into `count` items of `type` at `user`; stops where the
 // bytes end (a short message fills a prefix of the type map).
 void unpack(const TypeObject& type, const std::byte* packed, std::size_t bytes, void* user,

@@ -38,6 +38,12 @@ struct Supports {
   // Whether it combines the contributions in rank order, r0 (op) r1 (op) ... (op) r(p-1), with
   // each partial result over a contiguous range of ranks: what a non-commutative op needs.
   bool rank_order = false;
+  // Whether its post() reads and writes this call's buffers through CollArgs' layouts (a derived
+  // datatype packed and unpacked inside the algorithm's own copies, not staged around it); null:
+  // never. Asked per call, after the selection, by an entry that has layouts to give
+  // (post_call.hpp, layouts_taken): the selection itself never looks at layouts, since MPI lets
+  // ranks describe the same data with different datatypes.
+  bool (*takes_layouts)(const CollArgs& args) = nullptr;
 
   bool fits(const CommShape& shape) const {
     switch (comm) {

@@ -8,6 +8,7 @@
 
 #include "collectives/core/vocabulary.hpp"
 #include "runtime/communicator.hpp"
+#include "runtime/datatypes/buffer_layout.hpp"
 #include "runtime/datatypes/datatype.hpp"
 #include "runtime/datatypes/reduce_op.hpp"
 #include "runtime/device_support.hpp"
@@ -45,6 +46,14 @@ struct CollArgs {
   // Settled once by the entry (core/validate.hpp), never by the caller:
   MemoryKind memory = MemoryKind::kHost;  // where this rank's buffers live
   std::size_t bytes = 0;                  // count * datatype_size(type): what selection sizes by
+
+  // Where send / recv hold data that do not lie back to back (an MPI derived datatype): set
+  // only for an algorithm whose entry takes layouts (core::Supports::takes_layouts), which then
+  // reads and writes the buffers through them; `send` / `recv` still say which buffers they are
+  // (kInPlace included) and `count`, `type` and `bytes` describe the packed data. Read during
+  // post() only: an algorithm copies what it keeps.
+  const BufferLayout* send_layout = nullptr;
+  const BufferLayout* recv_layout = nullptr;
 
   bool is_root() const { return comm.rank() == root; }
   // The buffer of bcast.

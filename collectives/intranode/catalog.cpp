@@ -41,13 +41,23 @@ Request post_bcast(const CollArgs& a, const SelectedAlgorithm&) {
 template <Flavour F>
 Request post_reduce(const CollArgs& a, const SelectedAlgorithm&) {
   reserve_lane_on_first_call(a.comm);
-  return ireduce(a.comm, a.send, a.recv, a.count, a.type, a.op, a.root, F);
+  return ireduce(a.comm, a.send, a.recv, a.count, a.type, a.op, a.root, F,
+                 {a.send_layout, a.recv_layout});
 }
 
 template <Flavour F>
 Request post_allreduce(const CollArgs& a, const SelectedAlgorithm&) {
   reserve_lane_on_first_call(a.comm);
-  return iallreduce(a.comm, a.send, a.recv, a.count, a.type, a.op, F);
+  return iallreduce(a.comm, a.send, a.recv, a.count, a.type, a.op, F,
+                    {a.send_layout, a.recv_layout});
+}
+
+// The cma reductions pack and unpack non-contiguous buffers inside their own chunked copies
+// (cma_slice_reduce.hpp) where CMA works (the sm flavour it would fall back to does not) and on
+// host memory; one member has nothing to reduce and is left to the staged copy.
+bool cma_takes_layouts(const CollArgs& a) {
+  return a.comm.size() > 1 && a.memory == MemoryKind::kHost &&
+         effective_flavour(a.comm, Flavour::kCma) == Flavour::kCma;
 }
 
 template <Flavour F>
@@ -64,6 +74,8 @@ Request post_allgather(const CollArgs& a, const SelectedAlgorithm&) {
 
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
 constexpr core::Supports kOneNode{MemoryKind::kHost, core::CommShapes::kOneNode, true};
+constexpr core::Supports kOneNodeLaidOut{
+    MemoryKind::kHost, core::CommShapes::kOneNode, true, false, false, cma_takes_layouts};
 constexpr Algorithm kSm = Algorithm::kIntranodeSm;
 constexpr Algorithm kCma = Algorithm::kIntranodeCma;
 
@@ -71,9 +83,10 @@ constexpr core::AlgorithmEntry kAlgorithms[] = {
     {Collective::kBcast, "intranode:sm", kSm, kNoTree, kOneNode, post_bcast<Flavour::kSm>},
     {Collective::kBcast, "intranode:cma", kCma, kNoTree, kOneNode, post_bcast<Flavour::kCma>},
     {Collective::kReduce, "intranode:sm", kSm, kNoTree, kOneNode, post_reduce<Flavour::kSm>},
-    {Collective::kReduce, "intranode:cma", kCma, kNoTree, kOneNode, post_reduce<Flavour::kCma>},
+    {Collective::kReduce, "intranode:cma", kCma, kNoTree, kOneNodeLaidOut,
+     post_reduce<Flavour::kCma>},
     {Collective::kAllreduce, "intranode:sm", kSm, kNoTree, kOneNode, post_allreduce<Flavour::kSm>},
-    {Collective::kAllreduce, "intranode:cma", kCma, kNoTree, kOneNode,
+    {Collective::kAllreduce, "intranode:cma", kCma, kNoTree, kOneNodeLaidOut,
      post_allreduce<Flavour::kCma>},
     {Collective::kGather, "intranode:sm", kSm, kNoTree, kOneNode, post_gather<Flavour::kSm>},
     {Collective::kGather, "intranode:cma", kCma, kNoTree, kOneNode, post_gather<Flavour::kCma>},

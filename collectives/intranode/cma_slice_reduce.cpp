@@ -23,7 +23,7 @@ class CmaSliceReduce final : public NoticeMachine {
   CmaSliceReduce(const Communicator& comm, NodeMemory& memory, SliceReducePlan plan,
                  SliceReduceTags tags)
       : NoticeMachine(comm, memory),
-        plan_(plan),
+        plan_(std::move(plan)),
         tags_(tags),
         element_(datatype_size(plan.type)),
         slices_(plan.count, static_cast<std::size_t>(comm.size())),
@@ -34,12 +34,14 @@ class CmaSliceReduce final : public NoticeMachine {
     // Reduce in cache-sized pieces: buffers this small come from the heap's free lists (no
     // fresh pages to fault in per call) and stay in cache between the read and the reduction.
     chunk_ = std::max<std::size_t>(1, kReduceChunkBytes / element_) * element_;
-    if (copies_out()) {
+    if (copies_out() && !plan_.recv_layout) {
       result_ = static_cast<std::byte*>(plan_.recv) + my_offset_;
     } else {
+      // The others read the reduced slice with CMA: contiguous bytes, not the user's layout.
       partial_ = std::make_unique<ScratchBuffer>(my_bytes_);
       result_ = partial_->data();
     }
+    if (plan_.send_layout) pack_for_peers();
   }
 
  private:
@@ -61,8 +63,32 @@ class CmaSliceReduce final : public NoticeMachine {
     return slices_.offset(static_cast<std::size_t>(r)) * element_;
   }
 
+  // A send buffer of a derived type: the other ranks' slices, packed at their offsets (CMA
+  // reads contiguous bytes); this rank's own slice is packed chunk by chunk as it is reduced.
+  void pack_for_peers() {
+    const std::size_t bytes = plan_.count * element_;
+    packed_send_ = std::make_unique<ScratchBuffer>(bytes);
+    std::byte* packed = packed_send_->data();
+    plan_.send_layout->pack(0, my_offset_, packed);
+    const std::size_t after = my_offset_ + my_bytes_;
+    plan_.send_layout->pack(after, bytes - after, packed + after);
+  }
+
+  // Where the others read this rank's contribution.
+  const void* shared_send() const {
+    return packed_send_ ? static_cast<const void*>(packed_send_->data()) : plan_.send;
+  }
+
+  // This rank's own part of bytes [offset, offset + n): the send buffer itself, or packed into
+  // `spare` (a chunk buffer) from a derived type.
+  const std::byte* own_part(std::size_t offset, std::size_t n, std::byte* spare) const {
+    if (!plan_.send_layout) return static_cast<const std::byte*>(plan_.send) + offset;
+    plan_.send_layout->pack(offset, n, spare);
+    return spare;
+  }
+
   void start() override {
-    auto send = reinterpret_cast<std::uintptr_t>(plan_.send);
+    auto send = reinterpret_cast<std::uintptr_t>(shared_send());
     auto result = reinterpret_cast<std::uintptr_t>(result_);
     for (int p = 0; p < size(); ++p) {
       if (p == rank()) continue;
@@ -97,22 +123,27 @@ class CmaSliceReduce final : public NoticeMachine {
   void reduce_chunk() {
     std::size_t n = std::min(chunk_, my_bytes_ - reduced_);
     std::size_t offset = my_offset_ + reduced_;
-    auto* own = static_cast<const std::byte*>(plan_.send) + offset;
+    // Reduced where the slice's result lies when that is private memory; the recv buffer itself
+    // only after the reduction (with kInPlace it is also the send buffer).
+    std::byte* accumulator = partial_ ? result_ + reduced_ : accumulator_.data();
     for (int k = 0; k < size() && !failed(); ++k) {
-      const std::byte* part = own;
-      if (k != rank()) {
-        std::byte* into = k == 0 ? accumulator_.data() : incoming_.data();
+      std::byte* into = k == 0 ? accumulator : incoming_.data();
+      const std::byte* part = into;
+      if (k == rank()) {
+        part = own_part(offset, n, into);
+      } else {
         read(k, peers_[static_cast<std::size_t>(k)].send + offset, into, n);
-        part = into;
       }
       if (k == 0) {
-        if (part != accumulator_.data()) std::memcpy(accumulator_.data(), part, n);
+        if (part != accumulator) std::memcpy(accumulator, part, n);
       } else if (!failed()) {
-        reduce_into(plan_.op, plan_.type, accumulator_.data(), part, n / element_);
+        reduce_into(plan_.op, plan_.type, accumulator, part, n / element_);
       }
     }
-    // Written only now: with kInPlace the send and result buffers are the same memory.
-    if (!failed()) std::memcpy(result_ + reduced_, accumulator_.data(), n);
+    if (!failed()) {
+      if (accumulator != result_ + reduced_) std::memcpy(result_ + reduced_, accumulator, n);
+      if (copies_out() && plan_.recv_layout) plan_.recv_layout->unpack(offset, n, accumulator);
+    }
     reduced_ += n;
   }
 
@@ -122,10 +153,23 @@ class CmaSliceReduce final : public NoticeMachine {
       Peer& peer = peers_[static_cast<std::size_t>(p)];
       std::size_t total = slice_bytes(p);
       if (p == rank() || !peer.reduced || peer.pulled == total) continue;
-      std::size_t n = std::min(kCmaChunkBytes, total - peer.pulled);
-      read(p, peer.result + peer.pulled,
-           static_cast<std::byte*>(plan_.recv) + slice_offset(p) + peer.pulled, n);
-      peer.pulled += n;
+      if (plan_.recv_layout) {
+        // Read in cache-sized pieces and unpacked from there.
+        for (std::size_t done = 0; done < kCmaChunkBytes && peer.pulled < total && !failed();
+             done += kReduceChunkBytes) {
+          std::size_t n = std::min(kReduceChunkBytes, total - peer.pulled);
+          read(p, peer.result + peer.pulled, incoming_.data(), n);
+          if (!failed()) {
+            plan_.recv_layout->unpack(slice_offset(p) + peer.pulled, n, incoming_.data());
+          }
+          peer.pulled += n;
+        }
+      } else {
+        std::size_t n = std::min(kCmaChunkBytes, total - peer.pulled);
+        read(p, peer.result + peer.pulled,
+             static_cast<std::byte*>(plan_.recv) + slice_offset(p) + peer.pulled, n);
+        peer.pulled += n;
+      }
       if (peer.pulled == total) ++pulled_slices_;
       return true;
     }
@@ -182,8 +226,9 @@ class CmaSliceReduce final : public NoticeMachine {
   base::BlockPartition slices_;
   std::vector<Peer> peers_;
   std::size_t my_offset_ = 0, my_bytes_ = 0, chunk_ = 0;
-  std::byte* result_ = nullptr;                        // where this rank's reduced slice lies
-  std::unique_ptr<ScratchBuffer> partial_;             // that place, on a non-root rank of reduce
+  std::byte* result_ = nullptr;                 // where this rank's reduced slice lies
+  std::unique_ptr<ScratchBuffer> partial_;      // that place, where it is not the recv buffer
+  std::unique_ptr<ScratchBuffer> packed_send_;  // a derived send type, packed for the others
   ScratchBuffer accumulator_{kReduceChunkBytes + 64};  // one chunk being reduced
   ScratchBuffer incoming_{kReduceChunkBytes + 64};     // one chunk read from a peer
   std::size_t reduced_ = 0;                            // bytes of this rank's slice reduced so far
@@ -195,7 +240,8 @@ class CmaSliceReduce final : public NoticeMachine {
 
 Request start_cma_slice_reduce(const Communicator& comm, NodeMemory& memory, SliceReducePlan plan,
                                SliceReduceTags tags) {
-  return NoticeMachine::launch(std::make_shared<CmaSliceReduce>(comm, memory, plan, tags));
+  return NoticeMachine::launch(
+      std::make_shared<CmaSliceReduce>(comm, memory, std::move(plan), tags));
 }
 
 }  // namespace halyard::intranode

@@ -105,12 +105,18 @@ Request start_cma(const Communicator& node, const Call& call, PullPlan plan) {
 }
 
 Request start_reduction(const Communicator& node, const Call& call, const void* contribution,
-                        void* recv, std::size_t count, Datatype type, Op op, int root) {
+                        void* recv, std::size_t count, Datatype type, Op op, int root,
+                        Layouts layouts) {
   std::size_t bytes = count * datatype_size(type);
   if (call.flavour == Flavour::kCma) {
-    SliceReducePlan plan{contribution, recv, count, type, op, root};
-    return start_cma_slice_reduce(node, *call.memory, plan,
+    SliceReducePlan plan{contribution, recv, count, type, op, root, {}, {}};
+    if (layouts.send != nullptr) plan.send_layout = *layouts.send;
+    if (layouts.recv != nullptr) plan.recv_layout = *layouts.recv;
+    return start_cma_slice_reduce(node, *call.memory, std::move(plan),
                                   SliceReduceTags{call.tags[0], call.tags[1], call.tags[2]});
+  }
+  if (layouts.send != nullptr || layouts.recv != nullptr) {
+    throw Error(ErrorCode::kInternal, "intranode: buffer layouts reached the sm flavour");
   }
   ScratchPlan plan;
   plan.bytes = bytes;
@@ -241,32 +247,37 @@ Request iallgather(const Communicator& node, const void* send, void* recv, std::
 }
 
 Request ireduce(const Communicator& node, const void* send, void* recv, std::size_t count,
-                Datatype type, Op op, int root, Flavour flavour) {
+                Datatype type, Op op, int root, Flavour flavour, Layouts layouts) {
   constexpr std::string_view kOp = "intranode::ireduce";
   bool is_root = node.rank() == root;
   const std::size_t bytes = count * datatype_size(type);
   Call call = prepare(node, flavour, kOp);
   const void* contribution = core::is_in_place(send) ? recv : send;
+  if (core::is_in_place(send)) layouts.send = layouts.recv;
   if (bytes == 0) return done(node);
+  assert(call.size > 1 || (layouts.send == nullptr && layouts.recv == nullptr));
   if (call.size == 1) {
     if (contribution != recv) std::memmove(recv, contribution, bytes);
     return done(node);
   }
-  return start_reduction(node, call, contribution, is_root ? recv : nullptr, count, type, op, root);
+  return start_reduction(node, call, contribution, is_root ? recv : nullptr, count, type, op, root,
+                         {layouts.send, is_root ? layouts.recv : nullptr});
 }
 
 Request iallreduce(const Communicator& node, const void* send, void* recv, std::size_t count,
-                   Datatype type, Op op, Flavour flavour) {
+                   Datatype type, Op op, Flavour flavour, Layouts layouts) {
   constexpr std::string_view kOp = "intranode::iallreduce";
   const std::size_t bytes = count * datatype_size(type);
   Call call = prepare(node, flavour, kOp);
   const void* contribution = core::is_in_place(send) ? recv : send;
+  if (core::is_in_place(send)) layouts.send = layouts.recv;
   if (bytes == 0) return done(node);
+  assert(call.size > 1 || (layouts.send == nullptr && layouts.recv == nullptr));
   if (call.size == 1) {
     if (contribution != recv) std::memmove(recv, contribution, bytes);
     return done(node);
   }
-  return start_reduction(node, call, contribution, recv, count, type, op, -1);
+  return start_reduction(node, call, contribution, recv, count, type, op, -1, layouts);
 }
 
 }  // namespace halyard::intranode

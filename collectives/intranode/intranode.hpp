@@ -52,12 +52,20 @@ bool available(const Communicator& comm);
 // The flavour a call with `requested` actually runs (kCma -> kSm when CMA is unusable).
 Flavour effective_flavour(const Communicator& comm, Flavour requested);
 
+// The layouts of a reduction's buffers where their data do not lie back to back (CollArgs'
+// send_layout and recv_layout; null: contiguous). Only the cma flavour takes them, on more than
+// one member (cma_takes_layouts in catalog.cpp); the call copies what it keeps.
+struct Layouts {
+  const BufferLayout* send = nullptr;
+  const BufferLayout* recv = nullptr;
+};
+
 Request ibcast(const Communicator& node, void* buffer, std::size_t count, Datatype type, int root,
                Flavour flavour);
 Request ireduce(const Communicator& node, const void* send, void* recv, std::size_t count,
-                Datatype type, Op op, int root, Flavour flavour);
+                Datatype type, Op op, int root, Flavour flavour, Layouts layouts = {});
 Request iallreduce(const Communicator& node, const void* send, void* recv, std::size_t count,
-                   Datatype type, Op op, Flavour flavour);
+                   Datatype type, Op op, Flavour flavour, Layouts layouts = {});
 Request igather(const Communicator& node, const void* send, void* recv, std::size_t count,
                 Datatype type, int root, Flavour flavour);
 Request iallgather(const Communicator& node, const void* send, void* recv, std::size_t count,

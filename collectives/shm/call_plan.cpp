@@ -31,6 +31,17 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   if (blocks && core::is_in_place(args.send)) {
     call.send = call.recv + static_cast<std::size_t>(rank_) * args.bytes;
   }
+  if (args.send_layout != nullptr || args.recv_layout != nullptr) {
+    // Only allreduce takes layouts (the catalog's takes_layouts); in place, the input is recv.
+    auto layouts = std::make_unique<CallLayouts>();
+    if (args.recv_layout != nullptr) layouts->recv = *args.recv_layout;
+    if (core::is_in_place(args.send)) {
+      layouts->send = layouts->recv;
+    } else if (args.send_layout != nullptr) {
+      layouts->send = *args.send_layout;
+    }
+    call.layouts = std::move(layouts);
+  }
   call.type = args.type;
   call.op = args.op;
   call.root = args.root;

@@ -51,11 +51,27 @@ Request post(const CollArgs& a, const SelectedAlgorithm&) {
   return ChannelBinding::of(a.comm).start(a, fallback);
 }
 
+// Allreduce packs a derived datatype straight into its cells and unpacks each reduced chunk
+// (channel.hpp, CallLayouts), once the communicator's channel is agreed: a call that would wait
+// for the agreement, or take the p2p fallback, is staged instead.
+bool allreduce_takes_layouts(const CollArgs& a) {
+  if (a.comm.size() < 2 || a.memory != MemoryKind::kHost) return false;
+  const ChannelBinding* binding = ChannelBinding::find(a.comm);
+  return binding != nullptr && binding->has_channel();
+}
+
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
 constexpr core::Supports kOneNode{MemoryKind::kHost, core::CommShapes::kOneNode, true};
+constexpr core::Supports kOneNodeLaidOut{
+    MemoryKind::kHost, core::CommShapes::kOneNode, true, false, false, allreduce_takes_layouts};
 
 constexpr core::AlgorithmEntry entry(Collective collective) {
-  return {collective, "shm", Algorithm::kShm, kNoTree, kOneNode, post};
+  return {collective,
+          "shm",
+          Algorithm::kShm,
+          kNoTree,
+          collective == Collective::kAllreduce ? kOneNodeLaidOut : kOneNode,
+          post};
 }
 
 constexpr core::AlgorithmEntry kAlgorithms[] = {

@@ -239,8 +239,30 @@ void Channel::place_blocks(Call& call) {
 }
 
 void Channel::reduce_chunk(Call& call, const std::byte* own) {
-  reduce_parts(call, seq_of(call), length_of(call), 0, length_of(call), own,
-               call.recv + offset_of(call));
+  const std::size_t length = length_of(call);
+  if (call.layouts && call.layouts->recv) {
+    // Reduced piece by piece into a buffer that stays in the first-level cache, each piece
+    // unpacked at once: no staging of the whole vector, no pass over a reduced chunk.
+    const std::size_t element = datatype_size(call.type);
+    const std::size_t piece = std::max<std::size_t>(1, kReducedPieceBytes / element) * element;
+    reduced_chunk_.resize(piece);
+    for (std::size_t from = 0; from < length; from += piece) {
+      const std::size_t n = std::min(piece, length - from);
+      reduce_parts(call, seq_of(call), length, from, n, own, reduced_chunk_.data());
+      place_result(call, offset_of(call) + from, reduced_chunk_.data(), n);
+    }
+    return;
+  }
+  reduce_parts(call, seq_of(call), length, 0, length, own, call.recv + offset_of(call));
+}
+
+void Channel::place_result(const Call& call, std::size_t offset, const std::byte* result,
+                           std::size_t bytes) const {
+  if (call.layouts && call.layouts->recv) {
+    call.layouts->recv->unpack(offset, bytes, result);
+  } else {
+    std::memcpy(call.recv + offset, result, bytes);
+  }
 }
 
 void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length,

@@ -40,6 +40,12 @@ namespace halyard::shm {
 class ChannelProgress;
 class ChannelTable;
 
+// The layouts of a call's buffers where they are not contiguous (null: contiguous).
+struct CallLayouts {
+  std::optional<BufferLayout> send;
+  std::optional<BufferLayout> recv;
+};
+
 class Channel : public std::enable_shared_from_this<Channel> {
  public:
   Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<ChannelTable> table,
@@ -90,9 +96,12 @@ class Channel : public std::enable_shared_from_this<Channel> {
     bool reduced = false;      // sliced: this rank's slice of the chunk is out
     bool single_copy = false;  // bcast or reduce by a CMA read (see advance_single_copy)
     Status status;             // the call's outcome once it ended (a failed CMA read)
-    int next_peer = 0;         // peers before it have published the chunk
-    Request request;           // null while start() runs
-    Communicator comm;         // set when the call is queued (its process failure is watched)
+    // Allreduce on buffers of a derived datatype (CollArgs' layouts, copied): its part is
+    // packed straight into the cell, each reduced chunk unpacked into recv. Null otherwise.
+    std::unique_ptr<const CallLayouts> layouts;
+    int next_peer = 0;  // peers before it have published the chunk
+    Request request;    // null while start() runs
+    Communicator comm;  // set when the call is queued (its process failure is watched)
   };
 
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a
@@ -183,8 +192,13 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Copies the members' parts of the current chunk to their blocks of call.recv (this rank's
   // from call.send, unless it already lies there): gather(v) and allgather(v).
   void place_blocks(Call& call);
-  // Reduces the members' parts of the current chunk, in rank order, into call.recv.
+  // Reduces the members' parts of the current chunk, in rank order, into call.recv (through a
+  // chunk of scratch and the recv layout, where it has one).
   void reduce_chunk(Call& call, const std::byte* own);
+  // Copies `bytes` of a result to bytes [offset, offset + bytes) of call.recv, or unpacks them
+  // there.
+  void place_result(const Call& call, std::size_t offset, const std::byte* result,
+                    std::size_t bytes) const;
   // Reduces bytes [from, from + length) of the members' parts of `seq` (this rank's is `own`),
   // in rank order, into `out`.
   void reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length, std::size_t from,
@@ -225,9 +239,11 @@ class Channel : public std::enable_shared_from_this<Channel> {
   std::uint64_t payload_seq_[2] = {0, 0};
   int payload_reader_[2] = {kAllReaders, kAllReaders};
   std::deque<Call> queue_;
-  const Call* inline_call_ = nullptr;  // the call run_inline() runs, if any
-  std::vector<std::byte> scratch_;     // an in-place root's own chunk while it reduces into recv
-  const Status* failure_ = nullptr;    // the process failure that stopped the channel
+  const Call* inline_call_ = nullptr;     // the call run_inline() runs, if any
+  std::vector<std::byte> scratch_;        // an in-place root's own chunk while it reduces into recv
+  std::vector<std::byte> reduced_chunk_;  // a piece of result on its way to a recv layout
+  static constexpr std::size_t kReducedPieceBytes = 8 * 1024;
+  const Status* failure_ = nullptr;  // the process failure that stopped the channel
 };
 
 }  // namespace halyard::shm

@@ -43,6 +43,11 @@ class ChannelBinding : public std::enable_shared_from_this<ChannelBinding> {
   // agreement is still running, returns a pending request and starts the call once it ends.
   Request start(const core::CollArgs& args, Fallback fallback);
 
+  // Whether the agreement ended with a channel (calls start on it at once).
+  bool has_channel() const {
+    return agreed_.load(std::memory_order_acquire) && channel_ != nullptr && failure_.ok();
+  }
+
   // Blocks until the agreement ended: the channel, or null when there is none. Throws Error
   // when the agreement failed (a peer died) or when called from a callback of the event loop.
   Channel* wait_agreed(const Communicator& comm);

@@ -166,7 +166,13 @@ bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
 bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {
   if (call.published) return true;
   if (!reusable(seq)) return false;
-  publish(seq, call.send + offset_of(call), length, kAllReaders);
+  if (call.layouts && call.layouts->send) {
+    // Packed straight into the cell: the copy a contiguous part takes anyway.
+    call.layouts->send->pack(offset_of(call), length, outbox(seq, length, kAllReaders));
+    post(seq);
+  } else {
+    publish(seq, call.send + offset_of(call), length, kAllReaders);
+  }
   call.published = true;
   return true;
 }
@@ -214,10 +220,9 @@ bool Channel::advance_sliced_allreduce(Call& call) {
       call.next_peer = 0;
     }
     if (!all_reduced(call, seq)) return false;
-    std::byte* out = call.recv + offset_of(call);
     for (int r = 0; r < size_; ++r) {
       const auto [from, bytes] = slice_of(call, r);
-      if (bytes > 0) std::memcpy(out + from, result_area(r, seq), bytes);
+      if (bytes > 0) place_result(call, offset_of(call) + from, result_area(r, seq), bytes);
     }
     finish_chunk(call);
   }

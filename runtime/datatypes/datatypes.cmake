@@ -1,5 +1,6 @@
 # Sources of the runtime's datatypes part: datatypes, ops, and the CPU reduction kernels.
 target_sources(halyard PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/buffer_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/custom_op.cpp
   ${CMAKE_CURRENT_LIST_DIR}/datatype.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reduce_op.cpp
