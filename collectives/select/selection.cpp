@@ -58,6 +58,10 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // binomial: 32-36 us against 101-107 through the cells).
 constexpr std::size_t kShmBcastTwoRanksBytes = 256 * 1024;
 constexpr std::size_t kShmBcastBytes = 64 * 1024;
+// On 2 ranks allreduce stays with the engine at every size: medians of 5 alternating rounds
+// (2026-11-26, mpi_collectives, bound), engine / intranode:cma: 64 KiB 15.5 / 29.3 us, 256 KiB
+// 54.6 / 71.0, 1 MiB 197 / 247, 4 MiB 1,094 / 1,927, 16 MiB 6,050 / 9,839 (an earlier hbench
+// run, before the engine's blocking path, had cma ahead at 256 KiB, 40 / 56, level at 4 MiB).
 constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
 constexpr std::size_t kShmAllgatherBytes = 64 * 1024;
 // Scatter and reduce-scatter (issue 24, not measured yet): the engine only where the whole
@@ -83,7 +87,7 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
       if (shape.size > 2) return SelectedAlgorithm{Algorithm::kIntranodeCma};
       return std::nullopt;
     case Collective::kAllreduce:
-      if (bytes <= kShmAllreduceBytes) return SelectedAlgorithm{Algorithm::kShm};
+      if (bytes <= kShmAllreduceBytes || shape.size == 2) return SelectedAlgorithm{Algorithm::kShm};
       return SelectedAlgorithm{Algorithm::kIntranodeCma};
     case Collective::kAllgather:
       if (bytes <= kShmAllgatherBytes) return SelectedAlgorithm{Algorithm::kShm};

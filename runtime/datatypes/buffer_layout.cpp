@@ -130,6 +130,25 @@ void BufferLayout::unpack(std::size_t from, std::size_t n, const std::byte* in) 
   copy<false>(from, n, const_cast<std::byte*>(in));  // only read: copy<false> copies out of it
 }
 
+BufferLayout::Span BufferLayout::span_at(std::size_t from) const {
+  const std::size_t item = from / item_bytes_;
+  std::size_t within = from % item_bytes_;
+  const std::uintptr_t item_base =
+      base_ + static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(item) * extent_);
+  for (const LayoutRun& run : map_) {
+    if (within >= run.bytes()) {
+      within -= run.bytes();
+      continue;
+    }
+    const std::size_t block = within / run.block_bytes;
+    const std::size_t skip = within % run.block_bytes;
+    return {address(item_base, run.offset + static_cast<std::ptrdiff_t>(block) * run.stride +
+                                   static_cast<std::ptrdiff_t>(skip)),
+            run.block_bytes - skip};
+  }
+  return {nullptr, 0};  // from >= bytes()
+}
+
 // Finds the item, run and block where packed byte `from` lies, then copies whole blocks with
 // the strided loops and cut blocks at the two ends with one memcpy each.
 template <bool kPack>

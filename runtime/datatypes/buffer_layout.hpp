@@ -32,6 +32,14 @@ class BufferLayout {
 
   std::size_t bytes() const { return item_bytes_ * items_; }
 
+  // Where packed byte `from` (< bytes()) lies, and how many packed bytes follow it there without
+  // a gap (to the end of its block): an algorithm may write a long block in place.
+  struct Span {
+    std::byte* at;
+    std::size_t bytes;
+  };
+  Span span_at(std::size_t from) const;
+
   // Copies packed bytes [from, from + n) of the buffer to `out`.
   void pack(std::size_t from, std::size_t n, std::byte* out) const;
   // Copies `n` bytes from `in` to packed bytes [from, from + n) of the buffer; writes nothing

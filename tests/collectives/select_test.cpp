@@ -206,7 +206,7 @@ TEST(SelectRules, ShmEngineOnOneNode) {
   }
   // Bcast on 2 ranks: the engine up to 256 KiB (its single CMA copy from 16 KiB), the tree
   // above. Above the engine's sizes: CMA pulls on more ranks (bcast); CMA slice reductions
-  // (allreduce).
+  // (allreduce on more than 2 ranks; on 2 the engine keeps every size).
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 32u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kBinomial);
@@ -214,8 +214,8 @@ TEST(SelectRules, ShmEngineOnOneNode) {
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 1u << 20).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kReduce, four_ranks, 4u << 20).algorithm, Algorithm::kShm);
-  EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 256u << 10).algorithm,
-            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 16u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 256u << 10).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 4u << 20).algorithm,

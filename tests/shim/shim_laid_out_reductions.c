@@ -214,10 +214,12 @@ int main(int argc, char** argv) {
   const long sizes[] = {1, 1000, 40000, 140001};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
     long n = sizes[s];
-    struct layout layouts[5];
+    struct layout layouts[6];
     int k = 0;
     layouts[k++] = vector_of("single doubles 2 apart", n, 1, 2);
     layouts[k++] = vector_of("blocks of 3 doubles 5 apart", n / 3 + 1, 3, 5);
+    /* Blocks long enough to be reduced into in place (1,600 bytes), cut by chunk ends. */
+    layouts[k++] = vector_of("blocks of 200 doubles 300 apart", n / 200 + 1, 200, 300);
     layouts[k++] = vector_of("single doubles going down", n, 1, -3);
     if (n >= 8) layouts[k++] = resized_items(n);
     if (n >= 6) layouts[k++] = indexed_items(n);
