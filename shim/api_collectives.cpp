@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "collectives/call_args.hpp"
 #include "collectives/core/in_place.hpp"
 #include "shim/argument_checks.hpp"
 #include "shim/call_guard.hpp"
@@ -117,17 +118,10 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
   check_root(root, comm);
   bool is_root = comm.rank() == root;
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, is_root);
-  if (std::optional<Started> started = start_without_staging({Collective::kReduce,
-                                                              comm,
-                                                              user_send(sendbuf),
-                                                              recvbuf,
-                                                              c.args.count,
-                                                              {},
-                                                              {},
-                                                              c.args.type,
-                                                              c.args.op,
-                                                              root},
-                                                             c, is_root)) {
+  if (std::optional<Started> started = start_without_staging(
+          halyard::call_args::reducing(Collective::kReduce, comm, user_send(sendbuf), recvbuf,
+                                       c.args.count, c.args.type, c.args.op, root),
+          c, is_root)) {
     return std::move(*started);
   }
   Reduction r = staged(std::move(c), sendbuf, recvbuf, is_root);
@@ -151,16 +145,10 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
   if (intercomm_of(comm) != nullptr)
     return inter_allreduce(comm, sendbuf, recvbuf, count, datatype, op);
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, true);
-  if (std::optional<Started> started = start_without_staging({Collective::kAllreduce,
-                                                              comm,
-                                                              user_send(sendbuf),
-                                                              recvbuf,
-                                                              c.args.count,
-                                                              {},
-                                                              {},
-                                                              c.args.type,
-                                                              c.args.op},
-                                                             c, true)) {
+  if (std::optional<Started> started = start_without_staging(
+          halyard::call_args::reducing(Collective::kAllreduce, comm, user_send(sendbuf), recvbuf,
+                                       c.args.count, c.args.type, c.args.op),
+          c, true)) {
     return std::move(*started);
   }
   Reduction r = staged(std::move(c), sendbuf, recvbuf, true);

@@ -32,7 +32,7 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
     call.send = call.recv + static_cast<std::size_t>(rank_) * args.bytes;
   }
   if (args.send_layout != nullptr || args.recv_layout != nullptr) {
-    // Only allreduce takes layouts (the catalog's takes_layouts); in place, the input is recv.
+    // Allreduce and reduce (takes_layouts); in place, the input is recv.
     auto layouts = std::make_unique<CallLayouts>();
     if (args.recv_layout != nullptr) layouts->recv = *args.recv_layout;
     if (core::is_in_place(args.send)) {
@@ -60,11 +60,7 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
                 args.bytes >= kSlicedAllreduceMinBytes;
   const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
   call.chunk_bytes = room / element * element;
-  // Every member decides alike: the size is the same everywhere, and the node's answer too.
-  call.single_copy =
-      (args.collective == Collective::kBcast || args.collective == Collective::kReduce) &&
-      size_ == 2 && args.bytes >= kSingleCopyMinBytes && args.bytes <= kSingleCopyMaxBytes &&
-      memory_.single_copy_usable();
+  call.single_copy = goes_by_single_copy(args);
   if (call.single_copy) {
     call.chunk_bytes = args.bytes;
     call.chunks = 1;
@@ -73,6 +69,18 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   plan_blocks(call, args);
   call.chunks = chunks_for(call.bytes, call.chunk_bytes);
   return call;
+}
+
+// Every member decides alike: the size is the same everywhere, and the node's answer too.
+bool Channel::goes_by_single_copy(const core::CollArgs& args) const {
+  return (args.collective == Collective::kBcast || args.collective == Collective::kReduce) &&
+         size_ == 2 && args.bytes >= kSingleCopyMinBytes && args.bytes <= kSingleCopyMaxBytes &&
+         memory_.single_copy_usable();
+}
+
+bool Channel::takes_layouts(const core::CollArgs& args) const {
+  return args.collective == Collective::kAllreduce ||
+         (args.collective == Collective::kReduce && !goes_by_single_copy(args));
 }
 
 // The collectives with a block per member beyond gather and allgather (whose blocks follow the

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "collectives/base/base.hpp"
+#include "collectives/shm/channel.hpp"
 #include "collectives/shm/channel_binding.hpp"
 #include "collectives/shm/shm.hpp"
 
@@ -51,26 +52,30 @@ Request post(const CollArgs& a, const SelectedAlgorithm&) {
   return ChannelBinding::of(a.comm).start(a, fallback);
 }
 
-// Allreduce packs a derived datatype straight into its cells and unpacks each reduced chunk
-// (channel.hpp, CallLayouts), once the communicator's channel is agreed: a call that would wait
-// for the agreement, or take the p2p fallback, is staged instead.
-bool allreduce_takes_layouts(const CollArgs& a) {
+// Allreduce and reduce pack a derived datatype straight into the cells and write each reduced
+// piece through the recv layout (channel.hpp, CallLayouts, Channel::takes_layouts), once the
+// communicator's channel is agreed: a call that would wait for the agreement, or take the p2p
+// fallback, is staged instead.
+bool channel_takes_layouts(const CollArgs& a) {
   if (a.comm.size() < 2 || a.memory != MemoryKind::kHost) return false;
   const ChannelBinding* binding = ChannelBinding::find(a.comm);
-  return binding != nullptr && binding->has_channel();
+  const Channel* channel = binding != nullptr ? binding->agreed_channel() : nullptr;
+  return channel != nullptr && channel->takes_layouts(a);
 }
 
 constexpr core::TreeShape kNoTree = core::TreeShape::kBinary;
 constexpr core::Supports kOneNode{MemoryKind::kHost, core::CommShapes::kOneNode, true};
 constexpr core::Supports kOneNodeLaidOut{
-    MemoryKind::kHost, core::CommShapes::kOneNode, true, false, false, allreduce_takes_layouts};
+    MemoryKind::kHost, core::CommShapes::kOneNode, true, false, false, channel_takes_layouts};
 
 constexpr core::AlgorithmEntry entry(Collective collective) {
   return {collective,
           "shm",
           Algorithm::kShm,
           kNoTree,
-          collective == Collective::kAllreduce ? kOneNodeLaidOut : kOneNode,
+          collective == Collective::kAllreduce || collective == Collective::kReduce
+              ? kOneNodeLaidOut
+              : kOneNode,
           post};
 }
 

@@ -58,6 +58,12 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // gatherv, scatterv or allgatherv on validated arguments (core/validate.hpp).
   Request start(const core::CollArgs& args);
 
+  // Whether a call of `args` reads and writes its buffers through CollArgs' layouts: allreduce,
+  // and reduce except by a single copy (where the other member reads this one's send buffer
+  // with CMA, which needs contiguous bytes). Every member decides alike for the algorithm; each
+  // may give layouts or not.
+  bool takes_layouts(const core::CollArgs& args) const;
+
   // Advances the queued calls in order; returns how many chunks moved (0: nothing to do now).
   int progress();
   bool idle() const noexcept { return queue_.empty(); }
@@ -96,8 +102,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
     bool reduced = false;      // sliced: this rank's slice of the chunk is out
     bool single_copy = false;  // bcast or reduce by a CMA read (see advance_single_copy)
     Status status;             // the call's outcome once it ended (a failed CMA read)
-    // Allreduce on buffers of a derived datatype (CollArgs' layouts, copied): its part is
-    // packed straight into the cell, each reduced chunk unpacked into recv. Null otherwise.
+    // Allreduce and reduce on buffers of a derived datatype (CollArgs' layouts, copied): parts
+    // packed straight into the cells, reduced pieces written through the recv layout. Null
+    // otherwise.
     std::unique_ptr<const CallLayouts> layouts;
     int next_peer = 0;  // peers before it have published the chunk
     Request request;    // null while start() runs
@@ -127,6 +134,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
 
   // The call's buffers, layout and chunking (call_plan.cpp).
   Call plan(const core::CollArgs& args) const;
+  bool goes_by_single_copy(const core::CollArgs& args) const;
   void plan_blocks(Call& call, const core::CollArgs& args) const;
   // The call takes the channel's next seqs; set_chunks() corrects their number once a
   // learns_chunks call learnt it (calls run one at a time, so no later call took any yet).
@@ -176,6 +184,13 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Allgather and allreduce: publishes this rank's part of the current chunk `seq` for every
   // member, once; false while its parity is still being read (reusable()).
   bool publish_part(Call& call, std::uint64_t seq, std::size_t length);
+  // Publishes bytes [offset, offset + length) of call.send for `reader`: copied, or packed
+  // straight into the outbox from a send layout.
+  void publish_send(const Call& call, std::uint64_t seq, std::size_t offset, std::size_t length,
+                    int reader);
+  // This rank's own part of the current chunk: call.send itself, or packed from a send layout
+  // into scratch.
+  const std::byte* own_part(const Call& call, std::size_t offset, std::size_t length);
   // Publishes `bytes` of `data` as this rank's part of `seq`, to be read by `reader` (every
   // member when kAllReaders), and wakes sleeping members. `bytes` 0 publishes the flag alone,
   // which no reader's copy depends on.
@@ -192,8 +207,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Copies the members' parts of the current chunk to their blocks of call.recv (this rank's
   // from call.send, unless it already lies there): gather(v) and allgather(v).
   void place_blocks(Call& call);
-  // Reduces the members' parts of the current chunk, in rank order, into call.recv (through a
-  // chunk of scratch and the recv layout, where it has one).
+  // Reduces the members' parts of the current chunk, in rank order, into call.recv (through
+  // its layout where it has one: in place in long blocks, else through a piece of scratch).
   void reduce_chunk(Call& call, const std::byte* own);
   // Copies `bytes` of a result to bytes [offset, offset + bytes) of call.recv, or unpacks them
   // there.
@@ -242,6 +257,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   const Call* inline_call_ = nullptr;     // the call run_inline() runs, if any
   std::vector<std::byte> scratch_;        // an in-place root's own chunk while it reduces into recv
   std::vector<std::byte> reduced_chunk_;  // a piece of result on its way to a recv layout
+  std::vector<std::byte> own_chunk_;      // a reduce root's own chunk packed from a send layout
   static constexpr std::size_t kReducedPieceBytes = 8 * 1024;
   static constexpr std::size_t kInPlaceBlockBytes = 1024;  // a recv block reduced into in place
   const Status* failure_ = nullptr;  // the process failure that stopped the channel

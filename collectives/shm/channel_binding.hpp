@@ -43,9 +43,10 @@ class ChannelBinding : public std::enable_shared_from_this<ChannelBinding> {
   // agreement is still running, returns a pending request and starts the call once it ends.
   Request start(const core::CollArgs& args, Fallback fallback);
 
-  // Whether the agreement ended with a channel (calls start on it at once).
-  bool has_channel() const {
-    return agreed_.load(std::memory_order_acquire) && channel_ != nullptr && failure_.ok();
+  // The channel once the agreement ended with one (calls start on it at once); null before,
+  // without one, or after a failure.
+  const Channel* agreed_channel() const {
+    return agreed_.load(std::memory_order_acquire) && failure_.ok() ? channel_.get() : nullptr;
   }
 
   // Blocks until the agreement ended: the channel, or null when there is none. Throws Error

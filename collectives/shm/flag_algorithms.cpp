@@ -76,8 +76,8 @@ bool Channel::advance_rooted(Call& call) {
     if (writer) {
       if (!call.published) {
         if (!reusable(seq)) return false;
-        publish(seq, call.send + offset, blocks ? block_length(call, rank_) : length,
-                bcast ? kAllReaders : call.root);
+        publish_send(call, seq, offset, blocks ? block_length(call, rank_) : length,
+                     bcast ? kAllReaders : call.root);
         call.published = true;
       }
       if (call.learns_chunks && call.chunk == 0) {
@@ -94,7 +94,7 @@ bool Channel::advance_rooted(Call& call) {
       } else if (blocks) {
         place_blocks(call);
       } else {
-        reduce_chunk(call, call.send + offset);
+        reduce_chunk(call, own_part(call, offset, length));
       }
     }
     finish_chunk(call);
@@ -166,15 +166,27 @@ bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
 bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {
   if (call.published) return true;
   if (!reusable(seq)) return false;
-  if (call.layouts && call.layouts->send) {
-    // Packed straight into the cell: the copy a contiguous part takes anyway.
-    call.layouts->send->pack(offset_of(call), length, outbox(seq, length, kAllReaders));
-    post(seq);
-  } else {
-    publish(seq, call.send + offset_of(call), length, kAllReaders);
-  }
+  publish_send(call, seq, offset_of(call), length, kAllReaders);
   call.published = true;
   return true;
+}
+
+void Channel::publish_send(const Call& call, std::uint64_t seq, std::size_t offset,
+                           std::size_t length, int reader) {
+  if (call.layouts && call.layouts->send) {
+    // Packed straight into the cell: the copy a contiguous part takes anyway.
+    call.layouts->send->pack(offset, length, outbox(seq, length, reader));
+    post(seq);
+  } else {
+    publish(seq, call.send + offset, length, reader);
+  }
+}
+
+const std::byte* Channel::own_part(const Call& call, std::size_t offset, std::size_t length) {
+  if (!call.layouts || !call.layouts->send) return call.send + offset;
+  own_chunk_.resize(call.chunk_bytes);
+  call.layouts->send->pack(offset, length, own_chunk_.data());
+  return own_chunk_.data();
 }
 
 // Allgather(v) and allreduce, symmetric: everyone publishes its part, chunk by chunk (a flag

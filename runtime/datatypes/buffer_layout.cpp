@@ -130,43 +130,41 @@ void BufferLayout::unpack(std::size_t from, std::size_t n, const std::byte* in) 
   copy<false>(from, n, const_cast<std::byte*>(in));  // only read: copy<false> copies out of it
 }
 
-BufferLayout::Span BufferLayout::span_at(std::size_t from) const {
-  const std::size_t item = from / item_bytes_;
-  std::size_t within = from % item_bytes_;
-  const std::uintptr_t item_base =
-      base_ + static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(item) * extent_);
-  for (const LayoutRun& run : map_) {
-    if (within >= run.bytes()) {
-      within -= run.bytes();
-      continue;
-    }
-    const std::size_t block = within / run.block_bytes;
-    const std::size_t skip = within % run.block_bytes;
-    return {address(item_base, run.offset + static_cast<std::ptrdiff_t>(block) * run.stride +
-                                   static_cast<std::ptrdiff_t>(skip)),
-            run.block_bytes - skip};
-  }
-  return {nullptr, 0};  // from >= bytes()
+std::uintptr_t BufferLayout::item_base(std::size_t item) const {
+  return base_ + static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(item) * extent_);
 }
 
-// Finds the item, run and block where packed byte `from` lies, then copies whole blocks with
-// the strided loops and cut blocks at the two ends with one memcpy each.
+std::pair<std::size_t, std::size_t> BufferLayout::run_holding(std::size_t within) const {
+  std::size_t r = 0;
+  while (within >= map_[r].bytes()) within -= map_[r++].bytes();
+  return {r, within};
+}
+
+BufferLayout::Span BufferLayout::span_at(std::size_t from) const {
+  if (from >= bytes()) return {nullptr, 0};
+  const auto [r, within] = run_holding(from % item_bytes_);
+  const LayoutRun& run = map_[r];
+  const std::size_t block = within / run.block_bytes;
+  const std::size_t skip = within % run.block_bytes;
+  return {address(item_base(from / item_bytes_),
+                  run.offset + static_cast<std::ptrdiff_t>(block) * run.stride +
+                      static_cast<std::ptrdiff_t>(skip)),
+          run.block_bytes - skip};
+}
+
+// Starts at the run and block where packed byte `from` lies, then copies whole blocks with the
+// strided loops and cut blocks at the two ends with one memcpy each.
 template <bool kPack>
 void BufferLayout::copy(std::size_t from, std::size_t n, std::byte* packed) const {
   if (n == 0 || item_bytes_ == 0) return;
   std::size_t item = from / item_bytes_;
-  std::size_t within = from % item_bytes_;  // packed bytes of this item to skip
-  for (; n > 0 && item < items_; ++item, within = 0) {
-    const std::uintptr_t item_base =
-        base_ + static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(item) * extent_);
-    for (const LayoutRun& run : map_) {
-      if (within >= run.bytes()) {
-        within -= run.bytes();
-        continue;
-      }
+  auto [first_run, within] = run_holding(from % item_bytes_);  // within: bytes of it to skip
+  for (; n > 0 && item < items_; ++item, first_run = 0) {
+    const std::uintptr_t base = item_base(item);
+    for (std::size_t r = first_run; r < map_.size(); ++r, within = 0) {
+      const LayoutRun& run = map_[r];
       std::size_t block = within / run.block_bytes;
-      std::byte* at =
-          address(item_base, run.offset + static_cast<std::ptrdiff_t>(block) * run.stride);
+      std::byte* at = address(base, run.offset + static_cast<std::ptrdiff_t>(block) * run.stride);
       if (const std::size_t skip = within % run.block_bytes; skip != 0) {
         const std::size_t m = std::min(run.block_bytes - skip, n);
         copy_bytes<kPack>(at + skip, packed, m);
@@ -175,7 +173,6 @@ void BufferLayout::copy(std::size_t from, std::size_t n, std::byte* packed) cons
         at += run.stride;
         ++block;
       }
-      within = 0;
       const std::size_t whole = std::min(n / run.block_bytes, run.blocks - block);
       copy_blocks<kPack>(at, packed, whole, run.stride, run.block_bytes);
       packed += whole * run.block_bytes;

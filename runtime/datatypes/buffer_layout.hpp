@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace halyard {
@@ -49,6 +50,10 @@ class BufferLayout {
  private:
   template <bool kPack>
   void copy(std::size_t from, std::size_t n, std::byte* packed) const;
+  std::uintptr_t item_base(std::size_t item) const;
+  // The run of an item holding the item's packed byte `within` (< the item's bytes), and that
+  // byte's offset in the run.
+  std::pair<std::size_t, std::size_t> run_holding(std::size_t within) const;
 
   std::uintptr_t base_;
   std::vector<LayoutRun> map_;
