@@ -48,15 +48,18 @@ CheckedReduction checked_call(const void* sendbuf, const void* recvbuf, int coun
   return {n, type, std::move(args)};
 }
 
-// A reduction of a derived type with holes in its element type, posted on the user's buffers
-// with their layouts where the chosen algorithm takes them (start_laid_out): nothing staged,
-// packed before or unpacked after the call. nullopt: the caller stages. `call` holds the
-// user's buffers (kInPlace for MPI_IN_PLACE).
+// Whether the reduction may skip staging: a derived type with holes, reduced in its element
+// type. Asked before the call's arguments are built for start_without_staging: the contiguous
+// call, the common one, pays nothing more.
+bool holed(const CheckedReduction& c) {
+  return c.args.custom == nullptr && c.count != 0 && !c.type.contiguous_for(c.count);
+}
+
+// A holed() reduction posted on the user's buffers with their layouts where the chosen
+// algorithm takes them (start_laid_out): nothing staged, packed before or unpacked after the
+// call. nullopt: the caller stages. `call` holds the user's buffers (kInPlace for MPI_IN_PLACE).
 std::optional<Started> start_without_staging(const halyard::core::CollArgs& call,
                                              const CheckedReduction& c, bool receives) {
-  if (c.args.custom != nullptr || c.count == 0 || c.type.contiguous_for(c.count)) {
-    return std::nullopt;
-  }
   std::optional<halyard::BufferLayout> send, recv;
   if (!is_in_place(call.send)) send.emplace(buffer_layout(c.type, call.send, c.count));
   if (receives) recv.emplace(buffer_layout(c.type, call.recv, c.count));
@@ -75,7 +78,7 @@ struct Reduction {
   ReductionArgs args;
 };
 
-Reduction staged(CheckedReduction c, const void* sendbuf, void* recvbuf, bool receives) {
+Reduction staged(CheckedReduction&& c, const void* sendbuf, void* recvbuf, bool receives) {
   bool in_place = is_in_place(sendbuf);
   Reduction r{halyard::kInPlace,
               {},
@@ -118,11 +121,13 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
   check_root(root, comm);
   bool is_root = comm.rank() == root;
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, is_root);
-  if (std::optional<Started> started = start_without_staging(
-          halyard::call_args::reducing(Collective::kReduce, comm, user_send(sendbuf), recvbuf,
-                                       c.args.count, c.args.type, c.args.op, root),
-          c, is_root)) {
-    return std::move(*started);
+  if (holed(c)) {
+    if (std::optional<Started> started = start_without_staging(
+            halyard::call_args::reducing(Collective::kReduce, comm, user_send(sendbuf), recvbuf,
+                                         c.args.count, c.args.type, c.args.op, root),
+            c, is_root)) {
+      return std::move(*started);
+    }
   }
   Reduction r = staged(std::move(c), sendbuf, recvbuf, is_root);
   void* halyard_recv = is_root ? r.recv.data() : recvbuf;  // not significant elsewhere
@@ -145,11 +150,13 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
   if (intercomm_of(comm) != nullptr)
     return inter_allreduce(comm, sendbuf, recvbuf, count, datatype, op);
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, true);
-  if (std::optional<Started> started = start_without_staging(
-          halyard::call_args::reducing(Collective::kAllreduce, comm, user_send(sendbuf), recvbuf,
-                                       c.args.count, c.args.type, c.args.op),
-          c, true)) {
-    return std::move(*started);
+  if (holed(c)) {
+    if (std::optional<Started> started = start_without_staging(
+            halyard::call_args::reducing(Collective::kAllreduce, comm, user_send(sendbuf), recvbuf,
+                                         c.args.count, c.args.type, c.args.op),
+            c, true)) {
+      return std::move(*started);
+    }
   }
   Reduction r = staged(std::move(c), sendbuf, recvbuf, true);
   halyard::Request request = start({Collective::kAllreduce,

@@ -49,12 +49,7 @@ class HandleTable {
   }
 
   // Null when `handle` is of another kind, null or names no live object.
-  Entry* find(int handle) {
-    auto bits = static_cast<std::uint32_t>(handle);
-    if ((bits & kKindMask) != static_cast<std::uint32_t>(kind_)) return nullptr;
-    std::size_t index = bits & ~kKindMask;
-    return index < live_.size() ? live_[index] : nullptr;  // live_[0] is null: the null handle
-  }
+  Entry* find(int handle) { return live_[index_of(handle)]; }  // live_[0] is null
 
   bool is_predefined(int handle) const {
     std::size_t index = index_of(handle);
