@@ -20,7 +20,9 @@ elapsed() { echo "test.sh: $1 done at $(($(date +%s) - started)) s"; }
 
 # Stage 1: everything. Multi-rank tests oversubscribe small machines: run them one at a time.
 if stage normal; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  # -g1 (line tables: backtraces keep their file:line) compiles about a quarter faster than -g.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
   cmake --build "$build" -j "$jobs"
   ctest --test-dir "$build" --output-on-failure --timeout 300
   elapsed "normal build and suite"
@@ -33,11 +35,12 @@ sanitizer_stage() {
   local name=$1 option=$2 tests=$3
   shift 3
   local dir="$build-$name"
-  # -O1 -g1 (line tables for the reports) compiles faster than -O2 -g; warnings are the
-  # normal stage's business, so they are not errors here.
+  # -O1 -g1 (line tables for the reports) compiles faster than -O2 -g, and so do the
+  # precompiled common headers (HALYARD_PCH); warnings are the normal stage's business, so
+  # they are not errors here.
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-D$option=ON" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-    -DHALYARD_WERROR=OFF -DHALYARD_CUDA=OFF -DHALYARD_BUILD_BENCH=OFF
+    -DHALYARD_WERROR=OFF -DHALYARD_CUDA=OFF -DHALYARD_BUILD_BENCH=OFF -DHALYARD_PCH=ON
   cmake --build "$dir" -j "$jobs" --target "$@"
   ctest --test-dir "$dir" --output-on-failure --timeout 300 -R "$tests" -E "${exclude:-^$}"
   elapsed "$name build and subset"
