@@ -48,14 +48,25 @@ CheckedReduction checked_call(const void* sendbuf, const void* recvbuf, int coun
   return {n, type, std::move(args)};
 }
 
-// Whether the reduction may skip staging: a derived type with holes, reduced in its element
-// type. Asked before the call's arguments are built for start_without_staging: the contiguous
-// call, the common one, pays nothing more.
-bool holed(const CheckedReduction& c) {
-  return c.args.custom == nullptr && c.count != 0 && !c.type.contiguous_for(c.count);
+// How a checked reduction reaches Halyard: on the user's buffers (contiguous data, reduced in its
+// element type: the common call, which builds nothing else), through layouts or staging (a type
+// with holes), or staged (a custom op: its registration is kept for a non-blocking call, and its
+// function reads packed items).
+enum class Route { kDirect, kHoled, kStaged };
+Route route_of(const CheckedReduction& c) {
+  if (c.args.custom != nullptr) return Route::kStaged;
+  return c.count == 0 || c.type.contiguous_for(c.count) ? Route::kDirect : Route::kHoled;
 }
 
-// A holed() reduction posted on the user's buffers with their layouts where the chosen
+// The user's buffer where a kDirect reduction reads or writes it (MPI_IN_PLACE stays kInPlace).
+const void* direct_send(const void* sendbuf, const CheckedReduction& c) {
+  return is_in_place(sendbuf) ? halyard::kInPlace : contiguous_start(sendbuf, c.count, c.type);
+}
+void* direct_recv(void* recvbuf, const CheckedReduction& c) {
+  return contiguous_start(recvbuf, c.count, c.type);
+}
+
+// A kHoled reduction posted on the user's buffers with their layouts where the chosen
 // algorithm takes them (start_laid_out): nothing staged, packed before or unpacked after the
 // call. nullopt: the caller stages. `call` holds the user's buffers (kInPlace for MPI_IN_PLACE).
 std::optional<Started> start_without_staging(const halyard::core::CollArgs& call,
@@ -121,7 +132,13 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
   check_root(root, comm);
   bool is_root = comm.rank() == root;
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, is_root);
-  if (holed(c)) {
+  const Route route = route_of(c);
+  if (route == Route::kDirect) {
+    return {start(halyard::call_args::reducing(Collective::kReduce, comm, direct_send(sendbuf, c),
+                                               is_root ? direct_recv(recvbuf, c) : recvbuf,
+                                               c.args.count, c.args.type, c.args.op, root))};
+  }
+  if (route == Route::kHoled) {
     if (std::optional<Started> started = start_without_staging(
             halyard::call_args::reducing(Collective::kReduce, comm, user_send(sendbuf), recvbuf,
                                          c.args.count, c.args.type, c.args.op, root),
@@ -150,7 +167,13 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
   if (intercomm_of(comm) != nullptr)
     return inter_allreduce(comm, sendbuf, recvbuf, count, datatype, op);
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, true);
-  if (holed(c)) {
+  const Route route = route_of(c);
+  if (route == Route::kDirect) {
+    return {start(halyard::call_args::reducing(Collective::kAllreduce, comm,
+                                               direct_send(sendbuf, c), direct_recv(recvbuf, c),
+                                               c.args.count, c.args.type, c.args.op))};
+  }
+  if (route == Route::kHoled) {
     if (std::optional<Started> started = start_without_staging(
             halyard::call_args::reducing(Collective::kAllreduce, comm, user_send(sendbuf), recvbuf,
                                          c.args.count, c.args.type, c.args.op),
@@ -179,6 +202,12 @@ Started start_bcast(const halyard::Communicator& comm, void* buffer, int count,
   const TypeObject& type = checked_datatype(datatype);
   check_root(root, comm);
   check_buffer(buffer, n, type, "buffer");
+  if (type.contiguous_for(n)) {
+    // The common call: the user's memory, nothing staged.
+    std::byte* data = contiguous_start(buffer, n, type);
+    return {start(halyard::call_args::moving(Collective::kBcast, comm, data, data, n * type.size,
+                                             kBytes, root))};
+  }
   TypedBuffer data(buffer, n, type, comm.rank() == root ? Use::kSend : Use::kReceive);
   return {start({Collective::kBcast,
                  comm,

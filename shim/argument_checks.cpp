@@ -42,8 +42,8 @@ std::string display_name(const TypeObject& type) {
   return type.name.empty() ? "a derived datatype" : type.name;
 }
 
-const OpInfo& checked_op(MPI_Op op, const TypeObject& type, const DatatypeInfo** element) {
-  const OpInfo* info = find_op(op);
+const OpInfo& checked_op(const OpInfo* info, MPI_Op op, const TypeObject& type,
+                         const DatatypeInfo** element) {
   if (info == nullptr) {
     if (op == MPI_OP_NULL) fail(MPI_ERR_OP, "op is MPI_OP_NULL");
     fail(MPI_ERR_OP, "invalid op " + hex(op));
@@ -56,10 +56,11 @@ const OpInfo& checked_op(MPI_Op op, const TypeObject& type, const DatatypeInfo**
   // An empty type reduces nothing: bytes will do.
   *element = single != nullptr ? single : find_predefined_datatype(MPI_BYTE);
   if (single == nullptr) return *info;
-  if (!op_defined_for(*info, *single)) {
+  const OpVerdict verdict = op_verdict(*info, *single);
+  if (verdict == OpVerdict::kUndefined) {
     fail(MPI_ERR_OP, std::string(info->name) + " is not defined for " + single->name);
   }
-  if (!op_computable_for(*info, *single)) {
+  if (verdict == OpVerdict::kNotComputable) {
     fail(MPI_ERR_OP, std::string(info->name) + " on " + single->name +
                          " is not supported: Halyard has no element type that computes it");
   }

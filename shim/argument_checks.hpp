@@ -50,8 +50,10 @@ inline const TypeObject& checked_datatype(MPI_Datatype datatype, const char* nam
 }
 // MPI_ERR_OP for a null or unknown handle, or an op MPI does not define on `type`, or one Halyard
 // cannot compute (no element type of its own, or a map that mixes element types).
-// Returns the op; `element` is set to the predefined element the reduction computes in.
-const OpInfo& checked_op(MPI_Op op, const TypeObject& type, const DatatypeInfo** element);
+// `info` is find_op(op), found by the caller. Returns the op; `element` is set to the predefined
+// element the reduction computes in.
+const OpInfo& checked_op(const OpInfo* info, MPI_Op op, const TypeObject& type,
+                         const DatatypeInfo** element);
 // "MPI_INT", or "a derived datatype" for one without a name.
 std::string display_name(const TypeObject& type);
 // MPI_ERR_ROOT unless 0 <= root < size.

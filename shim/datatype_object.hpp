@@ -86,6 +86,14 @@ inline std::byte* address_at(const void* buffer, MPI_Aint offset) {
                                       static_cast<std::uintptr_t>(offset));
 }
 
+// Where `count` items of `type` start in `buffer` when TypeObject::contiguous_for(count): at its
+// one block's offset (a lower bound or a leading gap moves it); `buffer` itself when they hold no
+// bytes (a null buffer stays null).
+inline std::byte* contiguous_start(const void* buffer, std::size_t count, const TypeObject& type) {
+  if (count == 0 || type.size == 0) return static_cast<std::byte*>(const_cast<void*>(buffer));
+  return address_at(buffer, type.map.front().offset);
+}
+
 // The object of a predefined datatype.
 std::shared_ptr<TypeObject> predefined_type(const DatatypeInfo& info);
 

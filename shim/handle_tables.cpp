@@ -2,6 +2,7 @@
 
 #include "shim/pair_types.hpp"
 
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -113,7 +114,9 @@ int alignment_of(const DatatypeInfo& type) {
   return halves ? type.size / 2 : type.size;
 }
 
-bool op_defined_for(const OpInfo& op, const DatatypeInfo& type) {
+namespace {
+
+constexpr bool defined_for(const OpInfo& op, const DatatypeInfo& type) {
   if ((op.category == OpCategory::kLocation) != (type.category == TypeCategory::kPair)) {
     return false;
   }
@@ -135,7 +138,7 @@ bool op_defined_for(const OpInfo& op, const DatatypeInfo& type) {
   return false;
 }
 
-bool op_computable_for(const OpInfo& op, const DatatypeInfo& type) {
+constexpr bool computable_for(const OpInfo& op, const DatatypeInfo& type) {
   switch (type.category) {
     case TypeCategory::kLongDouble:
     case TypeCategory::kLongDoubleComplex:
@@ -146,6 +149,27 @@ bool op_computable_for(const OpInfo& op, const DatatypeInfo& type) {
     default:
       return true;
   }
+}
+
+// Every predefined op on every predefined element, decided at compile time: a reduction call
+// looks its pair up instead of running the two tests above.
+constexpr auto kVerdicts = [] {
+  std::array<std::array<OpVerdict, std::size(kDatatypes)>, std::size(kOps)> verdicts{};
+  for (std::size_t o = 0; o < std::size(kOps); ++o) {
+    for (std::size_t t = 0; t < std::size(kDatatypes); ++t) {
+      verdicts[o][t] = !defined_for(kOps[o], kDatatypes[t])      ? OpVerdict::kUndefined
+                       : !computable_for(kOps[o], kDatatypes[t]) ? OpVerdict::kNotComputable
+                                                                 : OpVerdict::kComputable;
+    }
+  }
+  return verdicts;
+}();
+
+}  // namespace
+
+OpVerdict op_verdict(const OpInfo& op, const DatatypeInfo& type) {
+  return kVerdicts[static_cast<std::size_t>(&op - kOps)]
+                  [static_cast<std::size_t>(&type - kDatatypes)];
 }
 
 }  // namespace halyard::mpi_shim

@@ -49,11 +49,12 @@ const DatatypeInfo* find_predefined_datatype(MPI_Datatype datatype);
 // Null for MPI_OP_NULL, a handle of another kind, or an index beyond the table.
 const OpInfo* find_op(MPI_Op op);
 
-// Whether MPI defines `op` on `type`: arithmetic ops on numbers, logical ops on integers and
-// MPI_C_BOOL, bitwise ops on integers only, MAXLOC / MINLOC on the pair types only.
-bool op_defined_for(const OpInfo& op, const DatatypeInfo& type);
-// Whether Halyard can compute an op MPI defines on `type`: not for kBytesOnly types, and for
-// complex numbers only MPI_SUM (part by part).
-bool op_computable_for(const OpInfo& op, const DatatypeInfo& type);
+// What a predefined op does on a predefined element (both from the tables above). kUndefined: MPI
+// does not define it (arithmetic ops take numbers, logical ops integers and MPI_C_BOOL, bitwise
+// ops integers only, MAXLOC / MINLOC the pair types only). kNotComputable: MPI defines it but
+// Halyard has no element type that computes it (long double, MPI_PACKED; on complex numbers
+// anything but MPI_SUM, computed part by part).
+enum class OpVerdict : unsigned char { kComputable, kUndefined, kNotComputable };
+OpVerdict op_verdict(const OpInfo& op, const DatatypeInfo& type);
 
 }  // namespace halyard::mpi_shim

@@ -44,16 +44,22 @@ void ReductionArgs::keep_until_done(const Request& request) const {
 ReductionArgs checked_reduction(std::size_t count, MPI_Datatype datatype, const TypeObject& type,
                                 MPI_Op op) {
   const std::size_t bytes = bytes_of(count, type);
-  if (UserOp* user = find_user_op(op)) {
-    if (!type.contiguous_for(1) || static_cast<MPI_Aint>(type.size) != type.extent) {
-      fail(MPI_ERR_OP, "a user-defined op on " + display_name(type) +
-                           ", a datatype with holes: Halyard reduces packed data, which the "
-                           "function would misread");
+  // A predefined op first: its handle is an index, where a user op's lookup is a table search
+  // (the common call, MPI_SUM on MPI_DOUBLE, pays neither that nor a second look-up of the op).
+  const OpInfo* predefined = find_op(op);
+  if (predefined == nullptr) {
+    if (UserOp* user = find_user_op(op)) {
+      if (!type.contiguous_for(1) || static_cast<MPI_Aint>(type.size) != type.extent) {
+        fail(MPI_ERR_OP, "a user-defined op on " + display_name(type) +
+                             ", a datatype with holes: Halyard reduces packed data, which the "
+                             "function would misread");
+      }
+      return custom_reduction(bytes,
+                              user_reduction(*user, datatype, type.size, display_name(type)));
     }
-    return custom_reduction(bytes, user_reduction(*user, datatype, type.size, display_name(type)));
   }
   const DatatypeInfo* element = nullptr;
-  const OpInfo& info = checked_op(op, type, &element);
+  const OpInfo& info = checked_op(predefined, op, type, &element);
   if (info.category == OpCategory::kLocation) {
     return custom_reduction(bytes, pair_reduction(info, *element));
   }

@@ -66,12 +66,8 @@ TypedBuffer::TypedBuffer(const void* buf, std::size_t count, const TypeObject& t
     : bytes_(count * type.size),
       user_(static_cast<std::byte*>(const_cast<void*>(buf))),
       count_(count) {
-  if (bytes_ == 0) {
-    data_ = user_;  // nothing moves; a null buffer stays null
-    return;
-  }
-  if (type.contiguous_for(count)) {
-    data_ = address_at(user_, type.map.front().offset);
+  if (bytes_ == 0 || type.contiguous_for(count)) {
+    data_ = contiguous_start(user_, count, type);  // nothing moves
     return;
   }
   staging_ = staging_memory(bytes_);

@@ -59,10 +59,4 @@ MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBu
   return first_kind;
 }
 
-MemoryKind call_memory_kind(const Communicator& comm, std::initializer_list<CallBuffer> buffers,
-                            std::string_view operation) {
-  if (!comm.valid()) return MemoryKind::kHost;
-  return call_memory_kind(device_support_of(comm), buffers, operation);
-}
-
 }  // namespace halyard::core

@@ -4,7 +4,6 @@
 #include <initializer_list>
 #include <string_view>
 
-#include "runtime/communicator.hpp"
 #include "runtime/device_support.hpp"
 
 namespace halyard::core {
@@ -15,12 +14,10 @@ struct CallBuffer {
 };
 
 // kDevice when the buffers are CUDA device memory, kHost otherwise (always kHost without
-// DeviceSupport: HALYARD_CUDA=OFF, or an invalid communicator). Throws
+// DeviceSupport: HALYARD_CUDA=OFF; core::settle asks only where the runtime has one). Throws
 // Error(kInvalidArgument) when one rank's buffers mix host and device memory, naming both, and
 // passes on DeviceSupport's Error(kUnsupported) for device memory this process cannot use.
 MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBuffer> buffers,
-                            std::string_view operation);
-MemoryKind call_memory_kind(const Communicator& comm, std::initializer_list<CallBuffer> buffers,
                             std::string_view operation);
 
 }  // namespace halyard::core

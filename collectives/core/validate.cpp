@@ -253,29 +253,31 @@ BufferCounts buffer_counts(const CollArgs& args, Layout layout, bool root) {
     invalid(args, "count " + std::to_string(args.count) + " is too large");
   }
   args.bytes = args.count * element;
+  args.memory = MemoryKind::kHost;
+  // A runtime without device support (no CUDA transport) has host memory only: nothing to ask.
+  DeviceSupport* const support = args.comm.valid() ? device_support_of(args.comm) : nullptr;
+  if (support == nullptr) return;
   switch (args.collective) {
     case Collective::kBarrier:
-      args.memory = MemoryKind::kHost;  // no buffers
-      return;
+      return;  // no buffers
     case Collective::kBcast:
-      args.memory = call_memory_kind(args.comm, {{args.recv, "buffer"}}, "ibcast");
+      args.memory = call_memory_kind(support, {{args.recv, "buffer"}}, "ibcast");
       return;
     case Collective::kReduce:
       // recv means something at the root only; elsewhere it may be anything.
       args.memory =
           args.is_root()
-              ? call_memory_kind(args.comm, {{args.send, "send"}, {args.recv, "recv"}}, "ireduce")
-              : call_memory_kind(args.comm, {{args.send, "send"}}, "ireduce");
+              ? call_memory_kind(support, {{args.send, "send"}, {args.recv, "recv"}}, "ireduce")
+              : call_memory_kind(support, {{args.send, "send"}}, "ireduce");
       return;
     case Collective::kAllreduce:
       args.memory =
-          call_memory_kind(args.comm, {{args.send, "send"}, {args.recv, "recv"}}, "iallreduce");
+          call_memory_kind(support, {{args.send, "send"}, {args.recv, "recv"}}, "iallreduce");
       return;
     default:
       // The other collectives have host algorithms only: device buffers are refused, not read
       // by the CPU (issue 27).
-      args.memory = MemoryKind::kHost;
-      if (call_memory_kind(args.comm, {{args.send, "send"}, {args.recv, "recv"}},
+      if (call_memory_kind(support, {{args.send, "send"}, {args.recv, "recv"}},
                            operation_name(args.collective)) == MemoryKind::kDevice) {
         refuse_device_memory(operation_name(args.collective), "a buffer");
       }

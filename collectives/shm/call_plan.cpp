@@ -31,16 +31,8 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   if (blocks && core::is_in_place(args.send)) {
     call.send = call.recv + static_cast<std::size_t>(rank_) * args.bytes;
   }
-  if (args.send_layout != nullptr || args.recv_layout != nullptr) {
-    // Allreduce and reduce (takes_layouts); in place, the input is recv.
-    auto layouts = std::make_unique<CallLayouts>();
-    if (args.recv_layout != nullptr) layouts->recv = *args.recv_layout;
-    if (core::is_in_place(args.send)) {
-      layouts->send = layouts->recv;
-    } else if (args.send_layout != nullptr) {
-      layouts->send = *args.send_layout;
-    }
-    call.layouts = std::move(layouts);
+  if (args.send_layout != nullptr || args.recv_layout != nullptr) [[unlikely]] {
+    call.layouts = copied_layouts(args);
   }
   call.type = args.type;
   call.op = args.op;
@@ -69,6 +61,18 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   plan_blocks(call, args);
   call.chunks = chunks_for(call.bytes, call.chunk_bytes);
   return call;
+}
+
+// Allreduce and reduce (takes_layouts); in place, the input is recv.
+std::unique_ptr<const CallLayouts> Channel::copied_layouts(const core::CollArgs& args) {
+  auto layouts = std::make_unique<CallLayouts>();
+  if (args.recv_layout != nullptr) layouts->recv = *args.recv_layout;
+  if (core::is_in_place(args.send)) {
+    layouts->send = layouts->recv;
+  } else if (args.send_layout != nullptr) {
+    layouts->send = *args.send_layout;
+  }
+  return layouts;
 }
 
 // Every member decides alike: the size is the same everywhere, and the node's answer too.

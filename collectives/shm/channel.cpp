@@ -240,29 +240,33 @@ void Channel::place_blocks(Call& call) {
 
 void Channel::reduce_chunk(Call& call, const std::byte* own) {
   const std::size_t length = length_of(call);
-  if (call.layouts && call.layouts->recv) {
-    // Long blocks of recv are reduced into in place; short ones piece by piece into a buffer
-    // that stays in the first-level cache, each piece unpacked at once. No staging of the whole
-    // vector either way.
-    const BufferLayout& recv = *call.layouts->recv;
-    const std::size_t element = datatype_size(call.type);
-    const std::size_t piece = std::max<std::size_t>(1, kReducedPieceBytes / element) * element;
-    reduced_chunk_.resize(piece);
-    for (std::size_t from = 0; from < length;) {
-      const BufferLayout::Span span = recv.span_at(offset_of(call) + from);
-      std::size_t n = std::min(span.bytes, length - from) / element * element;
-      if (n >= kInPlaceBlockBytes) {
-        reduce_parts(call, seq_of(call), length, from, n, own, span.at);
-      } else {
-        n = std::min(piece, length - from);
-        reduce_parts(call, seq_of(call), length, from, n, own, reduced_chunk_.data());
-        recv.unpack(offset_of(call) + from, n, reduced_chunk_.data());
-      }
-      from += n;
-    }
+  if (call.layouts && call.layouts->recv) [[unlikely]] {
+    reduce_chunk_laid_out(call, own, length);
     return;
   }
   reduce_parts(call, seq_of(call), length, 0, length, own, call.recv + offset_of(call));
+}
+
+void Channel::reduce_chunk_laid_out(const Call& call, const std::byte* own, std::size_t length) {
+  // Long blocks of recv are reduced into in place; short ones piece by piece into a buffer that
+  // stays in the first-level cache, each piece unpacked at once. No staging of the whole vector
+  // either way.
+  const BufferLayout& recv = *call.layouts->recv;
+  const std::size_t element = datatype_size(call.type);
+  const std::size_t piece = std::max<std::size_t>(1, kReducedPieceBytes / element) * element;
+  reduced_chunk_.resize(piece);
+  for (std::size_t from = 0; from < length;) {
+    const BufferLayout::Span span = recv.span_at(offset_of(call) + from);
+    std::size_t n = std::min(span.bytes, length - from) / element * element;
+    if (n >= kInPlaceBlockBytes) {
+      reduce_parts(call, seq_of(call), length, from, n, own, span.at);
+    } else {
+      n = std::min(piece, length - from);
+      reduce_parts(call, seq_of(call), length, from, n, own, reduced_chunk_.data());
+      recv.unpack(offset_of(call) + from, n, reduced_chunk_.data());
+    }
+    from += n;
+  }
 }
 
 void Channel::place_result(const Call& call, std::size_t offset, const std::byte* result,

@@ -135,6 +135,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // The call's buffers, layout and chunking (call_plan.cpp).
   Call plan(const core::CollArgs& args) const;
   bool goes_by_single_copy(const core::CollArgs& args) const;
+  static std::unique_ptr<const CallLayouts> copied_layouts(const core::CollArgs& args);
   void plan_blocks(Call& call, const core::CollArgs& args) const;
   // The call takes the channel's next seqs; set_chunks() corrects their number once a
   // learns_chunks call learnt it (calls run one at a time, so no later call took any yet).
@@ -185,12 +186,26 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // member, once; false while its parity is still being read (reusable()).
   bool publish_part(Call& call, std::uint64_t seq, std::size_t length);
   // Publishes bytes [offset, offset + length) of call.send for `reader`: copied, or packed
-  // straight into the outbox from a send layout.
+  // straight into the outbox from a send layout (out of line: the contiguous call pays a test).
   void publish_send(const Call& call, std::uint64_t seq, std::size_t offset, std::size_t length,
-                    int reader);
+                    int reader) {
+    if (call.layouts && call.layouts->send) [[unlikely]] {
+      publish_packed(call, seq, offset, length, reader);
+    } else {
+      publish(seq, call.send + offset, length, reader);
+    }
+  }
+  void publish_packed(const Call& call, std::uint64_t seq, std::size_t offset, std::size_t length,
+                      int reader);
   // This rank's own part of the current chunk: call.send itself, or packed from a send layout
   // into scratch.
-  const std::byte* own_part(const Call& call, std::size_t offset, std::size_t length);
+  const std::byte* own_part(const Call& call, std::size_t offset, std::size_t length) {
+    if (call.layouts && call.layouts->send) [[unlikely]] {
+      return packed_own_part(call, offset, length);
+    }
+    return call.send + offset;
+  }
+  const std::byte* packed_own_part(const Call& call, std::size_t offset, std::size_t length);
   // Publishes `bytes` of `data` as this rank's part of `seq`, to be read by `reader` (every
   // member when kAllReaders), and wakes sleeping members. `bytes` 0 publishes the flag alone,
   // which no reader's copy depends on.
@@ -210,6 +225,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Reduces the members' parts of the current chunk, in rank order, into call.recv (through
   // its layout where it has one: in place in long blocks, else through a piece of scratch).
   void reduce_chunk(Call& call, const std::byte* own);
+  void reduce_chunk_laid_out(const Call& call, const std::byte* own, std::size_t length);
   // Copies `bytes` of a result to bytes [offset, offset + bytes) of call.recv, or unpacks them
   // there.
   void place_result(const Call& call, std::size_t offset, const std::byte* result,

@@ -171,19 +171,15 @@ bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {
   return true;
 }
 
-void Channel::publish_send(const Call& call, std::uint64_t seq, std::size_t offset,
-                           std::size_t length, int reader) {
-  if (call.layouts && call.layouts->send) {
-    // Packed straight into the cell: the copy a contiguous part takes anyway.
-    call.layouts->send->pack(offset, length, outbox(seq, length, reader));
-    post(seq);
-  } else {
-    publish(seq, call.send + offset, length, reader);
-  }
+void Channel::publish_packed(const Call& call, std::uint64_t seq, std::size_t offset,
+                             std::size_t length, int reader) {
+  // Packed straight into the cell: the copy a contiguous part takes anyway.
+  call.layouts->send->pack(offset, length, outbox(seq, length, reader));
+  post(seq);
 }
 
-const std::byte* Channel::own_part(const Call& call, std::size_t offset, std::size_t length) {
-  if (!call.layouts || !call.layouts->send) return call.send + offset;
+const std::byte* Channel::packed_own_part(const Call& call, std::size_t offset,
+                                          std::size_t length) {
   own_chunk_.resize(call.chunk_bytes);
   call.layouts->send->pack(offset, length, own_chunk_.data());
   return own_chunk_.data();

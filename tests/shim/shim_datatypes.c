@@ -740,6 +740,21 @@ static void check_bottom(int rank, int size) {
   CHECK_MPI(MPI_Bcast(MPI_BOTTOM, 1, absolute, 0, MPI_COMM_WORLD));
   CHECK(a == -5 && b[0] == -6.5 && b[1] == -7.5 && c == -8);
 
+  /* A contiguous type whose one block lies at an absolute address: bcast and a reduction move
+   * it straight from and to the user's memory there (MPI_BOTTOM plus the block's offset). */
+  double row[3] = {0, 0, 0};
+  if (rank == 0) row[0] = 1.5, row[1] = 2.5, row[2] = 3.5;
+  MPI_Aint row_address;
+  CHECK_MPI(MPI_Get_address(row, &row_address));
+  MPI_Datatype at_row;
+  CHECK_MPI(MPI_Type_create_hindexed_block(1, 3, &row_address, MPI_DOUBLE, &at_row));
+  CHECK_MPI(MPI_Type_commit(&at_row));
+  CHECK_MPI(MPI_Bcast(MPI_BOTTOM, 1, at_row, 0, MPI_COMM_WORLD));
+  CHECK(row[0] == 1.5 && row[1] == 2.5 && row[2] == 3.5);
+  CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, MPI_BOTTOM, 1, at_row, MPI_SUM, MPI_COMM_WORLD));
+  CHECK(row[0] == 1.5 * size && row[1] == 2.5 * size && row[2] == 3.5 * size);
+  CHECK_MPI(MPI_Type_free(&at_row));
+
   unsigned char packed[32];
   int position = 0;
   CHECK_MPI(MPI_Pack(MPI_BOTTOM, 1, absolute, packed, sizeof packed, &position, MPI_COMM_WORLD));

@@ -4,7 +4,8 @@
  * the user's buffers through them (no staging); the others stage. Either way every data element
  * is checked against the sum over the ranks, every hole must keep its sentinel, the send buffer
  * must not change, and ranks may describe the same data differently: in the "mixed" pass the odd
- * ranks pass contiguous doubles while the even ones pass the holed type. */
+ * ranks pass contiguous doubles while the even ones pass the holed type. One more layout is a
+ * contiguous block that starts past its origin, reduced in the user's memory without staging. */
 #include <string.h>
 
 #include "shim_check.h"
@@ -77,6 +78,18 @@ static struct layout indexed_items(long elements) {
   MPI_Type_indexed(3, lengths, displacements, MPI_DOUBLE, &inner);
   MPI_Type_create_resized(inner, 0, 10 * (MPI_Aint)sizeof(double), &l.type);
   MPI_Type_free(&inner);
+  finish(&l);
+  return l;
+}
+
+/* One block of `n` doubles 3 doubles past its origin: contiguous, so reduced straight in the
+ * user's memory from where the block starts; the 3 doubles before it must keep their holes. */
+static struct layout offset_block(long n) {
+  struct layout l = {"one block 3 doubles past its origin", MPI_DATATYPE_NULL, 1, n, NULL, 0, 0, 0};
+  l.offsets = malloc(sizeof(long) * (size_t)n);
+  for (long j = 0; j < n; ++j) l.offsets[j] = 3 + j;
+  int at = 3;
+  MPI_Type_create_indexed_block(1, (int)n, &at, MPI_DOUBLE, &l.type);
   finish(&l);
   return l;
 }
@@ -215,7 +228,7 @@ int main(int argc, char** argv) {
   const long sizes[] = {1, 1000, 5000, 40000, 140001};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
     long n = sizes[s];
-    struct layout layouts[6];
+    struct layout layouts[7];
     int k = 0;
     layouts[k++] = vector_of("single doubles 2 apart", n, 1, 2);
     layouts[k++] = vector_of("blocks of 3 doubles 5 apart", n / 3 + 1, 3, 5);
@@ -224,6 +237,7 @@ int main(int argc, char** argv) {
     layouts[k++] = vector_of("single doubles going down", n, 1, -3);
     if (n >= 8) layouts[k++] = resized_items(n);
     if (n >= 6) layouts[k++] = indexed_items(n);
+    layouts[k++] = offset_block(n);
     for (int i = 0; i < k; ++i) {
       for (int mixed = 0; mixed < 2; ++mixed) check_layout(&layouts[i], rank, size, mixed);
       release(&layouts[i]);
