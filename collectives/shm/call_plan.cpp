@@ -58,7 +58,7 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
     call.chunks = 1;
     return call;
   }
-  plan_blocks(call, args);
+  plan_blocks(call, args, element);
   call.chunks = chunks_for(call.bytes, call.chunk_bytes);
   return call;
 }
@@ -91,8 +91,7 @@ bool Channel::takes_layouts(const core::CollArgs& args) const {
 // rank * bytes rule). Their chunks cut every block alike: chunk i carries bytes
 // [i * chunk_bytes, (i + 1) * chunk_bytes) of each, so a call has as many chunks as its largest
 // block needs; scatter(v)'s root shares its payload among the members, a slot each.
-void Channel::plan_blocks(Call& call, const core::CollArgs& args) const {
-  const std::size_t element = datatype_size(args.type);
+void Channel::plan_blocks(Call& call, const core::CollArgs& args, std::size_t element) const {
   const bool root = rank_ == args.root;
   const auto largest = [&](int except) {
     std::size_t bytes = 0;

@@ -49,7 +49,10 @@ Request fallback(const CollArgs& a) {
 }
 
 Request post(const CollArgs& a, const SelectedAlgorithm&) {
-  return ChannelBinding::of(a.comm).start(a, fallback);
+  ChannelBinding& binding = ChannelBinding::of(a.comm);
+  // The usual call, once the channel is agreed: straight onto it.
+  if (Channel* channel = binding.agreed_channel()) return channel->start(a);
+  return binding.start(a, fallback);
 }
 
 // Allreduce and reduce pack a derived datatype straight into the cells and write each reduced

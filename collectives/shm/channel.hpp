@@ -136,7 +136,7 @@ class Channel : public std::enable_shared_from_this<Channel> {
   Call plan(const core::CollArgs& args) const;
   bool goes_by_single_copy(const core::CollArgs& args) const;
   static std::unique_ptr<const CallLayouts> copied_layouts(const core::CollArgs& args);
-  void plan_blocks(Call& call, const core::CollArgs& args) const;
+  void plan_blocks(Call& call, const core::CollArgs& args, std::size_t element) const;
   // The call takes the channel's next seqs; set_chunks() corrects their number once a
   // learns_chunks call learnt it (calls run one at a time, so no later call took any yet).
   void begin(Call& call);

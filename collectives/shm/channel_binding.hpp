@@ -45,7 +45,7 @@ class ChannelBinding : public std::enable_shared_from_this<ChannelBinding> {
 
   // The channel once the agreement ended with one (calls start on it at once); null before,
   // without one, or after a failure.
-  const Channel* agreed_channel() const {
+  Channel* agreed_channel() const {
     return agreed_.load(std::memory_order_acquire) && failure_.ok() ? channel_.get() : nullptr;
   }
 

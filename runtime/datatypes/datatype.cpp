@@ -10,24 +10,23 @@ namespace {
 
 struct DatatypeInfo {
   std::string_view name;
-  std::size_t size;
   bool integer;
 };
 
-// Indexed by the enum's value; the order must follow the enum.
+// Indexed by the enum's value; the order must follow the enum (as detail::kDatatypeSizes does).
 constexpr std::array<DatatypeInfo, kDatatypeCount> kInfo = {{
-    {"int8", 1, true},
-    {"int16", 2, true},
-    {"int32", 4, true},
-    {"int64", 8, true},
-    {"uint8", 1, true},
-    {"uint16", 2, true},
-    {"uint32", 4, true},
-    {"uint64", 8, true},
-    {"float16", 2, false},
-    {"bfloat16", 2, false},
-    {"float32", 4, false},
-    {"float64", 8, false},
+    {"int8", true},
+    {"int16", true},
+    {"int32", true},
+    {"int64", true},
+    {"uint8", true},
+    {"uint16", true},
+    {"uint32", true},
+    {"uint64", true},
+    {"float16", false},
+    {"bfloat16", false},
+    {"float32", false},
+    {"float64", false},
 }};
 
 std::size_t index_of(Datatype type) {
@@ -40,12 +39,9 @@ bool datatype_is_valid(Datatype type) {
   return index_of(type) < kDatatypeCount;
 }
 
-std::size_t datatype_size(Datatype type) {
-  if (!datatype_is_valid(type)) {
-    throw Error(ErrorCode::kInvalidArgument,
-                "datatype " + std::to_string(index_of(type)) + " is not a valid Datatype");
-  }
-  return kInfo[index_of(type)].size;
+void detail::invalid_datatype(Datatype type) {
+  throw Error(ErrorCode::kInvalidArgument,
+              "datatype " + std::to_string(index_of(type)) + " is not a valid Datatype");
 }
 
 std::string_view datatype_name(Datatype type) {

@@ -28,8 +28,20 @@ enum class Datatype : std::uint8_t {
 // Number of Datatype values; valid values are 0 .. kDatatypeCount - 1.
 inline constexpr std::size_t kDatatypeCount = 12;
 
+namespace detail {
+// Indexed by the enum's value; the order must follow the enum.
+inline constexpr std::uint8_t kDatatypeSizes[kDatatypeCount] = {1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8};
+[[noreturn]] void invalid_datatype(Datatype type);
+}  // namespace detail
+
 // Size of one element in bytes. Throws Error(kInvalidArgument) for a value outside the enum.
-std::size_t datatype_size(Datatype type);
+// Inline: every call's path asks it several times.
+inline std::size_t datatype_size(Datatype type) {
+  const auto index = static_cast<std::size_t>(type);
+  if (index >= kDatatypeCount) [[unlikely]]
+    detail::invalid_datatype(type);
+  return detail::kDatatypeSizes[index];
+}
 
 // Lower-case name, e.g. "int32", "uint8", "float16", "bfloat16"; "invalid" outside the enum.
 std::string_view datatype_name(Datatype type);
