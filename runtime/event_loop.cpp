@@ -269,8 +269,14 @@ void EventLoop::run_until(const std::function<bool()>& done) {
       block_once();
       continue;
     }
-    if (policy_ == WaitPolicy::kYield || idle < spin_passes_ + kYieldPasses) {
+    if (policy_ == WaitPolicy::kYield) {
       ::sched_yield();
+      continue;
+    }
+    if (idle < spin_passes_ + kYieldPasses) {
+      const Clock::time_point yielded = Clock::now();
+      ::sched_yield();
+      if (Clock::now() - yielded > kYieldedAway) idle = spin_passes_ + kYieldPasses;
       continue;
     }
     block_once();

@@ -114,6 +114,11 @@ class EventLoop {
   // polls for usually comes from a rank that needs this very CPU to send it, so every pass spun
   // delays it (8 ranks on 2 cores: 4-byte allreduce 19-20 us with 128 passes, 14-15 with 16).
   static constexpr int kSharedCpuSpinPasses = 16;
+  // A yield that kept this thread off its CPU for longer gave it to another process's whole
+  // time slice (a CPU-bound neighbour: the job's own ranks hand it back within microseconds).
+  // The rest of the yield phase would do that again at every pass, so the loop sleeps at once:
+  // a peer's wake-up gets the CPU back sooner than the neighbour's next slice would.
+  static constexpr std::chrono::microseconds kYieldedAway{500};
   // Longest sleep in poll(2); bounded so sources without a wait fd still get polled.
   static constexpr std::chrono::microseconds kMaxBlock{1000};
 

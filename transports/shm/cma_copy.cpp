@@ -1,9 +1,10 @@
 #include "transports/shm/cma_copy.hpp"
 
-#include <sched.h>
 #include <sys/uio.h>
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 
 namespace halyard::shm {
 
@@ -12,16 +13,19 @@ namespace {
 // One iovec each side, so IOV_MAX never binds; the kernel may still return short counts for
 // huge requests (it caps one call near 2 GiB), hence the loop.
 //
-// EFAULT (or a call that moved nothing) is tried again a few times before it is believed: the
+// EFAULT (or a call that moved nothing) is tried again for a while before it is believed: the
 // kernel pins the peer's pages for the copy, and CI saw a 1 MiB read of a live peer's buffer,
-// valid before and after, fail once with EFAULT while a third process reading the same pages
-// was being SIGKILLed. A range that is really unreadable fails every try, so the error stands.
-constexpr int kFaultTries = 3;
+// valid before and after, fail with EFAULT while a third process reading the same pages was
+// being SIGKILLed; three tries a yield apart were not always enough on a loaded machine (the
+// dying process's teardown takes longer there), so the tries span kFaultPatience. A range that
+// is really unreadable fails every try, so the error stands, that much later.
+constexpr std::chrono::milliseconds kFaultPatience{100};
+constexpr std::chrono::microseconds kFaultPause{500};
 
 template <typename Call>
 int cma_copy(std::uint64_t remote_address, std::size_t bytes, Call call) {
   std::size_t moved = 0;
-  int faults = 0;
+  std::chrono::steady_clock::time_point give_up{};
   while (moved < bytes) {
     ssize_t n =
         call(moved, reinterpret_cast<void*>(static_cast<std::uintptr_t>(remote_address + moved)),
@@ -29,8 +33,10 @@ int cma_copy(std::uint64_t remote_address, std::size_t bytes, Call call) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EFAULT) return errno;
     if (n <= 0) {  // EFAULT, or no progress: never spin
-      if (++faults == kFaultTries) return EFAULT;
-      sched_yield();
+      const auto now = std::chrono::steady_clock::now();
+      if (give_up == std::chrono::steady_clock::time_point{}) give_up = now + kFaultPatience;
+      if (now >= give_up) return EFAULT;
+      std::this_thread::sleep_for(kFaultPause);
       continue;
     }
     moved += static_cast<std::size_t>(n);
