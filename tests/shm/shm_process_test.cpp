@@ -331,3 +331,43 @@ TEST(ShmAcrossProcesses, UnmappedRangeStillFailsWithEfault) {
   for (std::size_t i = 0; i < local.size(); ++i) ASSERT_EQ(local[i], 0x5a) << "byte " << i;
   ::munmap(pages, std::size_t(page));
 }
+
+// Reads and writes whose two sides lie at different offsets modulo 32 bytes go through a bounce
+// buffer in 256 KiB pieces (cma_copy.cpp): every byte arrives, in several pieces too, and nothing
+// next to the destination is written. A misplaced read of an unmapped range still fails.
+TEST(ShmAcrossProcesses, CopiesAtEveryOffsetArriveByteExact) {
+  constexpr std::size_t kBytes = 600 * 1024 + 7;  // three bounce pieces, the last a short one
+  constexpr std::size_t kPad = 64;
+  std::vector<unsigned char> source(kBytes + kPad);
+  for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<unsigned char>(i * 7 + 3);
+  std::vector<unsigned char> target(kBytes + 2 * kPad);
+  for (std::size_t from : {0, 8, 16, 24, 48}) {
+    for (std::size_t to : {0, 1, 8, 16, 33}) {
+      for (bool read : {true, false}) {
+        std::fill(target.begin(), target.end(), 0xee);
+        unsigned char* dst = target.data() + kPad + to;
+        const unsigned char* src = source.data() + from;
+        const int error = read
+                              ? halyard::shm::cma_read(
+                                    ::getpid(), reinterpret_cast<std::uintptr_t>(src), dst, kBytes)
+                              : halyard::shm::cma_write(
+                                    ::getpid(), reinterpret_cast<std::uintptr_t>(dst), src, kBytes);
+        ASSERT_EQ(error, 0) << (read ? "read" : "write") << " from +" << from << " to +" << to;
+        ASSERT_EQ(std::memcmp(dst, src, kBytes), 0)
+            << (read ? "read" : "write") << " from +" << from << " to +" << to;
+        for (std::size_t i = 0; i < kPad + to; ++i) ASSERT_EQ(target[i], 0xee) << "before, " << i;
+        for (std::size_t i = kPad + to + kBytes; i < target.size(); ++i) {
+          ASSERT_EQ(target[i], 0xee) << "after, " << i;
+        }
+      }
+    }
+  }
+  const long page = ::sysconf(_SC_PAGESIZE);
+  void* pages = ::mmap(nullptr, std::size_t(page), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  ASSERT_EQ(::munmap(pages, std::size_t(page)), 0);
+  EXPECT_EQ(halyard::shm::cma_read(::getpid(), reinterpret_cast<std::uintptr_t>(pages),
+                                   target.data() + 1, std::size_t(page)),
+            EFAULT);
+}

@@ -2,8 +2,11 @@
 
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <memory>
 #include <thread>
 
 namespace halyard::shm {
@@ -44,9 +47,7 @@ int cma_copy(std::uint64_t remote_address, std::size_t bytes, Call call) {
   return 0;
 }
 
-}  // namespace
-
-int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes) {
+int read_direct(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes) {
   auto* dst = static_cast<char*>(local);
   return cma_copy(remote_address, bytes, [&](std::size_t done, void* remote, std::size_t left) {
     iovec to{dst + done, left};
@@ -55,13 +56,68 @@ int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t b
   });
 }
 
-int cma_write(pid_t pid, std::uint64_t remote_address, const void* local, std::size_t bytes) {
+int write_direct(pid_t pid, std::uint64_t remote_address, const void* local, std::size_t bytes) {
   const auto* src = static_cast<const char*>(local);
   return cma_copy(remote_address, bytes, [&](std::size_t done, void* remote, std::size_t left) {
     iovec from{const_cast<char*>(src) + done, left};
     iovec to{remote, left};
     return ::process_vm_writev(pid, &from, 1, &to, 1, 0);
   });
+}
+
+// The kernel's copy runs at a third of its speed where the two sides lie at different offsets
+// modulo 32 bytes (2 ranks, 2026-11-27: a 16 KiB reduce by one CMA read 12.9-14.7 us with recv at
+// +0 or +8 from send's +0 or +16, 5.2-6.4 us at +0/+0, +16/+16, +16/+48 or +64/+0; 256 KiB
+// 174-189 us against 48-51), and two heap buffers often do. Such a copy goes through a
+// per-thread bounce buffer placed like the remote side, in pieces; the copy in user space that
+// this adds costs far less (the same 256 KiB bcast: 45 us against 178).
+constexpr std::size_t kCopyAlignment = 32;
+constexpr std::size_t kBounceBytes = 256 * 1024;
+constexpr std::size_t kBounceMinBytes = 1024;
+
+bool placed_alike(std::uint64_t remote_address, const void* local) {
+  return (remote_address - reinterpret_cast<std::uintptr_t>(local)) % kCopyAlignment == 0;
+}
+
+// kBounceBytes of this thread's bounce buffer, at the offset modulo kCopyAlignment of
+// `remote_address`.
+std::byte* bounce_for(std::uint64_t remote_address) {
+  thread_local const std::unique_ptr<std::byte[]> buffer(
+      new std::byte[kBounceBytes + kCopyAlignment]);
+  std::byte* base = buffer.get();
+  return base + (remote_address - reinterpret_cast<std::uintptr_t>(base)) % kCopyAlignment;
+}
+
+}  // namespace
+
+int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes) {
+  if (bytes < kBounceMinBytes || placed_alike(remote_address, local)) {
+    return read_direct(pid, remote_address, local, bytes);
+  }
+  auto* dst = static_cast<std::byte*>(local);
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t piece = std::min(kBounceBytes, bytes - done);
+    std::byte* bounce = bounce_for(remote_address + done);
+    if (const int error = read_direct(pid, remote_address + done, bounce, piece)) return error;
+    std::memcpy(dst + done, bounce, piece);
+    done += piece;
+  }
+  return 0;
+}
+
+int cma_write(pid_t pid, std::uint64_t remote_address, const void* local, std::size_t bytes) {
+  if (bytes < kBounceMinBytes || placed_alike(remote_address, local)) {
+    return write_direct(pid, remote_address, local, bytes);
+  }
+  const auto* src = static_cast<const std::byte*>(local);
+  for (std::size_t done = 0; done < bytes;) {
+    const std::size_t piece = std::min(kBounceBytes, bytes - done);
+    std::byte* bounce = bounce_for(remote_address + done);
+    std::memcpy(bounce, src + done, piece);
+    if (const int error = write_direct(pid, remote_address + done, bounce, piece)) return error;
+    done += piece;
+  }
+  return 0;
 }
 
 bool cma_refused(int error_number) {
