@@ -186,7 +186,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // member, once; false while its parity is still being read (reusable()).
   bool publish_part(Call& call, std::uint64_t seq, std::size_t length);
   // Publishes bytes [offset, offset + length) of call.send for `reader`: copied, or packed
-  // straight into the outbox from a send layout (out of line: the contiguous call pays a test).
+  // straight into the outbox from a send layout (packing out of line: a contiguous call pays one
+  // test).
   void publish_send(const Call& call, std::uint64_t seq, std::size_t offset, std::size_t length,
                     int reader) {
     if (call.layouts && call.layouts->send) [[unlikely]] {
