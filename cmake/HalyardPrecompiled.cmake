@@ -4,25 +4,18 @@
 # on its own includes, so a missing #include still fails there.
 option(HALYARD_PCH "Precompile common headers of the library and the launcher (CI's sanitizer builds)" OFF)
 
+set(HALYARD_PCH_HEADERS
+    algorithm array atomic chrono deque functional map memory optional span string string_view
+    vector fmt/format.h spdlog/spdlog.h boost/asio/io_context.hpp)
+
 function(halyard_precompile_common target)
   if(NOT HALYARD_PCH)
     return()
   endif()
-  target_precompile_headers(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:<algorithm$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<array$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<atomic$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<chrono$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<deque$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<functional$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<map$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<memory$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<optional$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<span$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<string$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<string_view$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<vector$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<fmt/format.h$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<spdlog/spdlog.h$<ANGLE-R>>
-    $<$<COMPILE_LANGUAGE:CXX>:<boost/asio/io_context.hpp$<ANGLE-R>>)
+  # C++ sources only (the library has C ones): <header> in a generator expression for each.
+  set(headers)
+  foreach(header IN LISTS HALYARD_PCH_HEADERS)
+    list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:<${header}$<ANGLE-R>>")
+  endforeach()
+  target_precompile_headers(${target} PRIVATE ${headers})
 endfunction()
