@@ -48,6 +48,14 @@ CheckedReduction checked_call(const void* sendbuf, const void* recvbuf, int coun
   return {n, type, std::move(args)};
 }
 
+// A reduction's call on the given buffers (root -1: no root), whichever way they were prepared.
+halyard::core::CollArgs reduction_call(Collective collective, const halyard::Communicator& comm,
+                                       const void* send, void* recv, const ReductionArgs& args,
+                                       int root = -1) {
+  return halyard::call_args::reducing(collective, comm, send, recv, args.count, args.type, args.op,
+                                      root);
+}
+
 // How a checked reduction reaches Halyard: on the user's buffers (contiguous data, reduced in its
 // element type: the common call, which builds nothing else), through layouts or staging (a type
 // with holes), or staged (a custom op: its registration is kept for a non-blocking call, and its
@@ -134,30 +142,20 @@ Started start_reduce(const halyard::Communicator& comm, const void* sendbuf, voi
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, is_root);
   const Route route = route_of(c);
   if (route == Route::kDirect) {
-    return {start(halyard::call_args::reducing(Collective::kReduce, comm, direct_send(sendbuf, c),
-                                               is_root ? direct_recv(recvbuf, c) : recvbuf,
-                                               c.args.count, c.args.type, c.args.op, root))};
+    return {start(reduction_call(Collective::kReduce, comm, direct_send(sendbuf, c),
+                                 is_root ? direct_recv(recvbuf, c) : recvbuf, c.args, root))};
   }
   if (route == Route::kHoled) {
     if (std::optional<Started> started = start_without_staging(
-            halyard::call_args::reducing(Collective::kReduce, comm, user_send(sendbuf), recvbuf,
-                                         c.args.count, c.args.type, c.args.op, root),
-            c, is_root)) {
+            reduction_call(Collective::kReduce, comm, user_send(sendbuf), recvbuf, c.args, root), c,
+            is_root)) {
       return std::move(*started);
     }
   }
   Reduction r = staged(std::move(c), sendbuf, recvbuf, is_root);
   void* halyard_recv = is_root ? r.recv.data() : recvbuf;  // not significant elsewhere
-  halyard::Request request = start({Collective::kReduce,
-                                    comm,
-                                    r.send,
-                                    halyard_recv,
-                                    r.args.count,
-                                    {},
-                                    {},
-                                    r.args.type,
-                                    r.args.op,
-                                    root});
+  halyard::Request request =
+      start(reduction_call(Collective::kReduce, comm, r.send, halyard_recv, r.args, root));
   if (!in_blocking_collective()) r.args.keep_until_done(request);
   return {request, unpack_all(r.sent, r.recv)};
 }
@@ -169,28 +167,19 @@ Started start_allreduce(const halyard::Communicator& comm, const void* sendbuf, 
   CheckedReduction c = checked_call(sendbuf, recvbuf, count, datatype, op, true);
   const Route route = route_of(c);
   if (route == Route::kDirect) {
-    return {start(halyard::call_args::reducing(Collective::kAllreduce, comm,
-                                               direct_send(sendbuf, c), direct_recv(recvbuf, c),
-                                               c.args.count, c.args.type, c.args.op))};
+    return {start(reduction_call(Collective::kAllreduce, comm, direct_send(sendbuf, c),
+                                 direct_recv(recvbuf, c), c.args))};
   }
   if (route == Route::kHoled) {
     if (std::optional<Started> started = start_without_staging(
-            halyard::call_args::reducing(Collective::kAllreduce, comm, user_send(sendbuf), recvbuf,
-                                         c.args.count, c.args.type, c.args.op),
-            c, true)) {
+            reduction_call(Collective::kAllreduce, comm, user_send(sendbuf), recvbuf, c.args), c,
+            true)) {
       return std::move(*started);
     }
   }
   Reduction r = staged(std::move(c), sendbuf, recvbuf, true);
-  halyard::Request request = start({Collective::kAllreduce,
-                                    comm,
-                                    r.send,
-                                    r.recv.data(),
-                                    r.args.count,
-                                    {},
-                                    {},
-                                    r.args.type,
-                                    r.args.op});
+  halyard::Request request =
+      start(reduction_call(Collective::kAllreduce, comm, r.send, r.recv.data(), r.args));
   if (!in_blocking_collective()) r.args.keep_until_done(request);
   return {request, unpack_all(r.sent, r.recv)};
 }

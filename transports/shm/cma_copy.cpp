@@ -70,7 +70,7 @@ int write_direct(pid_t pid, std::uint64_t remote_address, const void* local, std
 // +0 or +8 from send's +0 or +16, 5.2-6.4 us at +0/+0, +16/+16, +16/+48 or +64/+0; 256 KiB
 // 174-189 us against 48-51), and two heap buffers often do. Such a copy goes through a
 // per-thread bounce buffer placed like the remote side, in pieces; the copy in user space that
-// this adds costs far less (the same 256 KiB bcast: 45 us against 178).
+// this adds costs far less (the same 256 KiB bcast: 36-42 us against 174-178).
 constexpr std::size_t kCopyAlignment = 32;
 constexpr std::size_t kBounceBytes = 256 * 1024;
 constexpr std::size_t kBounceMinBytes = 1024;
