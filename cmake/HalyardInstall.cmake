@@ -7,7 +7,7 @@ install(TARGETS halyard EXPORT HalyardTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Headers keep their layer folders under include/halyard/.
-foreach(layer runtime transports collectives)
+foreach(layer runtime transports collectives rma)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/halyard/${layer}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

@@ -8,7 +8,9 @@ Layers, lowest first; a file may include its own layer and those below:
   coll-family    collectives/{base,adapt,intranode,shm,device,han}/**  (in their own order:
                  base < adapt, intranode, shm, device < han; the middle four not each other)
   coll-service   collectives/{guard,select}/**                     (not each other)
-  public-api     collectives/collectives.*, collectives/post_call.*, include/**
+  public-api     collectives/collectives.*, collectives/post_call.*
+  one-sided      rma/**                                            (windows: docs/one-sided.md)
+  public-header  include/**                                        (the C++ API's headers)
   tools          shim/**, launcher/**, tuner/**, python/**         (shim and launcher not
                                                                       each other)
 Each offending line is printed as  file:line: <layer> includes <layer>: #include "..."
@@ -26,7 +28,9 @@ RANKS = {
     "coll-family": 3,
     "coll-service": 4,
     "public-api": 5,
-    "tools": 6,
+    "one-sided": 6,
+    "public-header": 7,
+    "tools": 8,
 }
 # The families compose upward: HAN's pipelines run base, adapt and intranode sub-collectives on
 # host buffers and the device family's node operations on device buffers (han/device_staged.*).
@@ -51,7 +55,9 @@ def layer_of(path):
     if top == "transports":
         return ("transports", "transports")
     if top == "include":
-        return ("public-api", "api")
+        return ("public-header", "include")
+    if top == "rma":
+        return ("one-sided", "rma")
     if top in ("shim", "launcher", "tuner", "python"):
         return ("tools", top)
     if top != "collectives" or len(parts) < 2:
@@ -87,7 +93,7 @@ def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     violations = []
     seen_known = set()
-    for top in ("runtime", "transports", "collectives", "include", "shim", "launcher", "tuner", "python"):
+    for top in ("runtime", "transports", "collectives", "rma", "include", "shim", "launcher", "tuner", "python"):
         for file in sorted((root / top).rglob("*")):
             if file.suffix not in SOURCE_SUFFIXES or not file.is_file():
                 continue

@@ -1,6 +1,6 @@
-// MPI's one-sided communication and synchronization calls on a window (window.hpp). The calls
-// check their arguments with MPI's error classes and describe each operation as an RmaCall;
-// the window moves the data and keeps the epochs.
+// MPI's one-sided communication and synchronization calls on a window (window_object.hpp). The
+// calls check their arguments with MPI's error classes and describe each operation as an
+// RmaCall (rma/rma_call.hpp); the window moves the data and keeps the epochs.
 #include <mpi.h>
 
 #include <cstring>
@@ -11,9 +11,12 @@
 #include "shim/argument_checks.hpp"
 #include "shim/group_table.hpp"
 #include "shim/reduction_args.hpp"
+#include "shim/target_blocks.hpp"
 #include "shim/window_table.hpp"
 
 using namespace halyard::mpi_shim;
+using halyard::RmaCall;
+using halyard::RmaKind;
 
 namespace {
 
@@ -66,14 +69,14 @@ bool has_result(const RmaArgs& a) {
   return a.kind == RmaKind::kGet || a.kind == RmaKind::kGetAccumulate;
 }
 
-[[noreturn]] void invalid_window_rank(const Window& window, int rank, const char* role) {
+[[noreturn]] void invalid_window_rank(const WindowObject& window, int rank, const char* role) {
   fail(MPI_ERR_RANK, "invalid " + std::string(role) + " rank " + std::to_string(rank) +
                          " (window size " + std::to_string(window.size()) + ")");
 }
 
 // MPI_ERR_RANK unless `rank` is one of the window's (its group is an intracommunicator's, whose
 // size the window keeps: no communicator look-up on every operation).
-inline void check_window_rank(const Window& window, int rank, const char* role) {
+inline void check_window_rank(const WindowObject& window, int rank, const char* role) {
   if (rank < 0 || rank >= window.size()) [[unlikely]]
     invalid_window_rank(window, rank, role);
 }
@@ -97,7 +100,7 @@ LocalSide checked_side(const void* addr, int count, MPI_Datatype datatype, const
 // The usual put or get, contiguous on both sides (predefined types, contiguous derived ones):
 // copied at once where the window allows it (Window::contiguous_direct), before any RmaCall is
 // built; false otherwise, and the operation takes the general path.
-bool contiguous_put_or_get(Window& window, const RmaArgs& a, const LocalSide& local,
+bool contiguous_put_or_get(WindowObject& window, const RmaArgs& a, const LocalSide& local,
                            const TypeObject& target_type, std::size_t target_count) {
   const TypeObject& type = *local.type;
   if (type.map.empty() || target_type.map.empty() || !type.contiguous_for(local.count) ||
@@ -114,7 +117,7 @@ bool contiguous_put_or_get(Window& window, const RmaArgs& a, const LocalSide& lo
 // Checks and starts one operation; a null request for MPI_PROC_NULL and for an operation that
 // completed at once. `may_pack`: a blocking put or accumulate, which the window may pack with
 // others (window.hpp).
-halyard::Request start_rma(Window& window, const RmaArgs& a, bool may_pack) {
+halyard::Request start_rma(WindowObject& window, const RmaArgs& a, bool may_pack) {
   if (a.target_rank == MPI_PROC_NULL) return {};
   check_window_rank(window, a.target_rank, "target_rank");
   if (a.target_disp < 0) fail(MPI_ERR_DISP, "target_disp is negative");
@@ -134,32 +137,36 @@ halyard::Request start_rma(Window& window, const RmaArgs& a, bool may_pack) {
                             target_count)) {
     return {};
   }
+  const TargetBlocks target_blocks(target_type, target_count);
   RmaCall call;
   call.kind = a.kind;
   call.target = a.target_rank;
   call.disp = a.target_disp;
-  call.target_count = target_count;
-  call.target_type = &target_type;
-  call.op = a.op;
+  call.target_blocks = target_blocks.pairs();
   call.may_pack = may_pack;
   if (origin.type != nullptr) {
-    call.origin = TypedBuffer(origin.addr, origin.count, *origin.type, TypedBuffer::Use::kSend);
+    TypedBuffer data(origin.addr, origin.count, *origin.type, TypedBuffer::Use::kSend);
+    call.origin = {static_cast<const std::byte*>(data.data()), data.bytes()};
+    if (data.staged()) call.keep_alive = std::make_shared<TypedBuffer>(std::move(data));
   }
   if (result.type != nullptr) {
-    call.result = TypedBuffer(result.addr, result.count, *result.type, TypedBuffer::Use::kReceive);
+    TypedBuffer into(result.addr, result.count, *result.type, TypedBuffer::Use::kReceive);
+    call.result = {static_cast<std::byte*>(into.data()), into.bytes()};
+    if (into.staged()) call.result_landed = [into] { into.complete(); };
   }
   if (a.kind == RmaKind::kAccumulate || a.kind == RmaKind::kGetAccumulate) {
-    call.element = accumulate_element(a.op, target_type, target_count, a.target_datatype);
+    call.op = accumulate_code(
+        a.op, accumulate_element(a.op, target_type, target_count, a.target_datatype));
   }
   return window.start(std::move(call));
 }
 
 int blocking_rma(const char* call, MPI_Win win, const RmaArgs& args) {
-  return window_call(call, win, [&](Window& window) { start_rma(window, args, true); });
+  return window_call(call, win, [&](WindowObject& window) { start_rma(window, args, true); });
 }
 
 int request_rma(const char* call, MPI_Win win, const RmaArgs& args, MPI_Request* request) {
-  return window_call(call, win, [&](Window& window) {
+  return window_call(call, win, [&](WindowObject& window) {
     check_out(request, "request");
     halyard::Request started = start_rma(window, args, false);
     if (!started.valid()) {
@@ -216,13 +223,13 @@ RmaArgs fetching(RmaArgs a, void* result_addr, int result_count, MPI_Datatype re
 // One synchronization call that names the window only.
 template <typename Action>
 int window_sync(const char* call, MPI_Win win, Action action) {
-  return window_call(call, win, [&](Window& window) { action(window); });
+  return window_call(call, win, [&](WindowObject& window) { action(window); });
 }
 
 // One synchronization call that names a target rank (MPI_PROC_NULL: nothing to do).
 template <typename Action>
 int target_sync(const char* call, int rank, MPI_Win win, Action action) {
-  return window_call(call, win, [&](Window& window) {
+  return window_call(call, win, [&](WindowObject& window) {
     if (rank == MPI_PROC_NULL) return;
     check_window_rank(window, rank, "rank");
     action(window, rank);
@@ -319,7 +326,7 @@ int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype da
 int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                          MPI_Win win) {
-  return window_call("MPI_Compare_and_swap", win, [&](Window& window) {
+  return window_call("MPI_Compare_and_swap", win, [&](WindowObject& window) {
     if (target_rank == MPI_PROC_NULL) return;
     const TypeObject& type = checked_datatype(datatype);
     if (!type.predefined) fail(MPI_ERR_TYPE, "MPI_Compare_and_swap takes a predefined datatype");
@@ -331,100 +338,102 @@ int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void
     auto both = std::make_shared<std::vector<std::byte>>(2 * type.size);
     std::memcpy(both->data(), origin_addr, type.size);
     std::memcpy(both->data() + type.size, compare_addr, type.size);
+    const TargetBlocks target_blocks(type, 1);
     RmaCall call;
     call.kind = RmaKind::kCompareAndSwap;
     call.target = target_rank;
     call.disp = target_disp;
-    call.target_type = &type;
-    call.target_count = 1;
-    call.origin = TypedBuffer(both->data(), 2, type, TypedBuffer::Use::kSend);
+    call.target_blocks = target_blocks.pairs();
+    call.origin = *both;
     call.keep_alive = both;
-    call.result = TypedBuffer(result_addr, 1, type, TypedBuffer::Use::kReceive);
+    call.result = {static_cast<std::byte*>(result_addr), type.size};
     window.start(std::move(call));
   });
 }
 
 int MPI_Win_fence(int assert, MPI_Win win) {
-  return window_sync("MPI_Win_fence", win, [&](Window& w) {
+  return window_sync("MPI_Win_fence", win, [&](WindowObject& w) {
     check_assert(assert);
-    w.fence(assert);
+    w.fence((assert & MPI_MODE_NOSUCCEED) == 0);
   });
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
-  return window_sync("MPI_Win_post", win, [&](Window& w) {
+  return window_sync("MPI_Win_post", win, [&](WindowObject& w) {
     check_assert(assert);
     w.post(w.window_ranks(checked_group(group)));
   });
 }
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
-  return window_sync("MPI_Win_start", win, [&](Window& w) {
+  return window_sync("MPI_Win_start", win, [&](WindowObject& w) {
     check_assert(assert);
     w.start_access(w.window_ranks(checked_group(group)));
   });
 }
 
 int MPI_Win_complete(MPI_Win win) {
-  return window_sync("MPI_Win_complete", win, [](Window& w) { w.complete(); });
+  return window_sync("MPI_Win_complete", win, [](WindowObject& w) { w.complete(); });
 }
 
 int MPI_Win_wait(MPI_Win win) {
-  return window_sync("MPI_Win_wait", win, [](Window& w) { w.wait(); });
+  return window_sync("MPI_Win_wait", win, [](WindowObject& w) { w.wait(); });
 }
 
 int MPI_Win_test(MPI_Win win, int* flag) {
-  return window_sync("MPI_Win_test", win, [&](Window& w) {
+  return window_sync("MPI_Win_test", win, [&](WindowObject& w) {
     check_out(flag, "flag");
     *flag = w.test() ? 1 : 0;
   });
 }
 
 int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
-  return target_sync("MPI_Win_lock", rank, win, [&](Window& w, int target) {
+  return target_sync("MPI_Win_lock", rank, win, [&](WindowObject& w, int target) {
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) {
       fail(MPI_ERR_LOCKTYPE, "lock_type " + std::to_string(lock_type));
     }
     check_assert(assert);
-    w.lock(lock_type, target);
+    w.lock(lock_type == MPI_LOCK_EXCLUSIVE ? halyard::LockType::kExclusive
+                                           : halyard::LockType::kShared,
+           target);
   });
 }
 
 int MPI_Win_unlock(int rank, MPI_Win win) {
-  return target_sync("MPI_Win_unlock", rank, win, [](Window& w, int target) { w.unlock(target); });
+  return target_sync("MPI_Win_unlock", rank, win, [](WindowObject& w, int target) { w.unlock(target); });
 }
 
 int MPI_Win_lock_all(int assert, MPI_Win win) {
-  return window_sync("MPI_Win_lock_all", win, [&](Window& w) {
+  return window_sync("MPI_Win_lock_all", win, [&](WindowObject& w) {
     check_assert(assert);
     w.lock_all();
   });
 }
 
 int MPI_Win_unlock_all(MPI_Win win) {
-  return window_sync("MPI_Win_unlock_all", win, [](Window& w) { w.unlock_all(); });
+  return window_sync("MPI_Win_unlock_all", win, [](WindowObject& w) { w.unlock_all(); });
 }
 
 // Operations complete at the target once acknowledged, so local completion is the same wait.
 int MPI_Win_flush(int rank, MPI_Win win) {
-  return target_sync("MPI_Win_flush", rank, win, [](Window& w, int target) { w.flush(target); });
+  return target_sync("MPI_Win_flush", rank, win, [](WindowObject& w, int target) { w.flush(target); });
 }
 
 int MPI_Win_flush_local(int rank, MPI_Win win) {
   return target_sync("MPI_Win_flush_local", rank, win,
-                     [](Window& w, int target) { w.flush(target); });
+                     [](WindowObject& w, int target) { w.flush(target); });
 }
 
 int MPI_Win_flush_all(MPI_Win win) {
-  return window_sync("MPI_Win_flush_all", win, [](Window& w) { w.flush_all(); });
+  return window_sync("MPI_Win_flush_all", win, [](WindowObject& w) { w.flush_all(); });
 }
 
 int MPI_Win_flush_local_all(MPI_Win win) {
-  return window_sync("MPI_Win_flush_local_all", win, [](Window& w) { w.flush_all(); });
+  return window_sync("MPI_Win_flush_local_all", win, [](WindowObject& w) { w.flush_all(); });
 }
 
 int MPI_Win_sync(MPI_Win win) {
-  return window_sync("MPI_Win_sync", win, [](const Window& w) { w.sync(); });
+  return window_sync("MPI_Win_sync", win, [](const WindowObject& w) { w.sync(); });
 }
 
 }  // extern "C"

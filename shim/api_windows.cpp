@@ -1,4 +1,4 @@
-// MPI calls that make, describe and free windows (window.hpp): the four flavors, shared
+// MPI calls that make, describe and free windows (window_object.hpp): the four flavors, shared
 // queries, dynamic attach / detach, attributes, names, info and error handlers.
 #include <mpi.h>
 
@@ -30,8 +30,13 @@ int create_window(const char* call, MPI_Comm comm, int flavor, void* base, MPI_A
       check_out(baseptr, "baseptr");
     }
     halyard::EventLoop::Access access(shim_state().runtime().loop());
-    auto window =
-        std::make_unique<Window>(entry.comm, flavor, base, size, disp_unit, hints_from(info));
+    std::unique_ptr<WindowObject> window;
+    try {
+      window = std::make_unique<WindowObject>(entry.comm, flavor, base, size, disp_unit,
+                                              hints_from(info));
+    } catch (const halyard::WindowError& e) {
+      throw mpi_error_of(e);
+    }
     if (baseptr != nullptr) *static_cast<void**>(baseptr) = window->base();
     *win = add_window(std::move(window));
   });
@@ -66,11 +71,11 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
 
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
   return window_call("MPI_Win_shared_query", win, [&] {
-    Window& window = checked_window(win);
+    WindowObject& window = checked_window(win);
     check_out(size, "size");
     check_out(disp_unit, "disp_unit");
     check_out(baseptr, "baseptr");
-    if (window.flavor() != MPI_WIN_FLAVOR_SHARED) {
+    if (window.flavor() != halyard::WindowFlavor::kShared) {
       fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
     }
     if (rank == MPI_PROC_NULL) {  // the first rank with memory, or the first at all
@@ -78,7 +83,7 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, 
       while (rank + 1 < window.size() && window.peer(rank).size == 0) ++rank;
     }
     check_peer(rank, window.comm(), "rank", false);
-    const WindowPeer& peer = window.peer(rank);
+    const halyard::WindowPeer& peer = window.peer(rank);
     *size = peer.size;
     *disp_unit = peer.disp_unit;
     *static_cast<void**>(baseptr) = peer.mapped;
@@ -107,7 +112,7 @@ int MPI_Win_free(MPI_Win* win) {
 
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
   return window_call("MPI_Win_get_group", win, [&] {
-    const Window& window = checked_window(win);
+    const WindowObject& window = checked_window(win);
     check_out(group, "group");
     *group = add_group(members_of(window.comm()));
   });
@@ -115,7 +120,7 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
 
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag) {
   return window_call("MPI_Win_get_attr", win, [&] {
-    Window& window = checked_window(win);
+    WindowObject& window = checked_window(win);
     check_out(attribute_val, "attribute_val");
     check_out(flag, "flag");
     void* value = nullptr;
@@ -146,7 +151,7 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag
 
 int MPI_Win_set_name(MPI_Win win, const char* win_name) {
   return window_call("MPI_Win_set_name", win, [&] {
-    Window& window = checked_window(win);
+    WindowObject& window = checked_window(win);
     check_out(win_name, "win_name");
     window.name.assign(win_name, strnlen(win_name, MPI_MAX_OBJECT_NAME - 1));
   });
@@ -154,7 +159,7 @@ int MPI_Win_set_name(MPI_Win win, const char* win_name) {
 
 int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
   return window_call("MPI_Win_get_name", win, [&] {
-    const Window& window = checked_window(win);
+    const WindowObject& window = checked_window(win);
     check_out(win_name, "win_name");
     check_out(resultlen, "resultlen");
     *resultlen = copy_text(window.name, win_name, MPI_MAX_OBJECT_NAME);
@@ -168,7 +173,7 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
 
 int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
   return window_call("MPI_Win_get_info", win, [&] {
-    const Window& window = checked_window(win);
+    const WindowObject& window = checked_window(win);
     check_out(info_used, "info_used");
     *info_used = add_info(window.info);
   });
@@ -182,7 +187,7 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function* win_errhandler_fn,
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   return window_call("MPI_Win_set_errhandler", win, [&] {
-    Window& window = checked_window(win);
+    WindowObject& window = checked_window(win);
     check_errhandler(errhandler);
     window.errhandler = errhandler;
   });
@@ -190,7 +195,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
 
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
   return window_call("MPI_Win_get_errhandler", win, [&] {
-    const Window& window = checked_window(win);
+    const WindowObject& window = checked_window(win);
     check_out(errhandler, "errhandler");
     *errhandler = window.errhandler;
   });
@@ -198,7 +203,7 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
 
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   return window_call("MPI_Win_call_errhandler", win, [&] {
-    const Window& window = checked_window(win);
+    const WindowObject& window = checked_window(win);
     // MPI returns MPI_SUCCESS when the handler returns, whatever it did with the code.
     apply_handler("MPI_Win_call_errhandler", window.errhandler, static_cast<MPI_Comm>(win),
                   errorcode, "error code " + std::to_string(errorcode));

@@ -12,15 +12,15 @@
 
 #include "runtime/event_loop.hpp"
 #include "shim/call_guard.hpp"
-#include "shim/window.hpp"
+#include "shim/window_object.hpp"
 
 namespace halyard::mpi_shim {
 
 // MPI_ERR_WIN for MPI_WIN_NULL, a freed window or a handle of another kind.
-Window& checked_window(MPI_Win win);
+WindowObject& checked_window(MPI_Win win);
 // Null when `win` names no live window.
-Window* find_window(MPI_Win win);
-MPI_Win add_window(std::unique_ptr<Window> window);
+WindowObject* find_window(MPI_Win win);
+MPI_Win add_window(std::unique_ptr<WindowObject> window);
 void remove_window(MPI_Win win);
 
 // MPI_ERR_WIN for a handle that names no window (the message checked_window() gives).
@@ -33,10 +33,10 @@ template <typename Body>
 int window_call(const char* call, MPI_Win win, Body&& body) {
   return guarded(call, static_cast<MPI_Comm>(win), [&] {
     EventLoop::Access access(shim_state().runtime().loop());
-    Window* window = find_window(win);
+    WindowObject* window = find_window(win);
     const MPI_Errhandler handler = window != nullptr ? window->errhandler : MPI_ERRHANDLER_NULL;
     try {
-      if constexpr (std::is_invocable_v<Body, Window&>) {
+      if constexpr (std::is_invocable_v<Body, WindowObject&>) {
         if (window == nullptr) no_window(win);
         body(*window);
       } else {
@@ -45,6 +45,10 @@ int window_call(const char* call, MPI_Win win, Body&& body) {
     } catch (MpiError& e) {
       if (e.errhandler == MPI_ERRHANDLER_NULL) e.errhandler = handler;
       throw;
+    } catch (const WindowError& e) {
+      MpiError error = mpi_error_of(e);
+      error.errhandler = handler;
+      throw error;
     } catch (const Error& e) {
       throw MpiError{error_class_of(e.code()), e.what(), handler};
     }

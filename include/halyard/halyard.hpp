@@ -20,5 +20,8 @@
 #include "runtime/datatypes/datatype.hpp"
 #include "runtime/datatypes/reduce_op.hpp"
 
+// One-sided communication: windows with put, get, accumulates, fences, locks and flushes.
+#include "rma/window.hpp"
+
 // The typed layer over the calls above: spans, deduced datatypes, ops as objects.
 #include "halyard/typed.hpp"

@@ -1,4 +1,4 @@
-#include "shim/window_segment.hpp"
+#include "rma/window_segment.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -8,14 +8,14 @@
 #include <cstring>
 #include <utility>
 
-#include "shim/mpi_error.hpp"
+#include "rma/window_error.hpp"
 
-namespace halyard::mpi_shim {
+namespace halyard {
 
 namespace {
 
 [[noreturn]] void refuse(const char* what, const std::string& name) {
-  fail(MPI_ERR_NO_MEM, std::string(what) + " " + name + ": " + std::strerror(errno));
+  window_fault(WindowFault::kNoMemory, std::string(what) + " " + name + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -69,4 +69,4 @@ void NodeSegment::unlink() {
   name_.clear();
 }
 
-}  // namespace halyard::mpi_shim
+}  // namespace halyard

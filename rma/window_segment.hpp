@@ -1,4 +1,4 @@
-// The memory of an MPI_Win_allocate(_shared) window on one node: one POSIX shared-memory segment
+// The memory of an allocated window (MPI_Win_allocate(_shared)) on one node: one POSIX shared-memory segment
 // that the node's lowest rank of the window creates and every rank of the node maps, each rank's
 // part at its own offset (MPI_Win_allocate_shared's contiguous layout). MPI_Win_allocate uses it
 // too, so that ranks of a node load and store into each other's windows directly (the unified
@@ -8,13 +8,13 @@
 #include <cstddef>
 #include <string>
 
-namespace halyard::mpi_shim {
+namespace halyard {
 
 class NodeSegment {
  public:
   NodeSegment() = default;
   // The segment `name` of `bytes`: created (exclusively, zero-filled) or opened and mapped.
-  // Throws MpiError(MPI_ERR_NO_MEM) naming errno when the system refuses.
+  // Throws WindowError(kNoMemory) naming errno when the system refuses.
   NodeSegment(const std::string& name, std::size_t bytes, bool create);
   ~NodeSegment();
   NodeSegment(NodeSegment&& other) noexcept;
@@ -32,4 +32,4 @@ class NodeSegment {
   std::size_t bytes_ = 0;
 };
 
-}  // namespace halyard::mpi_shim
+}  // namespace halyard

@@ -1,4 +1,4 @@
-#include "shim/window.hpp"
+#include "rma/window.hpp"
 
 #include <sys/uio.h>
 #include <unistd.h>
@@ -14,11 +14,8 @@
 #include "runtime/datatypes/reduction.hpp"
 #include "runtime/event_loop.hpp"
 #include "runtime/node_memory.hpp"
-#include "shim/datatype_table.hpp"
-#include "shim/mpi_error.hpp"
-#include "shim/reduction_args.hpp"
 
-namespace halyard::mpi_shim {
+namespace halyard {
 
 namespace {
 
@@ -46,8 +43,7 @@ struct OperationWire {
   std::uint64_t id;
   std::uint64_t sequence;  // per (origin, target): the target applies in this order
   RmaKind kind;
-  std::int32_t op;
-  std::int32_t element;
+  AccumulateCode op;
   std::uint32_t blocks;
   std::int64_t disp;
   std::uint64_t fetch_bytes;
@@ -70,7 +66,6 @@ constexpr std::size_t kMaxIovecs = 512;
 struct Outgoing {
   std::vector<std::byte> header;
   std::vector<std::byte> owned_payload;
-  TypedBuffer data;
   std::shared_ptr<void> keep_alive;
 };
 
@@ -105,68 +100,10 @@ T value_of(std::span<const std::byte> bytes) {
   return value;
 }
 
-// The (offset, bytes) blocks that `count` items of `type` cover, in type-map order, adjacent
-// ones merged: the target's side of an operation. One block (a contiguous target type, what
-// nearly every operation has) is kept inline: no heap allocation on a small put's path.
-class TargetBlocks {
- public:
-  TargetBlocks(const TypeObject& type, std::size_t count) {
-    if (count == 0 || type.map.empty()) return;
-    // Items back to back with no hole (MPI_CHAR, MPI_DOUBLE, a contiguous type): one block, not
-    // one per item merged byte by byte (a 1 MiB put of MPI_CHAR took 3 ms that way).
-    if (type.contiguous_for(count)) {
-      one_ = {type.map.front().offset, static_cast<std::int64_t>(count * type.size)};
-      pairs_ = one_;
-      return;
-    }
-    for (std::size_t item = 0; item < count; ++item) {
-      const std::int64_t origin = static_cast<std::int64_t>(item) * type.extent;
-      for (const TypeRun& run : type.map) {
-        const auto block_bytes = static_cast<std::int64_t>(run.block_bytes());
-        for (std::size_t b = 0; b < run.blocks; ++b) {
-          const std::int64_t offset =
-              origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
-          std::size_t n = many_.size();
-          if (n >= 2 && many_[n - 2] + many_[n - 1] == offset) {
-            many_[n - 1] += block_bytes;
-          } else {
-            many_.push_back(offset);
-            many_.push_back(block_bytes);
-          }
-        }
-      }
-    }
-    pairs_ = many_;
-  }
-  TargetBlocks(const TargetBlocks&) = delete;
-  TargetBlocks& operator=(const TargetBlocks&) = delete;
-
-  // offset, bytes, offset, bytes, ...
-  std::span<const std::int64_t> pairs() const { return pairs_; }
-
- private:
-  std::array<std::int64_t, 2> one_{};
-  std::vector<std::int64_t> many_;
-  std::span<const std::int64_t> pairs_;
-};
-
 std::size_t total_bytes(std::span<const std::int64_t> blocks) {
   std::size_t total = 0;
   for (std::size_t i = 1; i < blocks.size(); i += 2) total += static_cast<std::size_t>(blocks[i]);
   return total;
-}
-
-// target (op)= data, element by element, for `bytes` bytes of `element`s.
-void accumulate_into(MPI_Op op, MPI_Datatype element, std::byte* target, const std::byte* data,
-                     std::size_t bytes) {
-  if (op == MPI_NO_OP || bytes == 0) return;
-  if (op == MPI_REPLACE) {
-    std::memmove(target, data, bytes);
-    return;
-  }
-  const TypeObject* type = datatype_table().find(element);
-  ReductionArgs reduction = checked_reduction(bytes / type->size, element, *type, op);
-  reduce_into(reduction.op, reduction.type, target, data, reduction.count);
 }
 
 // One CMA copy between `local` (packed) and `blocks` at `remote` in process `pid`; false when
@@ -203,18 +140,30 @@ std::uint32_t next_serial() {
   return serial.fetch_add(1);
 }
 
+// A contiguous operation's target: one block from the displacement.
+struct OneBlock {
+  explicit OneBlock(std::size_t bytes) : pair{0, static_cast<std::int64_t>(bytes)} {}
+  std::int64_t pair[2];
+};
+
 }  // namespace
 
-Window::Window(const Communicator& comm, int flavor, void* base, MPI_Aint size, int disp_unit,
-               InfoEntries hints)
-    : info(std::move(hints)),
-      comm_(comm.dup()),
+void accumulate_in_runtime_types(AccumulateCode code, std::byte* target, const std::byte* data,
+                                 std::size_t bytes) {
+  const auto type = static_cast<Datatype>(code.element);
+  reduce_into(static_cast<Op>(code.op), type, target, data, bytes / datatype_size(type));
+}
+
+Window::Window(const Communicator& comm, WindowFlavor flavor, void* base, std::int64_t size,
+               int disp_unit, AccumulateFunction accumulate_function)
+    : comm_(comm.dup()),
       rank_(comm_.rank()),
       size_(comm_.size()),
       flavor_(flavor),
       base_(base),
       bytes_(size),
       disp_unit_(disp_unit),
+      accumulate_(accumulate_function),
       direct_paths_(direct_paths_enabled()) {
   const auto n = static_cast<std::size_t>(size_);
   outstanding_.assign(n, 0);
@@ -227,7 +176,6 @@ Window::Window(const Communicator& comm, int flavor, void* base, MPI_Aint size, 
   held_.resize(n);
   register_handlers();
   exchange_peers(base);
-  attribute_values = {bytes_, disp_unit_, flavor_, MPI_WIN_UNIFIED};
 }
 
 Window::~Window() {
@@ -265,14 +213,14 @@ void Window::register_handlers() {
       },
       [this](int, std::span<const std::byte> header, std::size_t payload_bytes) -> void* {
         auto it = pending_.find(value_of<std::uint64_t>(header));
-        if (it == pending_.end() || it->second.result.bytes() != payload_bytes) return nullptr;
+        if (it == pending_.end() || it->second.result.size() != payload_bytes) return nullptr;
         return it->second.result.data();
       });
   comm_.register_am_handler(kLock, [this](int origin, std::span<const std::byte> header, auto) {
-    on_lock(origin, value_of<std::int32_t>(header));
+    on_lock(origin, static_cast<LockType>(value_of<std::int32_t>(header)));
   });
   comm_.register_am_handler(kUnlock, [this](int origin, std::span<const std::byte> header, auto) {
-    on_unlock(origin, value_of<std::int32_t>(header));
+    on_unlock(origin, static_cast<LockType>(value_of<std::int32_t>(header)));
   });
   comm_.register_am_handler(
       kGrant, [this](int target, auto, auto) { ++grants_[static_cast<std::size_t>(target)]; });
@@ -293,16 +241,17 @@ void Window::register_handlers() {
 void Window::exchange_peers(void* own_base) {
   std::vector<char> on_node(static_cast<std::size_t>(size_));
   for (int r = 0; r < size_; ++r) on_node[static_cast<std::size_t>(r)] = comm_.same_node(rank_, r);
-  if (flavor_ == MPI_WIN_FLAVOR_SHARED && comm_.node_count() != 1) {
-    fail(MPI_ERR_RMA_SHARED,
-         "MPI_Win_allocate_shared needs every rank of the communicator on one node");
+  if (flavor_ == WindowFlavor::kShared && comm_.node_count() != 1) {
+    window_fault(WindowFault::kShared,
+                 "a shared window (MPI_Win_allocate_shared) needs every rank of the communicator "
+                 "on one node");
   }
   PeerRecord mine{reinterpret_cast<std::uint64_t>(own_base), bytes_,        disp_unit_,
                   static_cast<std::int32_t>(getpid()),       next_serial(), 0};
   std::vector<PeerRecord> records(static_cast<std::size_t>(size_));
   allgather(comm_, &mine, records.data(), sizeof mine, Datatype::kUint8);
 
-  const bool allocating = flavor_ == MPI_WIN_FLAVOR_ALLOCATE || flavor_ == MPI_WIN_FLAVOR_SHARED;
+  const bool allocating = flavor_ == WindowFlavor::kAllocate || flavor_ == WindowFlavor::kShared;
   std::vector<std::size_t> offsets(static_cast<std::size_t>(size_), 0);
   std::size_t segment_bytes = 0;
   int leader = -1;
@@ -351,30 +300,30 @@ std::vector<int> Window::window_ranks(const std::vector<int>& world_ranks) const
   std::vector<int> ranks;
   for (int world : world_ranks) {
     int rank = comm_.rank_of_world(world);
-    if (rank < 0) fail(MPI_ERR_RANK, "a rank of the group is not in the window's group");
+    if (rank < 0) window_fault(WindowFault::kRank, "a rank of the group is not in the window's group");
     ranks.push_back(rank);
   }
   return ranks;
 }
 
-void Window::attach(void* base, MPI_Aint size) {
-  if (flavor_ != MPI_WIN_FLAVOR_DYNAMIC) {
-    fail(MPI_ERR_RMA_FLAVOR, "MPI_Win_attach needs a window of MPI_Win_create_dynamic");
+void Window::attach(void* base, std::int64_t size) {
+  if (flavor_ != WindowFlavor::kDynamic) {
+    window_fault(WindowFault::kFlavor, "attach needs a dynamic window (MPI_Win_create_dynamic)");
   }
   attached_[reinterpret_cast<std::uintptr_t>(base)] = size;
 }
 
 void Window::detach(const void* base) {
-  if (flavor_ != MPI_WIN_FLAVOR_DYNAMIC) {
-    fail(MPI_ERR_RMA_FLAVOR, "MPI_Win_detach needs a window of MPI_Win_create_dynamic");
+  if (flavor_ != WindowFlavor::kDynamic) {
+    window_fault(WindowFault::kFlavor, "detach needs a dynamic window (MPI_Win_create_dynamic)");
   }
   if (attached_.erase(reinterpret_cast<std::uintptr_t>(base)) == 0) {
-    fail(MPI_ERR_RMA_ATTACH, "MPI_Win_detach: no memory was attached at that address");
+    window_fault(WindowFault::kAttach, "detach: no memory was attached at that address");
   }
 }
 
-std::byte* Window::local_address(MPI_Aint disp) const {
-  if (flavor_ == MPI_WIN_FLAVOR_DYNAMIC) return reinterpret_cast<std::byte*>(disp);
+std::byte* Window::local_address(std::int64_t disp) const {
+  if (flavor_ == WindowFlavor::kDynamic) return reinterpret_cast<std::byte*>(disp);
   return static_cast<std::byte*>(base_) + disp * disp_unit_;
 }
 
@@ -387,35 +336,44 @@ void Window::run_until(const std::function<bool()>& done) const {
   if (!done()) comm_.loop().run_until(done);
 }
 
-Request Window::start(RmaCall&& call) {
-  if (freed_) fail(MPI_ERR_WIN, "the window was freed");
-  if (!in_access_epoch(call.target)) {
-    fail(MPI_ERR_RMA_SYNC, "no access epoch is open towards rank " + std::to_string(call.target) +
-                               " (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)");
+void Window::check_target(int target) const {
+  if (target < 0 || target >= size_) [[unlikely]] {
+    window_fault(WindowFault::kRank, "invalid target rank " + std::to_string(target) +
+                                         " (window size " + std::to_string(size_) + ")");
   }
-  const TargetBlocks target_blocks(*call.target_type, call.target_count);
-  const std::span<const std::int64_t> blocks = target_blocks.pairs();
+}
+
+Request Window::start(RmaCall&& call) {
+  if (freed_) window_fault(WindowFault::kFreed, "the window was freed");
+  check_target(call.target);
+  if (!in_access_epoch(call.target)) {
+    window_fault(WindowFault::kSync,
+                 "no access epoch is open towards rank " + std::to_string(call.target) +
+                     " (call MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)");
+  }
+  const std::span<const std::int64_t> blocks = call.target_blocks;
   const WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
-  if (flavor_ != MPI_WIN_FLAVOR_DYNAMIC) {
+  if (flavor_ != WindowFlavor::kDynamic) {
     const std::int64_t start = static_cast<std::int64_t>(call.disp) * peer.disp_unit;
     for (std::size_t i = 0; i < blocks.size(); i += 2) {
       if (start + blocks[i] < 0 || start + blocks[i] + blocks[i + 1] > peer.size) {
-        fail(MPI_ERR_RMA_RANGE, "the operation reaches beyond the window of rank " +
-                                    std::to_string(call.target) + " (" + std::to_string(peer.size) +
-                                    " bytes)");
+        window_fault(WindowFault::kRange, "the operation reaches beyond the window of rank " +
+                                              std::to_string(call.target) + " (" +
+                                              std::to_string(peer.size) + " bytes)");
       }
     }
   }
   const std::size_t target_bytes = total_bytes(blocks);
   const bool fetch_only =
-      call.kind == RmaKind::kGet || (call.kind == RmaKind::kGetAccumulate && call.op == MPI_NO_OP);
-  const std::size_t origin_bytes = fetch_only                              ? call.result.bytes()
-                                   : call.kind == RmaKind::kCompareAndSwap ? call.origin.bytes() / 2
-                                                                           : call.origin.bytes();
+      call.kind == RmaKind::kGet ||
+      (call.kind == RmaKind::kGetAccumulate && call.op.op == kNoOpCode);
+  const std::size_t origin_bytes = fetch_only                              ? call.result.size()
+                                   : call.kind == RmaKind::kCompareAndSwap ? call.origin.size() / 2
+                                                                           : call.origin.size();
   if (origin_bytes != target_bytes) {
-    fail(MPI_ERR_TYPE, "the origin's data (" + std::to_string(origin_bytes) +
-                           " bytes) and the target's (" + std::to_string(target_bytes) +
-                           " bytes) differ");
+    window_fault(WindowFault::kSize, "the origin's data (" + std::to_string(origin_bytes) +
+                                         " bytes) and the target's (" +
+                                         std::to_string(target_bytes) + " bytes) differ");
   }
   if (direct_paths_ && (call.kind == RmaKind::kPut || call.kind == RmaKind::kGet) &&
       direct(call, blocks)) {
@@ -423,8 +381,7 @@ Request Window::start(RmaCall&& call) {
   }
   const auto t = static_cast<std::size_t>(call.target);
   ++outstanding_[t];
-  std::span<const std::byte> payload(static_cast<const std::byte*>(call.origin.data()),
-                                     call.origin.bytes());
+  const std::span<const std::byte> payload = call.origin;
   const bool packed = call.may_pack &&
                       (call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
                       payload.size() <= kMaxPackedPayload;
@@ -434,10 +391,9 @@ Request Window::start(RmaCall&& call) {
                            next_sequence_[t]++,
                            call.kind,
                            call.op,
-                           call.element,
                            static_cast<std::uint32_t>(blocks.size() / 2),
-                           static_cast<std::int64_t>(call.disp),
-                           call.result.bytes()};
+                           call.disp,
+                           call.result.size()};
   if (packed) {
     std::vector<std::byte>& pack = packs_[t];
     const std::uint32_t lengths[2] = {
@@ -453,10 +409,10 @@ Request Window::start(RmaCall&& call) {
   send_pack(call.target);  // what was packed before goes first
   auto message = std::make_shared<Outgoing>();
   append_operation_header(message->header, wire, blocks);
-  message->data = call.origin;
-  message->keep_alive = call.keep_alive;
+  message->keep_alive = std::move(call.keep_alive);
   Request request = Request::make_pending(comm_.loop());
-  pending_.emplace(id, PendingOp{call.target, call.result, request});
+  pending_.emplace(id,
+                   PendingOp{call.target, call.result, std::move(call.result_landed), request});
   comm_.am_send(call.target, kOperation, message->header, payload, [message](const Status&) {});
   return request;
 }
@@ -489,7 +445,7 @@ void Window::acknowledge_packed(int origin, std::uint64_t count) {
   send_value(comm_, origin, kPackAck, count);
 }
 
-std::byte* Window::mapped_at(int target, MPI_Aint disp) const {
+std::byte* Window::mapped_at(int target, std::int64_t disp) const {
   if (target == rank_) return local_address(disp);
   const WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
   return peer.mapped != nullptr ? peer.mapped + disp * peer.disp_unit : nullptr;
@@ -506,11 +462,11 @@ bool Window::cma_to(int target, std::byte* local, std::uint64_t remote,
   return true;
 }
 
-bool Window::contiguous_direct(RmaKind kind, int target, MPI_Aint disp, std::int64_t target_offset,
-                               std::byte* local, std::size_t bytes) {
-  if (!direct_paths_ || freed_ || flavor_ == MPI_WIN_FLAVOR_DYNAMIC) return false;
+bool Window::contiguous_direct(RmaKind kind, int target, std::int64_t disp,
+                               std::int64_t target_offset, std::byte* local, std::size_t bytes) {
+  if (!direct_paths_ || freed_ || flavor_ == WindowFlavor::kDynamic) return false;
   const WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
-  const std::int64_t offset = static_cast<std::int64_t>(disp) * peer.disp_unit + target_offset;
+  const std::int64_t offset = disp * peer.disp_unit + target_offset;
   if (offset < 0 || offset + static_cast<std::int64_t>(bytes) > peer.size) return false;
   if (!in_access_epoch(target)) return false;
   const bool put = kind == RmaKind::kPut;
@@ -529,7 +485,7 @@ bool Window::contiguous_direct(RmaKind kind, int target, MPI_Aint disp, std::int
 // Puts and gets on memory this rank maps, or by one CMA copy; false when neither applies.
 bool Window::direct(RmaCall& call, std::span<const std::int64_t> blocks) {
   const bool put = call.kind == RmaKind::kPut;
-  auto* local = static_cast<std::byte*>(put ? call.origin.data() : call.result.data());
+  auto* local = put ? const_cast<std::byte*>(call.origin.data()) : call.result.data();
   if (std::byte* at = mapped_at(call.target, call.disp)) {
     std::size_t position = 0;
     for (std::size_t i = 0; i < blocks.size(); i += 2) {
@@ -544,13 +500,109 @@ bool Window::direct(RmaCall& call, std::span<const std::int64_t> blocks) {
   } else {
     const WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
     const std::uint64_t remote =
-        flavor_ == MPI_WIN_FLAVOR_DYNAMIC
+        flavor_ == WindowFlavor::kDynamic
             ? static_cast<std::uint64_t>(call.disp)
             : peer.base + static_cast<std::uint64_t>(call.disp * peer.disp_unit);
     if (!cma_to(call.target, local, remote, blocks, put)) return false;
   }
-  if (!put) call.result.complete();
+  if (!put && call.result_landed) call.result_landed();
   return true;
+}
+
+Request Window::start_contiguous(RmaKind kind, std::span<const std::byte> origin,
+                                 std::span<std::byte> result, AccumulateCode op, int target,
+                                 std::int64_t disp, bool may_pack) {
+  check_target(target);
+  if ((kind == RmaKind::kPut || kind == RmaKind::kGet) &&
+      contiguous_direct(kind, target, disp, 0,
+                        kind == RmaKind::kPut ? const_cast<std::byte*>(origin.data())
+                                              : result.data(),
+                        kind == RmaKind::kPut ? origin.size() : result.size())) {
+    return {};
+  }
+  const bool fetch_only =
+      kind == RmaKind::kGet || (kind == RmaKind::kGetAccumulate && op.op == kNoOpCode);
+  const OneBlock block(kind == RmaKind::kCompareAndSwap ? origin.size() / 2
+                       : fetch_only                     ? result.size()
+                                                        : origin.size());
+  RmaCall call;
+  call.kind = kind;
+  call.target = target;
+  call.disp = disp;
+  call.target_blocks = block.pair;
+  call.origin = origin;
+  call.result = result;
+  call.op = op;
+  call.may_pack = may_pack;
+  return start(std::move(call));
+}
+
+void Window::put(std::span<const std::byte> data, int target, std::int64_t disp) {
+  start_contiguous(RmaKind::kPut, data, {}, {}, target, disp, true);
+}
+
+void Window::get(std::span<std::byte> into, int target, std::int64_t disp) {
+  start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
+}
+
+void Window::accumulate(std::span<const std::byte> data, Datatype type, Op op, int target,
+                        std::int64_t disp) {
+  check_op_supported(op, type);
+  start_contiguous(RmaKind::kAccumulate, data, {}, runtime_accumulate_code(op, type), target,
+                   disp, true);
+}
+
+void Window::get_accumulate(std::span<const std::byte> data, std::span<std::byte> into,
+                            Datatype type, Op op, int target, std::int64_t disp) {
+  check_op_supported(op, type);
+  start_contiguous(RmaKind::kGetAccumulate, data, into, runtime_accumulate_code(op, type), target,
+                   disp, false);
+}
+
+void Window::fetch_and_op(const void* data, void* into, Datatype type, Op op, int target,
+                          std::int64_t disp) {
+  const std::size_t bytes = datatype_size(type);
+  get_accumulate({static_cast<const std::byte*>(data), bytes},
+                 {static_cast<std::byte*>(into), bytes}, type, op, target, disp);
+}
+
+void Window::compare_and_swap(const void* value, const void* compare, void* into, Datatype type,
+                              int target, std::int64_t disp) {
+  // The value and the comparand travel as one buffer of two elements.
+  const std::size_t bytes = datatype_size(type);
+  auto both = std::make_shared<std::vector<std::byte>>(2 * bytes);
+  std::memcpy(both->data(), value, bytes);
+  std::memcpy(both->data() + bytes, compare, bytes);
+  const OneBlock block(bytes);
+  RmaCall call;
+  call.kind = RmaKind::kCompareAndSwap;
+  call.target = target;
+  call.disp = disp;
+  call.target_blocks = block.pair;
+  call.origin = *both;
+  call.keep_alive = both;
+  call.result = {static_cast<std::byte*>(into), bytes};
+  start(std::move(call));
+}
+
+Request Window::rput(std::span<const std::byte> data, int target, std::int64_t disp) {
+  Request request = start_contiguous(RmaKind::kPut, data, {}, {}, target, disp, false);
+  return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
+}
+
+Request Window::rget(std::span<std::byte> into, int target, std::int64_t disp) {
+  Request request = start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
+  return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
+}
+
+void Window::accumulate_into(AccumulateCode op, std::byte* target, const std::byte* data,
+                             std::size_t bytes) const {
+  if (op.op == kNoOpCode || bytes == 0) return;
+  if (op.op == kReplaceOpCode) {
+    std::memmove(target, data, bytes);
+    return;
+  }
+  accumulate_(op, target, data, bytes);
 }
 
 // A rendezvous operation dispatches when its payload has landed, so it may arrive after later
@@ -622,11 +674,11 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
         std::memcpy(fetched + position, target, bytes);
         break;
       case RmaKind::kAccumulate:
-        accumulate_into(wire.op, wire.element, target, data + position, bytes);
+        accumulate_into(wire.op, target, data + position, bytes);
         break;
       case RmaKind::kGetAccumulate:
         std::memcpy(fetched + position, target, bytes);
-        accumulate_into(wire.op, wire.element, target, data + position, bytes);
+        accumulate_into(wire.op, target, data + position, bytes);
         break;
       case RmaKind::kCompareAndSwap:
         std::memcpy(fetched + position, target, bytes);
@@ -652,9 +704,9 @@ void Window::on_reply(std::span<const std::byte> header, std::span<const std::by
   PendingOp op = std::move(it->second);
   pending_.erase(it);
   if (!payload.empty() && payload.data() != op.result.data()) {
-    std::memcpy(op.result.data(), payload.data(), std::min(payload.size(), op.result.bytes()));
+    std::memcpy(op.result.data(), payload.data(), std::min(payload.size(), op.result.size()));
   }
-  op.result.complete();
+  if (op.result_landed) op.result_landed();
   --outstanding_[static_cast<std::size_t>(op.target)];
   op.request.complete(Status{});
 }
@@ -675,23 +727,23 @@ void Window::sync() const {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
-void Window::fence(int assert) {
+void Window::fence(bool open_next) {
   flush_all();
   sync();
   barrier(comm_);
   sync();
-  fence_epoch_ = (assert& MPI_MODE_NOSUCCEED) == 0;
+  fence_epoch_ = open_next;
 }
 
 void Window::post(const std::vector<int>& ranks) {
-  if (!exposure_group_.empty()) fail(MPI_ERR_RMA_SYNC, "an exposure epoch is already open");
+  if (!exposure_group_.empty()) window_fault(WindowFault::kSync, "an exposure epoch is already open");
   exposure_group_ = ranks;
   sync();
   for (int origin : ranks) notify(origin, kPost, 0);
 }
 
 void Window::start_access(const std::vector<int>& ranks) {
-  if (!access_group_.empty()) fail(MPI_ERR_RMA_SYNC, "an access epoch is already open");
+  if (!access_group_.empty()) window_fault(WindowFault::kSync, "an access epoch is already open");
   run_until([this, &ranks] {
     return std::all_of(ranks.begin(), ranks.end(),
                        [this](int t) { return posts_seen_[static_cast<std::size_t>(t)] > 0; });
@@ -723,21 +775,21 @@ bool Window::test() {
   return true;
 }
 
-void Window::lock(int type, int target) {
+void Window::lock(LockType type, int target) {
   auto t = static_cast<std::size_t>(target);
   if (lock_type_[t] != 0 || lock_all_) {
-    fail(MPI_ERR_RMA_SYNC, "rank " + std::to_string(target) + " is already locked");
+    window_fault(WindowFault::kSync, "rank " + std::to_string(target) + " is already locked");
   }
   int seen = grants_[t];
-  notify(target, kLock, type);
+  notify(target, kLock, static_cast<std::int32_t>(type));
   run_until([this, t, seen] { return grants_[t] > seen; });
-  lock_type_[t] = type;
+  lock_type_[t] = static_cast<std::int32_t>(type);
 }
 
 void Window::unlock(int target) {
   auto t = static_cast<std::size_t>(target);
   if (lock_type_[t] == 0) {
-    fail(MPI_ERR_RMA_SYNC, "rank " + std::to_string(target) + " is not locked");
+    window_fault(WindowFault::kSync, "rank " + std::to_string(target) + " is not locked");
   }
   flush(target);
   sync();
@@ -748,13 +800,13 @@ void Window::unlock(int target) {
 }
 
 void Window::lock_all() {
-  if (lock_all_) fail(MPI_ERR_RMA_SYNC, "MPI_Win_lock_all: the window is already locked");
+  if (lock_all_) window_fault(WindowFault::kSync, "lock_all: the window is already locked");
   notify_every_rank_and_wait(kLock);
   lock_all_ = true;
 }
 
 void Window::unlock_all() {
-  if (!lock_all_) fail(MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all without MPI_Win_lock_all");
+  if (!lock_all_) window_fault(WindowFault::kSync, "unlock_all without lock_all");
   flush_all();
   sync();
   notify_every_rank_and_wait(kUnlock);
@@ -764,7 +816,7 @@ void Window::unlock_all() {
 // A shared lock or unlock message to every rank at once, then the wait for all their answers.
 void Window::notify_every_rank_and_wait(int id) {
   std::vector<int> seen = grants_;
-  for (int r = 0; r < size_; ++r) notify(r, id, MPI_LOCK_SHARED);
+  for (int r = 0; r < size_; ++r) notify(r, id, static_cast<std::int32_t>(LockType::kShared));
   run_until([this, &seen] {
     for (std::size_t r = 0; r < seen.size(); ++r) {
       if (grants_[r] <= seen[r]) return false;
@@ -773,13 +825,13 @@ void Window::notify_every_rank_and_wait(int id) {
   });
 }
 
-void Window::on_lock(int origin, int type) {
+void Window::on_lock(int origin, LockType type) {
   lock_queue_.push_back({origin, type});
   grant_waiting_locks();
 }
 
-void Window::on_unlock(int origin, int type) {
-  if (type == MPI_LOCK_EXCLUSIVE) {
+void Window::on_unlock(int origin, LockType type) {
+  if (type == LockType::kExclusive) {
     exclusive_held_ = false;
   } else {
     --shared_holders_;
@@ -794,7 +846,7 @@ void Window::grant_waiting_locks() {
   while (!lock_queue_.empty()) {
     LockWaiter next = lock_queue_.front();
     if (exclusive_held_) return;
-    if (next.type == MPI_LOCK_EXCLUSIVE) {
+    if (next.type == LockType::kExclusive) {
       if (shared_holders_ > 0) return;
       exclusive_held_ = true;
     } else {
@@ -813,4 +865,4 @@ void Window::free() {
   unregister_handlers();
 }
 
-}  // namespace halyard::mpi_shim
+}  // namespace halyard

@@ -1,23 +1,22 @@
-// One MPI window: its memory, its peers' memory as this rank reaches it, and its epochs.
+// One window of one-sided communication (the MPI shim's MPI_Win and the C++ API's Window): its
+// memory, its peers' memory as this rank reaches it, and its epochs. docs/one-sided.md.
 //
 // Every operation can travel one general path: an active message on the window's private
 // communicator, applied by the target's progress (its event loop, or its progress thread with
 // HALYARD_PROGRESS_THREAD=1) and acknowledged once applied, so a flush waits for the
 // acknowledgements. Accumulates, fetch-and-op and compare-and-swap always take it: the target
-// applies them one at a time with the runtime's reduction kernels, which makes them atomic per
+// applies them one at a time with the window's accumulate function, which makes them atomic per
 // element against each other. Puts and gets take a shorter path when there is one
 // (HALYARD_RMA_DIRECT=0 turns them off): the target's memory itself when this rank maps it (its
-// own window, or an MPI_Win_allocate(_shared) window of a rank on this node: window_segment.hpp),
-// else one CMA copy (process_vm_writev / readv) into a window of a rank on this node. Across
-// nodes they are active messages over the transport (libfabric RMA is not used yet).
+// own window, or an allocated window of a rank on this node: window_segment.hpp), else one CMA
+// copy (process_vm_writev / readv) into a window of a rank on this node. Across nodes they are
+// active messages over the transport (libfabric RMA is not used yet).
 //
-// Small blocking puts and accumulates towards a rank reached by messages are packed, per target,
-// into one message sent when the pack is full, at the next flush (every synchronization that
-// completes operations flushes first), or before any other operation to that target; the target
-// applies them in order and acknowledges them by their count in one message (Open MPI's osc
-// pt2pt packs alike); a packed operation has no request and no pending entry, only its target's
-// count of outstanding operations. A request-based call (MPI_Rput, ...) is never packed: its
-// request may be waited for alone.
+// Small puts and accumulates that nobody waits for alone (RmaCall::may_pack) towards a rank
+// reached by messages are packed, per target, into one message sent when the pack is full, at
+// the next flush (every synchronization that completes operations flushes first), or before any
+// other operation to that target; the target applies them in order and acknowledges them by
+// their count in one message (Open MPI's osc pt2pt packs alike).
 //
 // Synchronization is messages too: a fence flushes and then runs a barrier; post/start/
 // complete/wait exchange one message per pair; a lock is granted by the target's lock queue
@@ -25,50 +24,37 @@
 // Not thread-safe: callers hold the event loop (EventLoop::Access), as the handlers do.
 #pragma once
 
-#include <mpi.h>
-
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "rma/rma_call.hpp"
+#include "rma/window_error.hpp"
+#include "rma/window_segment.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/request.hpp"
-#include "shim/info_objects.hpp"
-#include "shim/typed_buffer.hpp"
-#include "shim/window_segment.hpp"
 
-namespace halyard::mpi_shim {
+namespace halyard {
 
-enum class RmaKind : std::int32_t { kPut, kGet, kAccumulate, kGetAccumulate, kCompareAndSwap };
-
-// One operation as the origin states it (arguments checked by the caller).
-struct RmaCall {
-  RmaKind kind = RmaKind::kPut;
-  int target = 0;
-  MPI_Aint disp = 0;
-  const TypeObject* target_type = nullptr;
-  std::size_t target_count = 0;
-  // The origin's data, packed (put, accumulates; compare-and-swap: value then comparand).
-  TypedBuffer origin;
-  // Where fetched data goes (get, get-accumulate, fetch-and-op, compare-and-swap).
-  TypedBuffer result;
-  MPI_Op op = MPI_REPLACE;
-  MPI_Datatype element = MPI_BYTE;   // the predefined element of accumulates
-  std::shared_ptr<void> keep_alive;  // memory `origin` points into, if the call made it
-  // A blocking MPI_Put or MPI_Accumulate: nobody waits for this operation alone, so a small one
-  // towards a rank reached by messages may wait, packed with others to that rank, for the next
-  // flush (Window::start).
-  bool may_pack = false;
+// How a window's memory came to be (MPI's four flavors).
+enum class WindowFlavor : std::int32_t {
+  kCreate,     // the caller's memory
+  kAllocate,   // allocated by the window: one shared segment per node
+  kShared,     // kAllocate on one node, each rank's part after the previous one's
+  kDynamic,    // none at first; attach() / detach() memory, displacements are addresses
 };
+
+enum class LockType : std::int32_t { kShared = 1, kExclusive = 2 };
 
 // What one rank knows of another's window.
 struct WindowPeer {
   std::uint64_t base = 0;  // the window's address in the peer's process
-  MPI_Aint size = 0;
+  std::int64_t size = 0;
   int disp_unit = 1;
   int pid = 0;
   std::byte* mapped = nullptr;  // the peer's window mapped in this process; null if not
@@ -78,41 +64,32 @@ struct WindowPeer {
 
 class Window {
  public:
-  // Collective over `comm`. `base` / `size`: the memory of MPI_Win_create; allocated here for
-  // the allocate flavors (see base()), none for the dynamic one.
-  Window(const Communicator& comm, int flavor, void* base, MPI_Aint size, int disp_unit,
-         InfoEntries info);
+  // Collective over `comm`. `base` / `bytes`: the memory of kCreate; allocated here for the
+  // allocate flavors (see base()), none for kDynamic. Displacements count `disp_unit` bytes.
+  // `accumulate` applies accumulates at this rank as the target (rma_call.hpp).
+  Window(const Communicator& comm, WindowFlavor flavor, void* base, std::int64_t bytes,
+         int disp_unit, AccumulateFunction accumulate_function = accumulate_in_runtime_types);
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
 
   int rank() const { return rank_; }
   int size() const { return size_; }
-  int flavor() const { return flavor_; }
+  WindowFlavor flavor() const { return flavor_; }
   void* base() const { return base_; }
-  MPI_Aint bytes() const { return bytes_; }
+  std::int64_t bytes() const { return bytes_; }
   int disp_unit() const { return disp_unit_; }
   const WindowPeer& peer(int rank) const { return peers_[static_cast<std::size_t>(rank)]; }
   const Communicator& comm() const { return comm_; }
 
-  MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
-  std::string name;
-  InfoEntries info;
-  // What MPI_Win_get_attr points at for MPI_WIN_SIZE, DISP_UNIT, CREATE_FLAVOR and MODEL.
-  struct {
-    MPI_Aint size;
-    int disp_unit;
-    int flavor;
-    int model;
-  } attribute_values{};
-
-  void attach(void* base, MPI_Aint size);
+  // kDynamic only (WindowFault::kFlavor otherwise): memory that displacements may address.
+  void attach(void* base, std::int64_t bytes);
   void detach(const void* base);
 
-  // Starts one operation: MPI_ERR_RMA_SYNC outside an access epoch towards the target,
-  // MPI_ERR_RMA_RANGE beyond its window. The request completes when the operation is complete
-  // at the target and its result, if any, has landed; it is null when the operation completed
-  // at once (a direct put or get) or was packed (may_pack).
+  // Starts one operation: WindowFault::kSync outside an access epoch towards the target, kRange
+  // beyond its window, kSize when origin and target bytes differ. The request completes when
+  // the operation is complete at the target and its result, if any, has landed; it is null when
+  // the operation completed at once (a direct put or get) or was packed (may_pack).
   Request start(RmaCall&& call);
   // A put or get of `bytes` contiguous bytes between `local` and `target_offset` bytes past
   // displacement `disp` in the target's window, done at once by a load/store copy (a window
@@ -120,32 +97,55 @@ class Window {
   // target, beyond its window, a dynamic window, a peer reached by messages, a refused copy):
   // the caller then starts the operation in full, which also reports any error. What
   // osu_put_latency's and most programs' small puts are: no RmaCall, no block list.
-  bool contiguous_direct(RmaKind kind, int target, MPI_Aint disp, std::int64_t target_offset,
+  bool contiguous_direct(RmaKind kind, int target, std::int64_t disp, std::int64_t target_offset,
                          std::byte* local, std::size_t bytes);
+
+  // Contiguous forms of start() for C++ callers: `data` / `into` are this rank's bytes, the
+  // target's are the same number of bytes from displacement `disp`. Each completes at the next
+  // flush, unlock, complete or fence (like MPI_Put); the r-forms return a request that
+  // completes once the operation has completed at the target and its result landed.
+  void put(std::span<const std::byte> data, int target, std::int64_t disp);
+  void get(std::span<std::byte> into, int target, std::int64_t disp);
+  void accumulate(std::span<const std::byte> data, Datatype type, Op op, int target,
+                  std::int64_t disp);
+  void get_accumulate(std::span<const std::byte> data, std::span<std::byte> into, Datatype type,
+                      Op op, int target, std::int64_t disp);
+  // One element: *into = the target's, then the target's op= *data (get_accumulate of one).
+  void fetch_and_op(const void* data, void* into, Datatype type, Op op, int target,
+                    std::int64_t disp);
+  // One element: *into = the target's; the target's = *value if it equalled *compare.
+  void compare_and_swap(const void* value, const void* compare, void* into, Datatype type,
+                        int target, std::int64_t disp);
+  Request rput(std::span<const std::byte> data, int target, std::int64_t disp);
+  Request rget(std::span<std::byte> into, int target, std::int64_t disp);
+
   void flush(int target);
   void flush_all();
   void sync() const;
 
-  void fence(int assert);
+  // Closes the fence epoch (completing every operation) and opens the next, unless
+  // `open_next` is false (MPI_MODE_NOSUCCEED).
+  void fence(bool open_next = true);
   void post(const std::vector<int>& ranks);
   void start_access(const std::vector<int>& ranks);
   void complete();
   void wait();
   bool test();
-  void lock(int type, int target);
+  void lock(LockType type, int target);
   void unlock(int target);
   void lock_all();
   void unlock_all();
   // Collective: waits until every rank is done with the window, then stops serving it.
   void free();
 
-  // Window ranks of `world_ranks` (a group); MPI_ERR_RANK for one outside the window.
+  // Window ranks of `world_ranks` (a group); WindowFault::kRank for one outside the window.
   std::vector<int> window_ranks(const std::vector<int>& world_ranks) const;
 
  private:
   struct PendingOp {
     int target;
-    TypedBuffer result;
+    std::span<std::byte> result;
+    std::function<void()> result_landed;
     Request request;
   };
   struct HeldOperation {  // arrived ahead of an earlier operation of its origin
@@ -155,21 +155,25 @@ class Window {
   };
   struct LockWaiter {
     int origin;
-    int type;
+    LockType type;
   };
 
   void exchange_peers(void* own_base);
-  void allocate_memory(bool all_on_node);
   void register_handlers();
   void unregister_handlers();
   void notify(int peer, int id, std::int32_t value);
   void notify_every_rank_and_wait(int id);
-  std::byte* local_address(MPI_Aint disp) const;
+  std::byte* local_address(std::int64_t disp) const;
   bool in_access_epoch(int target) const;
+  // WindowFault::kRank unless 0 <= target < size().
+  void check_target(int target) const;
   bool direct(RmaCall& call, std::span<const std::int64_t> blocks);
+  Request start_contiguous(RmaKind kind, std::span<const std::byte> origin,
+                           std::span<std::byte> result, AccumulateCode op, int target,
+                           std::int64_t disp, bool may_pack);
   // Where `target`'s window is, displacement `disp` in, in this process's memory: its own
   // window, or a peer's this rank maps; null when it must be reached otherwise.
-  std::byte* mapped_at(int target, MPI_Aint disp) const;
+  std::byte* mapped_at(int target, std::int64_t disp) const;
   // One CMA copy of `blocks` at `remote` in `target`'s process, to (put) or from the packed
   // `local`; false when CMA is not tried towards it or the kernel refuses (then never again:
   // its operations go as messages).
@@ -180,26 +184,29 @@ class Window {
   std::byte* landing_address(std::span<const std::byte> header) const;
   void apply_operation(int origin, std::span<const std::byte> header,
                        std::span<const std::byte> payload, bool landed);
+  void accumulate_into(AccumulateCode op, std::byte* target, const std::byte* data,
+                       std::size_t bytes) const;
   void on_reply(std::span<const std::byte> header, std::span<const std::byte> payload);
   void on_pack(int origin, std::span<const std::byte> pack);
   void acknowledge_packed(int origin, std::uint64_t count);
   void send_pack(int target);
-  void on_lock(int origin, int type);
-  void on_unlock(int origin, int type);
+  void on_lock(int origin, LockType type);
+  void on_unlock(int origin, LockType type);
   void grant_waiting_locks();
   void run_until(const std::function<bool()>& done) const;
 
   Communicator comm_;
   int rank_ = 0;
   int size_ = 0;
-  int flavor_ = MPI_WIN_FLAVOR_CREATE;
+  WindowFlavor flavor_ = WindowFlavor::kCreate;
   void* base_ = nullptr;
-  MPI_Aint bytes_ = 0;
+  std::int64_t bytes_ = 0;
   int disp_unit_ = 1;
+  AccumulateFunction accumulate_ = nullptr;
   bool direct_paths_ = true;
   std::vector<WindowPeer> peers_;
   NodeSegment segment_;
-  std::map<std::uintptr_t, MPI_Aint> attached_;  // dynamic windows: base -> size
+  std::map<std::uintptr_t, std::int64_t> attached_;  // dynamic windows: base -> size
   bool freed_ = false;
 
   // Origin side.
@@ -207,10 +214,10 @@ class Window {
   std::map<std::uint64_t, PendingOp> pending_;
   std::vector<int> outstanding_;  // per target: operations not yet acknowledged
   std::vector<int> grants_;       // per target: lock grants and unlock acknowledgements seen
-  std::vector<int> lock_type_;    // per target: the lock held (0: none)
+  std::vector<std::int32_t> lock_type_;  // per target: the LockType held (0: none)
   bool lock_all_ = false;
   bool fence_epoch_ = false;
-  std::vector<int> access_group_;              // MPI_Win_start's targets
+  std::vector<int> access_group_;              // start_access's targets
   std::vector<int> posts_seen_;                // per target: posts not yet consumed by a start
   std::vector<std::uint64_t> next_sequence_;   // per target: of the next operation message
   std::vector<std::vector<std::byte>> packs_;  // per target: operations packed, not yet sent
@@ -219,7 +226,7 @@ class Window {
   int shared_holders_ = 0;
   bool exclusive_held_ = false;
   std::deque<LockWaiter> lock_queue_;
-  std::vector<int> exposure_group_;  // MPI_Win_post's origins
+  std::vector<int> exposure_group_;  // post's origins
   int completes_seen_ = 0;
   std::vector<std::uint64_t> expected_sequence_;              // per origin
   std::vector<std::map<std::uint64_t, HeldOperation>> held_;  // per origin, by sequence
@@ -227,4 +234,4 @@ class Window {
   std::uint64_t* pack_acks_ = nullptr;
 };
 
-}  // namespace halyard::mpi_shim
+}  // namespace halyard
