@@ -27,8 +27,8 @@ inline constexpr std::int32_t kNoOpCode = -2;       // target unchanged (MPI_NO_
 
 // target (op)= data, element by element, for `bytes` bytes of `code.element`s (never called
 // for kReplaceOpCode or kNoOpCode). It runs at the target, inside the window's message handler.
-using AccumulateFunction = void (*)(AccumulateCode code, std::byte* target,
-                                    const std::byte* data, std::size_t bytes);
+using AccumulateFunction = void (*)(AccumulateCode code, std::byte* target, const std::byte* data,
+                                    std::size_t bytes);
 
 // The C++ API's: `code.op` an Op, `code.element` a Datatype.
 void accumulate_in_runtime_types(AccumulateCode code, std::byte* target, const std::byte* data,

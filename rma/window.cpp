@@ -174,11 +174,13 @@ Window::Window(const Communicator& comm, WindowFlavor flavor, void* base, std::i
   packs_.resize(n);
   expected_sequence_.assign(n, 0);
   held_.resize(n);
+  EventLoop::Access access(comm_.loop());
   register_handlers();
   exchange_peers(base);
 }
 
 Window::~Window() {
+  EventLoop::Access access(comm_.loop());
   if (!freed_) unregister_handlers();
 }
 
@@ -300,13 +302,15 @@ std::vector<int> Window::window_ranks(const std::vector<int>& world_ranks) const
   std::vector<int> ranks;
   for (int world : world_ranks) {
     int rank = comm_.rank_of_world(world);
-    if (rank < 0) window_fault(WindowFault::kRank, "a rank of the group is not in the window's group");
+    if (rank < 0)
+      window_fault(WindowFault::kRank, "a rank of the group is not in the window's group");
     ranks.push_back(rank);
   }
   return ranks;
 }
 
 void Window::attach(void* base, std::int64_t size) {
+  EventLoop::Access access(comm_.loop());
   if (flavor_ != WindowFlavor::kDynamic) {
     window_fault(WindowFault::kFlavor, "attach needs a dynamic window (MPI_Win_create_dynamic)");
   }
@@ -314,6 +318,7 @@ void Window::attach(void* base, std::int64_t size) {
 }
 
 void Window::detach(const void* base) {
+  EventLoop::Access access(comm_.loop());
   if (flavor_ != WindowFlavor::kDynamic) {
     window_fault(WindowFault::kFlavor, "detach needs a dynamic window (MPI_Win_create_dynamic)");
   }
@@ -344,6 +349,7 @@ void Window::check_target(int target) const {
 }
 
 Request Window::start(RmaCall&& call) {
+  EventLoop::Access access(comm_.loop());
   if (freed_) window_fault(WindowFault::kFreed, "the window was freed");
   check_target(call.target);
   if (!in_access_epoch(call.target)) {
@@ -364,9 +370,8 @@ Request Window::start(RmaCall&& call) {
     }
   }
   const std::size_t target_bytes = total_bytes(blocks);
-  const bool fetch_only =
-      call.kind == RmaKind::kGet ||
-      (call.kind == RmaKind::kGetAccumulate && call.op.op == kNoOpCode);
+  const bool fetch_only = call.kind == RmaKind::kGet ||
+                          (call.kind == RmaKind::kGetAccumulate && call.op.op == kNoOpCode);
   const std::size_t origin_bytes = fetch_only                              ? call.result.size()
                                    : call.kind == RmaKind::kCompareAndSwap ? call.origin.size() / 2
                                                                            : call.origin.size();
@@ -411,8 +416,7 @@ Request Window::start(RmaCall&& call) {
   append_operation_header(message->header, wire, blocks);
   message->keep_alive = std::move(call.keep_alive);
   Request request = Request::make_pending(comm_.loop());
-  pending_.emplace(id,
-                   PendingOp{call.target, call.result, std::move(call.result_landed), request});
+  pending_.emplace(id, PendingOp{call.target, call.result, std::move(call.result_landed), request});
   comm_.am_send(call.target, kOperation, message->header, payload, [message](const Status&) {});
   return request;
 }
@@ -464,6 +468,7 @@ bool Window::cma_to(int target, std::byte* local, std::uint64_t remote,
 
 bool Window::contiguous_direct(RmaKind kind, int target, std::int64_t disp,
                                std::int64_t target_offset, std::byte* local, std::size_t bytes) {
+  EventLoop::Access access(comm_.loop());
   if (!direct_paths_ || freed_ || flavor_ == WindowFlavor::kDynamic) return false;
   const WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
   const std::int64_t offset = disp * peer.disp_unit + target_offset;
@@ -514,10 +519,10 @@ Request Window::start_contiguous(RmaKind kind, std::span<const std::byte> origin
                                  std::int64_t disp, bool may_pack) {
   check_target(target);
   if ((kind == RmaKind::kPut || kind == RmaKind::kGet) &&
-      contiguous_direct(kind, target, disp, 0,
-                        kind == RmaKind::kPut ? const_cast<std::byte*>(origin.data())
-                                              : result.data(),
-                        kind == RmaKind::kPut ? origin.size() : result.size())) {
+      contiguous_direct(
+          kind, target, disp, 0,
+          kind == RmaKind::kPut ? const_cast<std::byte*>(origin.data()) : result.data(),
+          kind == RmaKind::kPut ? origin.size() : result.size())) {
     return {};
   }
   const bool fetch_only =
@@ -538,22 +543,26 @@ Request Window::start_contiguous(RmaKind kind, std::span<const std::byte> origin
 }
 
 void Window::put(std::span<const std::byte> data, int target, std::int64_t disp) {
+  EventLoop::Access access(comm_.loop());
   start_contiguous(RmaKind::kPut, data, {}, {}, target, disp, true);
 }
 
 void Window::get(std::span<std::byte> into, int target, std::int64_t disp) {
+  EventLoop::Access access(comm_.loop());
   start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
 }
 
 void Window::accumulate(std::span<const std::byte> data, Datatype type, Op op, int target,
                         std::int64_t disp) {
+  EventLoop::Access access(comm_.loop());
   check_op_supported(op, type);
-  start_contiguous(RmaKind::kAccumulate, data, {}, runtime_accumulate_code(op, type), target,
-                   disp, true);
+  start_contiguous(RmaKind::kAccumulate, data, {}, runtime_accumulate_code(op, type), target, disp,
+                   true);
 }
 
 void Window::get_accumulate(std::span<const std::byte> data, std::span<std::byte> into,
                             Datatype type, Op op, int target, std::int64_t disp) {
+  EventLoop::Access access(comm_.loop());
   check_op_supported(op, type);
   start_contiguous(RmaKind::kGetAccumulate, data, into, runtime_accumulate_code(op, type), target,
                    disp, false);
@@ -568,6 +577,7 @@ void Window::fetch_and_op(const void* data, void* into, Datatype type, Op op, in
 
 void Window::compare_and_swap(const void* value, const void* compare, void* into, Datatype type,
                               int target, std::int64_t disp) {
+  EventLoop::Access access(comm_.loop());
   // The value and the comparand travel as one buffer of two elements.
   const std::size_t bytes = datatype_size(type);
   auto both = std::make_shared<std::vector<std::byte>>(2 * bytes);
@@ -586,11 +596,13 @@ void Window::compare_and_swap(const void* value, const void* compare, void* into
 }
 
 Request Window::rput(std::span<const std::byte> data, int target, std::int64_t disp) {
+  EventLoop::Access access(comm_.loop());
   Request request = start_contiguous(RmaKind::kPut, data, {}, {}, target, disp, false);
   return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
 }
 
 Request Window::rget(std::span<std::byte> into, int target, std::int64_t disp) {
+  EventLoop::Access access(comm_.loop());
   Request request = start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
   return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
 }
@@ -712,11 +724,13 @@ void Window::on_reply(std::span<const std::byte> header, std::span<const std::by
 }
 
 void Window::flush(int target) {
+  EventLoop::Access access(comm_.loop());
   send_pack(target);
   run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
 }
 
 void Window::flush_all() {
+  EventLoop::Access access(comm_.loop());
   for (int target = 0; target < size_; ++target) send_pack(target);
   run_until([this] {
     return std::all_of(outstanding_.begin(), outstanding_.end(), [](int n) { return n == 0; });
@@ -728,6 +742,7 @@ void Window::sync() const {
 }
 
 void Window::fence(bool open_next) {
+  EventLoop::Access access(comm_.loop());
   flush_all();
   sync();
   barrier(comm_);
@@ -736,13 +751,16 @@ void Window::fence(bool open_next) {
 }
 
 void Window::post(const std::vector<int>& ranks) {
-  if (!exposure_group_.empty()) window_fault(WindowFault::kSync, "an exposure epoch is already open");
+  EventLoop::Access access(comm_.loop());
+  if (!exposure_group_.empty())
+    window_fault(WindowFault::kSync, "an exposure epoch is already open");
   exposure_group_ = ranks;
   sync();
   for (int origin : ranks) notify(origin, kPost, 0);
 }
 
 void Window::start_access(const std::vector<int>& ranks) {
+  EventLoop::Access access(comm_.loop());
   if (!access_group_.empty()) window_fault(WindowFault::kSync, "an access epoch is already open");
   run_until([this, &ranks] {
     return std::all_of(ranks.begin(), ranks.end(),
@@ -753,6 +771,7 @@ void Window::start_access(const std::vector<int>& ranks) {
 }
 
 void Window::complete() {
+  EventLoop::Access access(comm_.loop());
   for (int target : access_group_) flush(target);
   sync();
   for (int target : access_group_) notify(target, kComplete, 0);
@@ -760,11 +779,13 @@ void Window::complete() {
 }
 
 void Window::wait() {
+  EventLoop::Access access(comm_.loop());
   run_until([this] { return completes_seen_ >= static_cast<int>(exposure_group_.size()); });
   test();
 }
 
 bool Window::test() {
+  EventLoop::Access access(comm_.loop());
   if (completes_seen_ < static_cast<int>(exposure_group_.size())) {
     comm_.loop().poll();
     if (completes_seen_ < static_cast<int>(exposure_group_.size())) return false;
@@ -776,6 +797,7 @@ bool Window::test() {
 }
 
 void Window::lock(LockType type, int target) {
+  EventLoop::Access access(comm_.loop());
   auto t = static_cast<std::size_t>(target);
   if (lock_type_[t] != 0 || lock_all_) {
     window_fault(WindowFault::kSync, "rank " + std::to_string(target) + " is already locked");
@@ -787,6 +809,7 @@ void Window::lock(LockType type, int target) {
 }
 
 void Window::unlock(int target) {
+  EventLoop::Access access(comm_.loop());
   auto t = static_cast<std::size_t>(target);
   if (lock_type_[t] == 0) {
     window_fault(WindowFault::kSync, "rank " + std::to_string(target) + " is not locked");
@@ -800,12 +823,14 @@ void Window::unlock(int target) {
 }
 
 void Window::lock_all() {
+  EventLoop::Access access(comm_.loop());
   if (lock_all_) window_fault(WindowFault::kSync, "lock_all: the window is already locked");
   notify_every_rank_and_wait(kLock);
   lock_all_ = true;
 }
 
 void Window::unlock_all() {
+  EventLoop::Access access(comm_.loop());
   if (!lock_all_) window_fault(WindowFault::kSync, "unlock_all without lock_all");
   flush_all();
   sync();
@@ -859,6 +884,7 @@ void Window::grant_waiting_locks() {
 }
 
 void Window::free() {
+  EventLoop::Access access(comm_.loop());
   flush_all();
   barrier(comm_);
   freed_ = true;

@@ -21,7 +21,8 @@
 // Synchronization is messages too: a fence flushes and then runs a barrier; post/start/
 // complete/wait exchange one message per pair; a lock is granted by the target's lock queue
 // (first come, first served; exclusive or shared) and released by unlock after a flush.
-// Not thread-safe: callers hold the event loop (EventLoop::Access), as the handlers do.
+// Each public call holds the event loop while it runs (EventLoop::Access, re-entrant): the
+// window's state is shared with its message handlers, which a progress thread may run.
 #pragma once
 
 #include <cstdint>
@@ -43,10 +44,10 @@ namespace halyard {
 
 // How a window's memory came to be (MPI's four flavors).
 enum class WindowFlavor : std::int32_t {
-  kCreate,     // the caller's memory
-  kAllocate,   // allocated by the window: one shared segment per node
-  kShared,     // kAllocate on one node, each rank's part after the previous one's
-  kDynamic,    // none at first; attach() / detach() memory, displacements are addresses
+  kCreate,    // the caller's memory
+  kAllocate,  // allocated by the window: one shared segment per node
+  kShared,    // kAllocate on one node, each rank's part after the previous one's
+  kDynamic,   // none at first; attach() / detach() memory, displacements are addresses
 };
 
 enum class LockType : std::int32_t { kShared = 1, kExclusive = 2 };
@@ -212,8 +213,8 @@ class Window {
   // Origin side.
   std::uint64_t next_op_ = 1;
   std::map<std::uint64_t, PendingOp> pending_;
-  std::vector<int> outstanding_;  // per target: operations not yet acknowledged
-  std::vector<int> grants_;       // per target: lock grants and unlock acknowledgements seen
+  std::vector<int> outstanding_;         // per target: operations not yet acknowledged
+  std::vector<int> grants_;              // per target: lock grants and unlock acknowledgements seen
   std::vector<std::int32_t> lock_type_;  // per target: the LockType held (0: none)
   bool lock_all_ = false;
   bool fence_epoch_ = false;

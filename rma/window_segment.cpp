@@ -15,7 +15,8 @@ namespace halyard {
 namespace {
 
 [[noreturn]] void refuse(const char* what, const std::string& name) {
-  window_fault(WindowFault::kNoMemory, std::string(what) + " " + name + ": " + std::strerror(errno));
+  window_fault(WindowFault::kNoMemory,
+               std::string(what) + " " + name + ": " + std::strerror(errno));
 }
 
 }  // namespace

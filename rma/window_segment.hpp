@@ -1,8 +1,8 @@
-// The memory of an allocated window (MPI_Win_allocate(_shared)) on one node: one POSIX shared-memory segment
-// that the node's lowest rank of the window creates and every rank of the node maps, each rank's
-// part at its own offset (MPI_Win_allocate_shared's contiguous layout). MPI_Win_allocate uses it
-// too, so that ranks of a node load and store into each other's windows directly (the unified
-// memory model) instead of sending a message per operation.
+// The memory of an allocated window (MPI_Win_allocate(_shared)) on one node: one POSIX
+// shared-memory segment that the node's lowest rank of the window creates and every rank of the
+// node maps, each rank's part at its own offset (MPI_Win_allocate_shared's contiguous layout).
+// MPI_Win_allocate uses it too, so that ranks of a node load and store into each other's windows
+// directly (the unified memory model) instead of sending a message per operation.
 #pragma once
 
 #include <cstddef>

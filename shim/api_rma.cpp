@@ -354,7 +354,7 @@ int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void
 int MPI_Win_fence(int assert, MPI_Win win) {
   return window_sync("MPI_Win_fence", win, [&](WindowObject& w) {
     check_assert(assert);
-    w.fence((assert & MPI_MODE_NOSUCCEED) == 0);
+    w.fence((assert& MPI_MODE_NOSUCCEED) == 0);
   });
 }
 
@@ -400,7 +400,8 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
 }
 
 int MPI_Win_unlock(int rank, MPI_Win win) {
-  return target_sync("MPI_Win_unlock", rank, win, [](WindowObject& w, int target) { w.unlock(target); });
+  return target_sync("MPI_Win_unlock", rank, win,
+                     [](WindowObject& w, int target) { w.unlock(target); });
 }
 
 int MPI_Win_lock_all(int assert, MPI_Win win) {
@@ -416,7 +417,8 @@ int MPI_Win_unlock_all(MPI_Win win) {
 
 // Operations complete at the target once acknowledged, so local completion is the same wait.
 int MPI_Win_flush(int rank, MPI_Win win) {
-  return target_sync("MPI_Win_flush", rank, win, [](WindowObject& w, int target) { w.flush(target); });
+  return target_sync("MPI_Win_flush", rank, win,
+                     [](WindowObject& w, int target) { w.flush(target); });
 }
 
 int MPI_Win_flush_local(int rank, MPI_Win win) {

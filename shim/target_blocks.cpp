@@ -16,8 +16,7 @@ TargetBlocks::TargetBlocks(const TypeObject& type, std::size_t count) {
     for (const TypeRun& run : type.map) {
       const auto block_bytes = static_cast<std::int64_t>(run.block_bytes());
       for (std::size_t b = 0; b < run.blocks; ++b) {
-        const std::int64_t offset =
-            origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
+        const std::int64_t offset = origin + run.offset + static_cast<std::int64_t>(b) * run.stride;
         std::size_t n = many_.size();
         if (n >= 2 && many_[n - 2] + many_[n - 1] == offset) {
           many_[n - 1] += block_bytes;

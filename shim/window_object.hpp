@@ -16,8 +16,8 @@ namespace halyard::mpi_shim {
 class WindowObject : public Window {
  public:
   // Collective over `comm`; `mpi_flavor` one of MPI_WIN_FLAVOR_*.
-  WindowObject(const Communicator& comm, int mpi_flavor, void* base, MPI_Aint size,
-               int disp_unit, InfoEntries hints);
+  WindowObject(const Communicator& comm, int mpi_flavor, void* base, MPI_Aint size, int disp_unit,
+               InfoEntries hints);
 
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;

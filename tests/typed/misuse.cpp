@@ -14,9 +14,10 @@ struct Bytes {
   int a, b;
 };
 
-[[maybe_unused]] void misuse(const halyard::Communicator& comm) {
+[[maybe_unused]] void misuse(const halyard::Communicator& comm, halyard::Window& window) {
   std::vector<double> values(4), results(4);
   halyard::allreduce(comm, values, results, halyard::max);
+  halyard::accumulate(window, values, 0, 0, halyard::max);
   [[maybe_unused]] auto plan =
       halyard::allreduce_init(comm, std::span<const double>(values), results);
 #if defined(TYPED_MISUSE_NON_TRIVIAL)
@@ -38,6 +39,12 @@ struct Bytes {
   halyard::allreduce(comm, values, floats);
 #elif defined(TYPED_MISUSE_SCAN_LAMBDA)
   halyard::scan(comm, values, [](double a, double b) { return a + b; });
+#elif defined(TYPED_MISUSE_ACCUMULATE_BYTES)
+  std::vector<Bytes> in(4);
+  halyard::accumulate(window, in, 0, 0, halyard::sum);
+#elif defined(TYPED_MISUSE_ACCUMULATE_COMPLEX_PROD)
+  std::vector<std::complex<double> > z(4);
+  halyard::accumulate(window, z, 0, 0, halyard::prod);
 #elif defined(TYPED_MISUSE_TEMPORARY_PLAN)
   auto dangling = halyard::allreduce_init(comm, std::vector<double>(4), results);
 #endif
