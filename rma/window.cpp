@@ -157,6 +157,7 @@ void accumulate_in_runtime_types(AccumulateCode code, std::byte* target, const s
 Window::Window(const Communicator& comm, WindowFlavor flavor, void* base, std::int64_t size,
                int disp_unit, AccumulateFunction accumulate_function)
     : comm_(comm.dup()),
+      loop_(&comm_.loop()),
       rank_(comm_.rank()),
       size_(comm_.size()),
       flavor_(flavor),
@@ -174,13 +175,13 @@ Window::Window(const Communicator& comm, WindowFlavor flavor, void* base, std::i
   packs_.resize(n);
   expected_sequence_.assign(n, 0);
   held_.resize(n);
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   register_handlers();
   exchange_peers(base);
 }
 
 Window::~Window() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (!freed_) unregister_handlers();
 }
 
@@ -310,7 +311,7 @@ std::vector<int> Window::window_ranks(const std::vector<int>& world_ranks) const
 }
 
 void Window::attach(void* base, std::int64_t size) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (flavor_ != WindowFlavor::kDynamic) {
     window_fault(WindowFault::kFlavor, "attach needs a dynamic window (MPI_Win_create_dynamic)");
   }
@@ -318,7 +319,7 @@ void Window::attach(void* base, std::int64_t size) {
 }
 
 void Window::detach(const void* base) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (flavor_ != WindowFlavor::kDynamic) {
     window_fault(WindowFault::kFlavor, "detach needs a dynamic window (MPI_Win_create_dynamic)");
   }
@@ -349,7 +350,7 @@ void Window::check_target(int target) const {
 }
 
 Request Window::start(RmaCall&& call) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (freed_) window_fault(WindowFault::kFreed, "the window was freed");
   check_target(call.target);
   if (!in_access_epoch(call.target)) {
@@ -468,7 +469,7 @@ bool Window::cma_to(int target, std::byte* local, std::uint64_t remote,
 
 bool Window::contiguous_direct(RmaKind kind, int target, std::int64_t disp,
                                std::int64_t target_offset, std::byte* local, std::size_t bytes) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (!direct_paths_ || freed_ || flavor_ == WindowFlavor::kDynamic) return false;
   const WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
   const std::int64_t offset = disp * peer.disp_unit + target_offset;
@@ -543,18 +544,18 @@ Request Window::start_contiguous(RmaKind kind, std::span<const std::byte> origin
 }
 
 void Window::put(std::span<const std::byte> data, int target, std::int64_t disp) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   start_contiguous(RmaKind::kPut, data, {}, {}, target, disp, true);
 }
 
 void Window::get(std::span<std::byte> into, int target, std::int64_t disp) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
 }
 
 void Window::accumulate(std::span<const std::byte> data, Datatype type, Op op, int target,
                         std::int64_t disp) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   check_op_supported(op, type);
   start_contiguous(RmaKind::kAccumulate, data, {}, runtime_accumulate_code(op, type), target, disp,
                    true);
@@ -562,7 +563,7 @@ void Window::accumulate(std::span<const std::byte> data, Datatype type, Op op, i
 
 void Window::get_accumulate(std::span<const std::byte> data, std::span<std::byte> into,
                             Datatype type, Op op, int target, std::int64_t disp) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   check_op_supported(op, type);
   start_contiguous(RmaKind::kGetAccumulate, data, into, runtime_accumulate_code(op, type), target,
                    disp, false);
@@ -577,7 +578,7 @@ void Window::fetch_and_op(const void* data, void* into, Datatype type, Op op, in
 
 void Window::compare_and_swap(const void* value, const void* compare, void* into, Datatype type,
                               int target, std::int64_t disp) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   // The value and the comparand travel as one buffer of two elements.
   const std::size_t bytes = datatype_size(type);
   auto both = std::make_shared<std::vector<std::byte>>(2 * bytes);
@@ -596,13 +597,13 @@ void Window::compare_and_swap(const void* value, const void* compare, void* into
 }
 
 Request Window::rput(std::span<const std::byte> data, int target, std::int64_t disp) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   Request request = start_contiguous(RmaKind::kPut, data, {}, {}, target, disp, false);
   return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
 }
 
 Request Window::rget(std::span<std::byte> into, int target, std::int64_t disp) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   Request request = start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
   return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
 }
@@ -724,13 +725,13 @@ void Window::on_reply(std::span<const std::byte> header, std::span<const std::by
 }
 
 void Window::flush(int target) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   send_pack(target);
   run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
 }
 
 void Window::flush_all() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   for (int target = 0; target < size_; ++target) send_pack(target);
   run_until([this] {
     return std::all_of(outstanding_.begin(), outstanding_.end(), [](int n) { return n == 0; });
@@ -742,7 +743,7 @@ void Window::sync() const {
 }
 
 void Window::fence(bool open_next) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   flush_all();
   sync();
   barrier(comm_);
@@ -751,7 +752,7 @@ void Window::fence(bool open_next) {
 }
 
 void Window::post(const std::vector<int>& ranks) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (!exposure_group_.empty())
     window_fault(WindowFault::kSync, "an exposure epoch is already open");
   exposure_group_ = ranks;
@@ -760,7 +761,7 @@ void Window::post(const std::vector<int>& ranks) {
 }
 
 void Window::start_access(const std::vector<int>& ranks) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (!access_group_.empty()) window_fault(WindowFault::kSync, "an access epoch is already open");
   run_until([this, &ranks] {
     return std::all_of(ranks.begin(), ranks.end(),
@@ -771,7 +772,7 @@ void Window::start_access(const std::vector<int>& ranks) {
 }
 
 void Window::complete() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   for (int target : access_group_) flush(target);
   sync();
   for (int target : access_group_) notify(target, kComplete, 0);
@@ -779,13 +780,13 @@ void Window::complete() {
 }
 
 void Window::wait() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   run_until([this] { return completes_seen_ >= static_cast<int>(exposure_group_.size()); });
   test();
 }
 
 bool Window::test() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (completes_seen_ < static_cast<int>(exposure_group_.size())) {
     comm_.loop().poll();
     if (completes_seen_ < static_cast<int>(exposure_group_.size())) return false;
@@ -797,7 +798,7 @@ bool Window::test() {
 }
 
 void Window::lock(LockType type, int target) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   auto t = static_cast<std::size_t>(target);
   if (lock_type_[t] != 0 || lock_all_) {
     window_fault(WindowFault::kSync, "rank " + std::to_string(target) + " is already locked");
@@ -809,7 +810,7 @@ void Window::lock(LockType type, int target) {
 }
 
 void Window::unlock(int target) {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   auto t = static_cast<std::size_t>(target);
   if (lock_type_[t] == 0) {
     window_fault(WindowFault::kSync, "rank " + std::to_string(target) + " is not locked");
@@ -823,14 +824,14 @@ void Window::unlock(int target) {
 }
 
 void Window::lock_all() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (lock_all_) window_fault(WindowFault::kSync, "lock_all: the window is already locked");
   notify_every_rank_and_wait(kLock);
   lock_all_ = true;
 }
 
 void Window::unlock_all() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   if (!lock_all_) window_fault(WindowFault::kSync, "unlock_all without lock_all");
   flush_all();
   sync();
@@ -884,7 +885,7 @@ void Window::grant_waiting_locks() {
 }
 
 void Window::free() {
-  EventLoop::Access access(comm_.loop());
+  EventLoop::Access access(*loop_);
   flush_all();
   barrier(comm_);
   freed_ = true;
