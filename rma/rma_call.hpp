@@ -54,8 +54,9 @@ struct RmaCall {
   std::function<void()> result_landed;
   AccumulateCode op{kReplaceOpCode, 0};
   std::shared_ptr<void> keep_alive;  // memory `origin` points into, if the caller made it
-  // Nobody waits for this put or accumulate alone (a blocking MPI_Put): a small one towards a
-  // rank reached by messages may wait, packed with others to that rank, for the next flush.
+  // Nobody waits for this put, accumulate or get alone (a blocking MPI_Put or MPI_Get): a small
+  // one towards a rank reached by messages may wait, packed with others to that rank, for the
+  // next flush.
   bool may_pack = false;
 };
 

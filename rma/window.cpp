@@ -32,9 +32,12 @@ enum MessageId : int {
   kPackAck
 };
 
-// Packing (window.hpp): an operation's payload up to kMaxPackedPayload bytes may join its
-// target's pack, which is sent once it holds kPackBytes. Each record of a pack is its header's
-// and its payload's length (two uint32), the header, then the payload.
+// Packing (window.hpp): an operation's payload (a get's: its result) up to kMaxPackedPayload
+// bytes may join its target's pack, which is sent once it holds kPackBytes or its gets fetch
+// that many. Each record of a pack is its header's and its payload's length (two uint32), the
+// header, then the payload. The target answers a pack with one kPackAck: its header the count
+// of puts and accumulates applied, its payload the gets' results, each as (id, bytes) (two
+// uint64) and the bytes.
 constexpr std::size_t kMaxPackedPayload = 16 * 1024;
 constexpr std::size_t kPackBytes = 64 * 1024;
 
@@ -173,6 +176,7 @@ Window::Window(const Communicator& comm, WindowFlavor flavor, void* base, std::i
   posts_seen_.assign(n, 0);
   next_sequence_.assign(n, 0);
   packs_.resize(n);
+  pack_fetch_bytes_.assign(n, 0);
   expected_sequence_.assign(n, 0);
   held_.resize(n);
   EventLoop::Access access(*loop_);
@@ -233,9 +237,17 @@ void Window::register_handlers() {
   comm_.register_am_handler(kPack, [this](int origin, auto, std::span<const std::byte> payload) {
     on_pack(origin, payload);
   });
-  comm_.register_am_handler(kPackAck, [this](int target, std::span<const std::byte> header, auto) {
+  comm_.register_am_handler(kPackAck, [this](int target, std::span<const std::byte> header,
+                                             std::span<const std::byte> fetched) {
     outstanding_[static_cast<std::size_t>(target)] -=
         static_cast<int>(value_of<std::uint64_t>(header));
+    std::uint64_t record[2];
+    for (std::size_t at = 0; at + sizeof record <= fetched.size();) {
+      std::memcpy(record, fetched.data() + at, sizeof record);
+      at += sizeof record;
+      on_reply(bytes_of_value(record[0]), fetched.subspan(at, record[1]));
+      at += record[1];
+    }
   });
 }
 
@@ -388,11 +400,14 @@ Request Window::start(RmaCall&& call) {
   const auto t = static_cast<std::size_t>(call.target);
   ++outstanding_[t];
   const std::span<const std::byte> payload = call.origin;
-  const bool packed = call.may_pack &&
-                      (call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
-                      payload.size() <= kMaxPackedPayload;
-  // A packed operation has id 0: it is counted, not tracked (no request, no pending entry).
-  const std::uint64_t id = packed ? 0 : next_op_++;
+  const bool packed =
+      call.may_pack && (((call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
+                         payload.size() <= kMaxPackedPayload) ||
+                        (call.kind == RmaKind::kGet && call.result.size() <= kMaxPackedPayload));
+  // A packed put or accumulate has id 0: it is counted, not tracked (no request, no pending
+  // entry); a packed get is tracked, for its result, but has no request either.
+  const bool tracked = !packed || call.kind == RmaKind::kGet;
+  const std::uint64_t id = tracked ? next_op_++ : 0;
   const OperationWire wire{id,
                            next_sequence_[t]++,
                            call.kind,
@@ -409,7 +424,11 @@ Request Window::start(RmaCall&& call) {
     pack.insert(pack.end(), length_bytes, length_bytes + sizeof lengths);
     append_operation_header(pack, wire, blocks);
     pack.insert(pack.end(), payload.begin(), payload.end());
-    if (pack.size() >= kPackBytes) send_pack(call.target);
+    if (tracked) {
+      pending_.emplace(id, PendingOp{call.target, call.result, std::move(call.result_landed), {}});
+      pack_fetch_bytes_[t] += call.result.size();
+    }
+    if (pack.size() >= kPackBytes || pack_fetch_bytes_[t] >= kPackBytes) send_pack(call.target);
     return {};
   }
   send_pack(call.target);  // what was packed before goes first
@@ -425,16 +444,17 @@ Request Window::start(RmaCall&& call) {
 void Window::send_pack(int target) {
   std::vector<std::byte>& pack = packs_[static_cast<std::size_t>(target)];
   if (pack.empty()) return;
+  pack_fetch_bytes_[static_cast<std::size_t>(target)] = 0;
   auto message = std::make_shared<Outgoing>();
   message->owned_payload.swap(pack);
   comm_.am_send(target, kPack, {}, message->owned_payload, [message](const Status&) {});
 }
 
-// A pack's operations one after the other, as if each had come alone, acknowledged together by
-// their count (kPackAck).
+// A pack's operations one after the other, as if each had come alone, answered together
+// (kPackAck: the count of puts and accumulates, the gets' results).
 void Window::on_pack(int origin, std::span<const std::byte> pack) {
-  std::uint64_t applied = 0;
-  pack_acks_ = &applied;
+  PackAnswer answer;
+  pack_answer_ = &answer;
   std::uint32_t lengths[2];
   for (std::size_t at = 0; at + sizeof lengths <= pack.size();) {
     std::memcpy(lengths, pack.data() + at, sizeof lengths);
@@ -442,12 +462,28 @@ void Window::on_pack(int origin, std::span<const std::byte> pack) {
     on_operation(origin, pack.subspan(at, lengths[0]), pack.subspan(at + lengths[0], lengths[1]));
     at += std::size_t{lengths[0]} + lengths[1];
   }
-  pack_acks_ = nullptr;
-  if (applied > 0) acknowledge_packed(origin, applied);
+  pack_answer_ = nullptr;
+  if (answer.applied > 0 || !answer.fetched.empty()) {
+    auto message = std::make_shared<Outgoing>();
+    message->header = bytes_of_value(answer.applied);
+    message->owned_payload = std::move(answer.fetched);
+    comm_.am_send(origin, kPackAck, message->header, message->owned_payload,
+                  [message](const Status&) {});
+  }
 }
 
 void Window::acknowledge_packed(int origin, std::uint64_t count) {
   send_value(comm_, origin, kPackAck, count);
+}
+
+bool Window::answer_in_pack(std::uint64_t id, std::span<const std::byte> fetched) {
+  if (pack_answer_ == nullptr || fetched.size() > kMaxPackedPayload) return false;
+  const std::uint64_t record[2] = {id, fetched.size()};
+  const auto* record_bytes = reinterpret_cast<const std::byte*>(record);
+  std::vector<std::byte>& out = pack_answer_->fetched;
+  out.insert(out.end(), record_bytes, record_bytes + sizeof record);
+  out.insert(out.end(), fetched.begin(), fetched.end());
+  return true;
 }
 
 std::byte* Window::mapped_at(int target, std::int64_t disp) const {
@@ -550,7 +586,7 @@ void Window::put(std::span<const std::byte> data, int target, std::int64_t disp)
 
 void Window::get(std::span<std::byte> into, int target, std::int64_t disp) {
   EventLoop::Access access(*loop_);
-  start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
+  start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, true);
 }
 
 void Window::accumulate(std::span<const std::byte> data, Datatype type, Op op, int target,
@@ -658,6 +694,9 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
   std::memcpy(blocks.data(), header.data() + sizeof wire, blocks.size() * sizeof(std::int64_t));
   std::byte* at = local_address(wire.disp);
   if (wire.kind == RmaKind::kGet && wire.id != 0 && blocks.size() == 2) {
+    const std::span<const std::byte> window_bytes{at + blocks[0],
+                                                  static_cast<std::size_t>(blocks[1])};
+    if (answer_in_pack(wire.id, window_bytes)) return;
     // A get of one block replies straight from the window, with no copy: MPI makes an access
     // that conflicts with it in the same epoch erroneous, and the origin ends its epoch only
     // once the reply has landed, so what the transport reads is what the get asked for.
@@ -701,13 +740,14 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
     position += bytes;
   }
   if (reply == nullptr) {  // packed: counted with the rest of its pack, or alone when held
-    if (pack_acks_ != nullptr) {
-      ++*pack_acks_;
+    if (pack_answer_ != nullptr) {
+      ++pack_answer_->applied;
     } else {
       acknowledge_packed(origin, 1);
     }
     return;
   }
+  if (answer_in_pack(wire.id, reply->owned_payload)) return;
   comm_.am_send(origin, kReply, reply->header, reply->owned_payload, [reply](const Status&) {});
 }
 
@@ -721,7 +761,7 @@ void Window::on_reply(std::span<const std::byte> header, std::span<const std::by
   }
   if (op.result_landed) op.result_landed();
   --outstanding_[static_cast<std::size_t>(op.target)];
-  op.request.complete(Status{});
+  if (op.request.valid()) op.request.complete(Status{});
 }
 
 void Window::flush(int target) {

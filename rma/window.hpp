@@ -12,11 +12,12 @@
 // copy (process_vm_writev / readv) into a window of a rank on this node. Across nodes they are
 // active messages over the transport (libfabric RMA is not used yet).
 //
-// Small puts and accumulates that nobody waits for alone (RmaCall::may_pack) towards a rank
-// reached by messages are packed, per target, into one message sent when the pack is full, at
-// the next flush (every synchronization that completes operations flushes first), or before any
-// other operation to that target; the target applies them in order and acknowledges them by
-// their count in one message (Open MPI's osc pt2pt packs alike).
+// Small puts, accumulates and gets that nobody waits for alone (RmaCall::may_pack) towards a
+// rank reached by messages are packed, per target, into one message sent when the pack is
+// full, at the next flush (every synchronization that completes operations flushes first), or
+// before any other operation to that target; the target applies them in order and answers
+// them in one message: the count of puts and accumulates, and the gets' results (Open MPI's osc
+// pt2pt packs alike).
 //
 // Synchronization is messages too: a fence flushes and then runs a barrier; post/start/
 // complete/wait exchange one message per pair; a lock is granted by the target's lock queue
@@ -155,6 +156,10 @@ class Window {
     std::vector<std::byte> payload;
     bool landed;
   };
+  struct PackAnswer {                // what the target answers a pack with (kPackAck)
+    std::uint64_t applied = 0;       // puts and accumulates
+    std::vector<std::byte> fetched;  // the gets' results: (id, bytes) and the bytes, each
+  };
   struct LockWaiter {
     int origin;
     LockType type;
@@ -191,6 +196,8 @@ class Window {
   void on_reply(std::span<const std::byte> header, std::span<const std::byte> payload);
   void on_pack(int origin, std::span<const std::byte> pack);
   void acknowledge_packed(int origin, std::uint64_t count);
+  // While a pack is applied, a small fetched result joins its answer: true if it did.
+  bool answer_in_pack(std::uint64_t id, std::span<const std::byte> fetched);
   void send_pack(int target);
   void on_lock(int origin, LockType type);
   void on_unlock(int origin, LockType type);
@@ -224,6 +231,7 @@ class Window {
   std::vector<int> posts_seen_;                // per target: posts not yet consumed by a start
   std::vector<std::uint64_t> next_sequence_;   // per target: of the next operation message
   std::vector<std::vector<std::byte>> packs_;  // per target: operations packed, not yet sent
+  std::vector<std::size_t> pack_fetch_bytes_;  // per target: what the packed gets fetch
 
   // Target side.
   int shared_holders_ = 0;
@@ -233,8 +241,8 @@ class Window {
   int completes_seen_ = 0;
   std::vector<std::uint64_t> expected_sequence_;              // per origin
   std::vector<std::map<std::uint64_t, HeldOperation>> held_;  // per origin, by sequence
-  // While a pack is applied: how many of its operations were, acknowledged in one message.
-  std::uint64_t* pack_acks_ = nullptr;
+  // While a pack is applied: its answer.
+  PackAnswer* pack_answer_ = nullptr;
 };
 
 }  // namespace halyard
