@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <span>
+#include <utility>
 
 #include "collectives/collectives.hpp"
 #include "runtime/datatypes/reduction.hpp"
@@ -309,6 +310,31 @@ void Window::exchange_peers(void* own_base) {
   }
   if (!peers_.empty())
     peers_[static_cast<std::size_t>(rank_)].mapped = static_cast<std::byte*>(base_);
+  exchange_remote_keys();
+}
+
+void Window::exchange_remote_keys() {
+  remote_memory_ = remote_memory_of(comm_);
+  // Every rank decides alike (the transport and the communicator's nodes are the job's).
+  if (remote_memory_ == nullptr || comm_.node_count() == 1 || flavor_ == WindowFlavor::kDynamic) {
+    return;
+  }
+  struct KeyRecord {
+    RemoteRegionKey key;
+    std::uint64_t exposed;
+  } mine{};
+  if (base_ != nullptr && bytes_ > 0) {
+    exposed_ = remote_memory_->expose(base_, static_cast<std::size_t>(bytes_));
+    if (exposed_ != nullptr) mine = {exposed_->key(), 1};
+  }
+  std::vector<KeyRecord> records(static_cast<std::size_t>(size_));
+  allgather(comm_, &mine, records.data(), sizeof mine, Datatype::kUint8);
+  for (int r = 0; r < size_; ++r) {
+    const KeyRecord& record = records[static_cast<std::size_t>(r)];
+    WindowPeer& peer = peers_[static_cast<std::size_t>(r)];
+    peer.remote = record.exposed != 0 && !peer.same_node && direct_paths_;
+    peer.remote_key = record.key;
+  }
 }
 
 std::vector<int> Window::window_ranks(const std::vector<int>& world_ranks) const {
@@ -406,6 +432,11 @@ Request Window::start(RmaCall&& call) {
                         (call.kind == RmaKind::kGet && call.result.size() <= kMaxPackedPayload));
   // A packed put or accumulate has id 0: it is counted, not tracked (no request, no pending
   // entry); a packed get is tracked, for its result, but has no request either.
+  if (!packed && (call.kind == RmaKind::kPut || call.kind == RmaKind::kGet)) {
+    // One-sided across nodes; it takes no sequence number (the target applies nothing).
+    Request request = start_remote(call, blocks);
+    if (request.valid()) return request;
+  }
   const bool tracked = !packed || call.kind == RmaKind::kGet;
   const std::uint64_t id = tracked ? next_op_++ : 0;
   const OperationWire wire{id,
@@ -438,6 +469,52 @@ Request Window::start(RmaCall&& call) {
   Request request = Request::make_pending(comm_.loop());
   pending_.emplace(id, PendingOp{call.target, call.result, std::move(call.result_landed), request});
   comm_.am_send(call.target, kOperation, message->header, payload, [message](const Status&) {});
+  return request;
+}
+
+Request Window::start_remote(RmaCall& call, std::span<const std::int64_t> blocks) {
+  constexpr std::size_t kMaxRemoteBlocks = 16;  // more: one message beats a write per block
+  const WindowPeer& peer = peers_[static_cast<std::size_t>(call.target)];
+  if (!peer.remote || blocks.empty() || blocks.size() / 2 > kMaxRemoteBlocks) return {};
+  Request request = Request::make_pending(*loop_);
+  // What lives until the last block's completion: the origin's memory, the result's unpack
+  // step, the request.
+  struct InFlight {
+    int target;
+    std::size_t blocks_left;
+    Status status;
+    std::shared_ptr<void> keep_alive;
+    std::function<void()> result_landed;
+    Request request;
+  };
+  auto flight = std::make_shared<InFlight>(InFlight{call.target, blocks.size() / 2, Status{},
+                                                    std::move(call.keep_alive),
+                                                    std::move(call.result_landed), request});
+  const bool put = call.kind == RmaKind::kPut;
+  std::byte* local = put ? const_cast<std::byte*>(call.origin.data()) : call.result.data();
+  const int world = comm_.world_rank(call.target);
+  const auto start = static_cast<std::uint64_t>(call.disp * peer.disp_unit);
+  std::size_t position = 0;
+  for (std::size_t i = 0; i < blocks.size(); i += 2) {
+    const auto bytes = static_cast<std::size_t>(blocks[i + 1]);
+    const std::uint64_t offset = start + static_cast<std::uint64_t>(blocks[i]);
+    Completion done = [this, flight](const Status& status) {
+      if (!status.ok() && flight->status.ok()) flight->status = status;
+      if (!status.ok() && remote_failure_.ok()) remote_failure_ = status;
+      if (--flight->blocks_left > 0) return;
+      if (flight->status.ok() && flight->result_landed) flight->result_landed();
+      --outstanding_[static_cast<std::size_t>(flight->target)];
+      flight->request.complete(flight->status);
+    };
+    if (put) {
+      remote_memory_->write(world, local + position, bytes, peer.remote_key, offset,
+                            std::move(done));
+    } else {
+      remote_memory_->read(world, local + position, bytes, peer.remote_key, offset,
+                           std::move(done));
+    }
+    position += bytes;
+  }
   return request;
 }
 
@@ -768,6 +845,13 @@ void Window::flush(int target) {
   EventLoop::Access access(*loop_);
   send_pack(target);
   run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
+  report_remote_failure();
+}
+
+void Window::report_remote_failure() {
+  if (remote_failure_.ok()) return;
+  const Status failure = std::exchange(remote_failure_, Status{});
+  throw Error(failure.code, "a one-sided write or read across nodes failed: " + failure.message);
 }
 
 void Window::flush_all() {
@@ -776,6 +860,7 @@ void Window::flush_all() {
   run_until([this] {
     return std::all_of(outstanding_.begin(), outstanding_.end(), [](int n) { return n == 0; });
   });
+  report_remote_failure();
 }
 
 void Window::sync() const {
@@ -930,6 +1015,7 @@ void Window::free() {
   barrier(comm_);
   freed_ = true;
   unregister_handlers();
+  exposed_.reset();  // after the barrier: no rank reaches this window any more
 }
 
 }  // namespace halyard

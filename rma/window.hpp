@@ -9,8 +9,10 @@
 // element against each other. Puts and gets take a shorter path when there is one
 // (HALYARD_RMA_DIRECT=0 turns them off): the target's memory itself when this rank maps it (its
 // own window, or an allocated window of a rank on this node: window_segment.hpp), else one CMA
-// copy (process_vm_writev / readv) into a window of a rank on this node. Across nodes they are
-// active messages over the transport (libfabric RMA is not used yet).
+// copy (process_vm_writev / readv) into a window of a rank on this node. Across nodes, where the
+// transport offers remote memory (runtime/remote_memory.hpp: ofi's fi_write / fi_read into the
+// window, registered when it was made), the puts and gets that are not packed are one-sided
+// writes and reads that need nothing from the target's runtime but its transport's progress.
 //
 // Small puts, accumulates and gets that nobody waits for alone (RmaCall::may_pack) towards a
 // rank reached by messages are packed, per target, into one message sent when the pack is
@@ -40,6 +42,7 @@
 #include "rma/window_segment.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/event_loop.hpp"
+#include "runtime/remote_memory.hpp"
 #include "runtime/request.hpp"
 
 namespace halyard {
@@ -63,6 +66,9 @@ struct WindowPeer {
   std::byte* mapped = nullptr;  // the peer's window mapped in this process; null if not
   bool same_node = false;
   bool cma = false;  // single copies towards the peer may be tried
+  // Another node's window exposed to remote reads and writes (RemoteMemory), and its key.
+  bool remote = false;
+  RemoteRegionKey remote_key;
 };
 
 class Window {
@@ -166,6 +172,16 @@ class Window {
   };
 
   void exchange_peers(void* own_base);
+  // Across nodes: exposes this rank's window to remote reads and writes and learns the others'
+  // keys (collective; nothing where the transport has no RemoteMemory or all ranks share a node).
+  void exchange_remote_keys();
+  // A put or get towards a peer of another node by one-sided writes or reads of its blocks,
+  // and its request; an invalid request when that peer is not reached so (the caller sends a
+  // message instead).
+  Request start_remote(RmaCall& call, std::span<const std::int64_t> blocks);
+  // Throws the first failure of a one-sided write or read since the last flush (its request,
+  // if any, failed too), once: the flush that completes it reports it.
+  void report_remote_failure();
   void register_handlers();
   void unregister_handlers();
   void notify(int peer, int id, std::int32_t value);
@@ -216,6 +232,9 @@ class Window {
   bool direct_paths_ = true;
   std::vector<WindowPeer> peers_;
   NodeSegment segment_;
+  RemoteMemory* remote_memory_ = nullptr;
+  std::unique_ptr<RemoteMemory::Region> exposed_;  // this rank's window, to other nodes
+  Status remote_failure_;  // of a write or read by remote_memory_, until reported
   std::map<std::uintptr_t, std::int64_t> attached_;  // dynamic windows: base -> size
   bool freed_ = false;
 

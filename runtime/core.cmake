@@ -12,6 +12,7 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sleep_on_fds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/matching_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/node_memory.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/notice_inbox.cpp
   ${CMAKE_CURRENT_LIST_DIR}/point_to_point.cpp
   ${CMAKE_CURRENT_LIST_DIR}/progress_thread.cpp

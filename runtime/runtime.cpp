@@ -15,6 +15,7 @@
 #include "runtime/notice_inbox.hpp"
 #include "runtime/point_to_point.hpp"
 #include "runtime/progress_thread.hpp"
+#include "runtime/remote_memory.hpp"
 #include "runtime/router.hpp"
 #include "runtime/runtime_services.hpp"
 #include "runtime/self_transport.hpp"
@@ -189,6 +190,9 @@ void Runtime::wire_transports() {
     if (auto* provider = dynamic_cast<NodeMemoryProvider*>(t.get())) {
       services_->node_memory = provider->node_memory();
     }
+    if (auto* provider = dynamic_cast<RemoteMemoryProvider*>(t.get())) {
+      services_->remote_memory = provider->remote_memory();
+    }
   }
 }
 
@@ -271,6 +275,7 @@ void Runtime::tear_down() {
   if (services_) {
     services_->attachments.clear();
     services_->node_memory = nullptr;
+    services_->remote_memory = nullptr;
     services_->device_support = nullptr;
     services_->watchdog = nullptr;
     services_->recorder = nullptr;

@@ -26,13 +26,17 @@ struct InfoList {
   }
 };
 
-fi_info* make_hints(const std::optional<std::string>& provider, bool with_rma,
+// What RMA a query asks for: reads (the rendezvous), writes too (windows), or none.
+enum class RmaCaps { kNone, kRead, kReadWrite };
+
+fi_info* make_hints(const std::optional<std::string>& provider, RmaCaps rma,
                     std::size_t inject_size) {
   fi_info* hints = libfabric().dupinfo(nullptr);  // fi_allocinfo()
   if (hints == nullptr) throw Error(ErrorCode::kInternal, "fi_allocinfo failed");
   hints->ep_attr->type = FI_EP_RDM;
   hints->caps = FI_TAGGED | FI_MSG;
-  if (with_rma) hints->caps |= FI_RMA | FI_READ | FI_REMOTE_READ;
+  if (rma != RmaCaps::kNone) hints->caps |= FI_RMA | FI_READ | FI_REMOTE_READ;
+  if (rma == RmaCaps::kReadWrite) hints->caps |= FI_WRITE | FI_REMOTE_WRITE;
   // Every operation context we pass starts with an fi_context2, so both modes are fine.
   hints->mode = FI_CONTEXT | FI_CONTEXT2;
   // Registration modes we can honour; FI_MR_LOCAL is not among them (we pass no descriptors).
@@ -48,9 +52,9 @@ fi_info* make_hints(const std::optional<std::string>& provider, bool with_rma,
 }
 
 // fi_getinfo with our hints; returns the list (possibly empty) and the return code.
-int query(const std::optional<std::string>& provider, bool with_rma, std::size_t inject_size,
+int query(const std::optional<std::string>& provider, RmaCaps rma, std::size_t inject_size,
           InfoList& out) {
-  InfoList hints{make_hints(provider, with_rma, inject_size)};
+  InfoList hints{make_hints(provider, rma, inject_size)};
   return libfabric().getinfo(kApiVersion, nullptr, nullptr, 0, hints.head, &out.head);
 }
 
@@ -68,11 +72,21 @@ Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int ad
                bool want_wait_fd, const std::string& preferred_source) {
   InfoList candidates;
   int rc = -FI_ENODATA;
-  bool with_rma = rma != RmaPolicy::kOff;
-  if (with_rma) rc = query(provider, true, 0, candidates);
+  // Reads and writes where the provider has both, else reads only, else (unless RMA is
+  // required) none: each tier keeps what the one above it has but writes.
+  RmaCaps caps = RmaCaps::kNone;
+  if (rma != RmaPolicy::kOff) {
+    for (RmaCaps tier : {RmaCaps::kReadWrite, RmaCaps::kRead}) {
+      rc = query(provider, tier, 0, candidates);
+      if (rc != -FI_ENODATA) {
+        caps = tier;
+        break;
+      }
+    }
+  }
   if (rc == -FI_ENODATA && rma != RmaPolicy::kOn) {
-    with_rma = false;
-    rc = query(provider, false, 0, candidates);
+    caps = RmaCaps::kNone;
+    rc = query(provider, caps, 0, candidates);
   }
   if (rc != 0 || candidates.head == nullptr) {
     std::string what = provider ? "HALYARD_OFI_PROVIDER='" + *provider +
@@ -91,7 +105,7 @@ Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int ad
     InfoList with_inject;
     // The name matches layered providers too ("net" also finds "net;ofi_rxm"), so the answer
     // counts only when it names the chosen provider exactly.
-    if (query(chosen, with_rma, kMaxInjectSize, with_inject) == 0 && with_inject.head != nullptr &&
+    if (query(chosen, caps, kMaxInjectSize, with_inject) == 0 && with_inject.head != nullptr &&
         chosen == with_inject.head->fabric_attr->prov_name) {
       std::swap(candidates.head, with_inject.head);
     }
@@ -143,14 +157,17 @@ Fabric::Fabric(const std::optional<std::string>& provider, RmaPolicy rma, int ad
   }
 
   has_rma_ = (info_->caps & FI_RMA) != 0 && (info_->caps & FI_READ) != 0;
+  has_rma_write_ = has_rma_ && (info_->caps & FI_WRITE) != 0 &&
+                   (info_->caps & FI_REMOTE_WRITE) != 0 && (info_->caps & FI_REMOTE_READ) != 0;
   virtual_addressing_ = (info_->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
   provider_keys_ = (info_->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
   max_message_size_ = info_->ep_attr->max_msg_size;
   iov_limit_ = info_->tx_attr->iov_limit;
   inject_size_ = std::min(info_->tx_attr->inject_size, kMaxInjectSize);
-  log::debug("ofi: provider {} domain {} rma={} wait_fd={} max_msg_size={} inject_size={}",
-             provider_name(), info_->domain_attr->name, has_rma_, wait_fd_, max_message_size_,
-             inject_size_);
+  log::debug(
+      "ofi: provider {} domain {} rma={} rma_write={} wait_fd={} max_msg_size={} inject_size={}",
+      provider_name(), info_->domain_attr->name, has_rma_, has_rma_write_, wait_fd_,
+      max_message_size_, inject_size_);
 }
 
 Fabric::~Fabric() {

@@ -44,6 +44,8 @@ class Fabric {
   std::string provider_name() const;
   // FI_RMA reads are available: rendezvous data can be pulled with fi_read.
   bool has_rma() const { return has_rma_; }
+  // RMA writes and remote reads and writes too: windows may be reached one-sidedly.
+  bool has_rma_write() const { return has_rma_write_; }
   // Remote addresses are virtual addresses (FI_MR_VIRT_ADDR), else offsets into the region.
   bool virtual_addressing() const { return virtual_addressing_; }
   // The provider picks memory-region keys (FI_MR_PROV_KEY); else we must choose unique ones.
@@ -83,6 +85,7 @@ class Fabric {
   fid_ep* endpoint_ = nullptr;
   int wait_fd_ = -1;
   bool has_rma_ = false;
+  bool has_rma_write_ = false;
   bool virtual_addressing_ = false;
   bool provider_keys_ = false;
   std::size_t max_message_size_ = 0;

@@ -17,6 +17,7 @@
 #include "runtime/support/config.hpp"
 #include "runtime/support/log.hpp"
 #include "transports/ofi/ofi_incoming.hpp"
+#include "transports/ofi/ofi_remote_memory.hpp"
 #include "transports/ofi/ofi_source_address.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
@@ -159,6 +160,9 @@ OfiTransport::OfiTransport(const LaunchInfo& info, Settings settings)
   iov_limit_ = fabric_.iov_limit();
   if (settings_.chunk_size == 0) settings_.chunk_size = default_chunk_size(fabric_.provider_name());
 
+  if (fabric_.has_rma_write() && settings_.rma != RmaPolicy::kOff) {
+    remote_memory_ = std::make_unique<OfiRemoteMemory>(*this);
+  }
   frame_capacity_ = std::max(kMaxControlFrame, sizeof(EagerFrame) + settings_.eager_limit);
   for (int i = 0; i < settings_.frame_buffers; ++i) {
     auto slot = std::make_unique<FrameSlot>();
@@ -172,8 +176,13 @@ OfiTransport::OfiTransport(const LaunchInfo& info, Settings settings)
 OfiTransport::~OfiTransport() {
   // No provider activity may outlive the buffers and memory regions freed below.
   fabric_.close_endpoint();
+  remote_memory_.reset();
   rendezvous_sends_.clear();
   rendezvous_receives_.clear();
+}
+
+RemoteMemory* OfiTransport::remote_memory() {
+  return remote_memory_.get();
 }
 
 void OfiTransport::publish(BootstrapClient& bootstrap) {

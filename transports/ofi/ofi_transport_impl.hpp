@@ -19,6 +19,7 @@
 
 #include "runtime/bootstrap/launch_info.hpp"
 #include "runtime/event_loop.hpp"
+#include "runtime/remote_memory.hpp"
 #include "runtime/transport.hpp"
 #include "transports/ofi/ofi_fabric.hpp"
 #include "transports/ofi/ofi_wire.hpp"
@@ -56,6 +57,7 @@ std::size_t default_chunk_size(const std::string& provider_name);
 void tune_provider_environment(const Settings& settings);
 
 class OfiTransport;
+class OfiRemoteMemory;
 class Operation;
 
 // The context of one posted libfabric operation. The fi_context2 comes first: in FI_CONTEXT
@@ -126,7 +128,7 @@ struct RendezvousReceive final : Operation {
                      const Status& status) override;
 };
 
-class OfiTransport final : public Transport {
+class OfiTransport final : public Transport, public RemoteMemoryProvider {
  public:
   OfiTransport(const LaunchInfo& info, Settings settings);
   ~OfiTransport() override;
@@ -151,8 +153,14 @@ class OfiTransport final : public Transport {
   // in ofi_wire.hpp): those sends complete on the receiver's Finish.
   void withdraw_sends() override;
 
+  // One-sided reads and writes for windows across nodes (ofi_remote_memory.hpp); null when the
+  // provider has no RMA writes or HALYARD_OFI_RMA=off.
+  RemoteMemory* remote_memory() override;
+  OfiRemoteMemory& remote_memory_engine() { return *remote_memory_; }
+
   // --- used by the operations, incoming messages and the rendezvous code ---
   const Settings& settings() const { return settings_; }
+  const Fabric& fabric() const { return fabric_; }
   int rank() const { return info_.rank; }
 
   // Runs `done(status)` from the next progress(), never from the caller's stack.
@@ -272,6 +280,8 @@ class OfiTransport final : public Transport {
   // completion costs no allocation per pass.
   std::vector<std::pair<Completion, Status>> running_;
   bool skipped_completion_read_ = false;
+
+  std::unique_ptr<OfiRemoteMemory> remote_memory_;  // when the provider has RMA writes
 
   friend struct RendezvousSend;
   friend struct RendezvousReceive;
