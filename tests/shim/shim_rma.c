@@ -332,6 +332,9 @@ static void packed_operations(void) {
   }
   CHECK_MPI(MPI_Put(large, kLargeTo - kLargeFrom, MPI_INT, right, kLargeFrom, kLargeTo - kLargeFrom,
                     MPI_INT, win));
+  /* MPI orders puts to one location only across a flush (the large put may be a one-sided write
+   * across nodes, the small ones packed messages). */
+  CHECK_MPI(MPI_Win_flush(right, win));
   for (int i = kLargeFrom; i < kLargeFrom + 10; ++i) {
     int value = -i; /* after the large put: these win */
     CHECK_MPI(MPI_Put(&value, 1, MPI_INT, right, i, 1, MPI_INT, win));
@@ -356,6 +359,78 @@ static void packed_operations(void) {
   CHECK(base[kSum] == 500);
   CHECK(base[kSum + 1] == 42);
   CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* Puts and gets large enough to travel alone (one-sided writes and reads across nodes, CMA or
+ * loads and stores on one node): contiguous, a target vector of 4 blocks, one of 64 blocks (a
+ * message), a derived origin for a get (unpacked when it lands), request forms; every element
+ * checked. */
+static void large_transfers(int flavor) {
+  /* Regions of the window: [0, kPart) is read, then a contiguous put lands at kContiguous, 4
+   * blocks of kPart/4 ints 8 apart at kFour, 64 blocks of kPart/64 ints 1 apart at kMany. */
+  enum { kPart = 16 * 1024, kContiguous = kPart, kFour = 2 * kPart, kMany = 3 * kPart + 64 };
+  enum { kInts = 4 * kPart + 1024 };
+  static int memory[kInts], expected[kInts];
+  int* base = NULL;
+  MPI_Win win;
+  if (flavor == MPI_WIN_FLAVOR_CREATE) {
+    CHECK_MPI(
+        MPI_Win_create(memory, sizeof memory, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    base = memory;
+  } else {
+    CHECK_MPI(
+        MPI_Win_allocate(sizeof memory, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
+  }
+  for (int i = 0; i < kInts; ++i) base[i] = rank * 1000000 + i;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  static int out[kPart], in[kPart], strided[2 * kPart];
+  for (int i = 0; i < kPart; ++i) out[i] = -(rank * 1000000 + i) - 1;
+  MPI_Datatype four_blocks, many_blocks, every_other;
+  CHECK_MPI(MPI_Type_vector(4, kPart / 4, kPart / 4 + 8, MPI_INT, &four_blocks));
+  CHECK_MPI(MPI_Type_vector(64, kPart / 64, kPart / 64 + 1, MPI_INT, &many_blocks));
+  CHECK_MPI(MPI_Type_vector(kPart, 1, 2, MPI_INT, &every_other));
+  CHECK_MPI(MPI_Type_commit(&four_blocks));
+  CHECK_MPI(MPI_Type_commit(&many_blocks));
+  CHECK_MPI(MPI_Type_commit(&every_other));
+  CHECK_MPI(MPI_Win_lock_all(0, win));
+  /* Reads of the right neighbour's untouched first region, before anyone writes. */
+  CHECK_MPI(MPI_Get(in, kPart, MPI_INT, right, 0, kPart, MPI_INT, win));
+  for (int i = 0; i < 2 * kPart; ++i) strided[i] = -7;
+  MPI_Request request;
+  CHECK_MPI(MPI_Rget(strided, 1, every_other, right, 0, kPart, MPI_INT, win, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Win_flush(right, win));
+  int wrong = 0;
+  for (int i = 0; i < kPart; ++i) {
+    wrong += in[i] != right * 1000000 + i;
+    wrong += strided[2 * i] != right * 1000000 + i || strided[2 * i + 1] != -7;
+  }
+  CHECK(wrong == 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_MPI(MPI_Put(out, kPart, MPI_INT, right, kContiguous, kPart, MPI_INT, win));
+  CHECK_MPI(MPI_Put(out, kPart, MPI_INT, right, kFour, 1, four_blocks, win));
+  CHECK_MPI(MPI_Rput(out, kPart, MPI_INT, right, kMany, 1, many_blocks, win, &request));
+  CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* The serial model of what the left neighbour wrote here. */
+  for (int i = 0; i < kInts; ++i) expected[i] = rank * 1000000 + i;
+  for (int i = 0; i < kPart; ++i) {
+    const int put = -(left * 1000000 + i) - 1;
+    expected[kContiguous + i] = put;
+    expected[kFour + (i / (kPart / 4)) * (kPart / 4 + 8) + i % (kPart / 4)] = put;
+    expected[kMany + (i / (kPart / 64)) * (kPart / 64 + 1) + i % (kPart / 64)] = put;
+  }
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+  wrong = 0;
+  for (int i = 0; i < kInts; ++i) wrong += base[i] != expected[i];
+  CHECK(wrong == 0);
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK_MPI(MPI_Type_free(&four_blocks));
+  CHECK_MPI(MPI_Type_free(&many_blocks));
+  CHECK_MPI(MPI_Type_free(&every_other));
   CHECK_MPI(MPI_Win_free(&win));
 }
 
@@ -458,6 +533,10 @@ static void shared_windows(void) {
 static void busy_target(void) {
   int memory[N] = {0}, *base = NULL;
   MPI_Win win = make_window(MPI_WIN_FLAVOR_CREATE, memory, &base);
+  static int big_memory[8192];
+  MPI_Win big;
+  CHECK_MPI(MPI_Win_create(big_memory, sizeof big_memory, sizeof(int), MPI_INFO_NULL,
+                           MPI_COMM_WORLD, &big));
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 1) {
     double until = MPI_Wtime() + 1.0;
@@ -469,12 +548,25 @@ static void busy_target(void) {
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
     CHECK_MPI(MPI_Accumulate(&value, 1, MPI_INT, 1, 0, 1, MPI_INT, MPI_REPLACE, win));
     CHECK_MPI(MPI_Win_unlock(1, win));
+    /* A large one too: a one-sided write across nodes, served by the target's transport. */
+    static int large[8192];
+    for (int i = 0; i < 8192; ++i) large[i] = i;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, big));
+    CHECK_MPI(MPI_Put(large, 8192, MPI_INT, 1, 0, 8192, MPI_INT, big));
+    CHECK_MPI(MPI_Win_unlock(1, big));
     double took = MPI_Wtime() - start;
-    printf("lock/accumulate/unlock against a busy target took %.3f s\n", took);
+    printf("lock/accumulate/unlock and a locked large put against a busy target took %.3f s\n",
+           took);
     CHECK(took < 0.8);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 1) CHECK(base[0] == 42);
+  if (rank == 1) {
+    CHECK(base[0] == 42);
+    int wrong = 0;
+    for (int i = 0; i < 8192; ++i) wrong += big_memory[i] != i;
+    CHECK(wrong == 0);
+  }
+  CHECK_MPI(MPI_Win_free(&big));
   CHECK_MPI(MPI_Win_free(&win));
 }
 
@@ -515,6 +607,8 @@ int main(int argc, char** argv) {
   offset_types(MPI_WIN_FLAVOR_ALLOCATE);
   ordered_accumulates();
   packed_operations();
+  large_transfers(MPI_WIN_FLAVOR_CREATE);
+  large_transfers(MPI_WIN_FLAVOR_ALLOCATE);
   describe();
   shared_windows();
   MPI_Finalize();
