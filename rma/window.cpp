@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <span>
@@ -64,6 +65,7 @@ struct PeerRecord {
 };
 
 constexpr std::size_t kSegmentAlignment = 64;
+constexpr std::chrono::seconds kPeerNoticeGrace{2};
 constexpr std::size_t kMaxIovecs = 512;
 
 // A message in flight and what its bytes live in until the transport is done with them.
@@ -178,6 +180,8 @@ Window::Window(const Communicator& comm, WindowFlavor flavor, void* base, std::i
   next_sequence_.assign(n, 0);
   packs_.resize(n);
   pack_fetch_bytes_.assign(n, 0);
+  ops_since_flush_.assign(n, 0);
+  ops_before_flush_.assign(n, 0);
   expected_sequence_.assign(n, 0);
   held_.resize(n);
   EventLoop::Access access(*loop_);
@@ -426,13 +430,20 @@ Request Window::start(RmaCall&& call) {
   const auto t = static_cast<std::size_t>(call.target);
   ++outstanding_[t];
   const std::span<const std::byte> payload = call.origin;
-  const bool packed =
-      call.may_pack && (((call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
-                         payload.size() <= kMaxPackedPayload) ||
-                        (call.kind == RmaKind::kGet && call.result.size() <= kMaxPackedPayload));
+  const bool put_or_get = call.kind == RmaKind::kPut || call.kind == RmaKind::kGet;
+  // A put or get that looks alone between two flushes (the first since a flush, after an epoch
+  // of at most one towards this target) towards a rank reached one-sidedly is a write or read,
+  // not a pack of one: one round trip in the transport instead of one through both runtimes.
+  const bool looks_alone =
+      put_or_get && peers_[t].remote && ops_since_flush_[t] == 0 && ops_before_flush_[t] <= 1;
+  if (put_or_get) ++ops_since_flush_[t];
+  const bool packed = call.may_pack && !looks_alone &&
+                      (((call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
+                        payload.size() <= kMaxPackedPayload) ||
+                       (call.kind == RmaKind::kGet && call.result.size() <= kMaxPackedPayload));
   // A packed put or accumulate has id 0: it is counted, not tracked (no request, no pending
   // entry); a packed get is tracked, for its result, but has no request either.
-  if (!packed && (call.kind == RmaKind::kPut || call.kind == RmaKind::kGet)) {
+  if (!packed && put_or_get) {
     // One-sided across nodes; it takes no sequence number (the target applies nothing).
     Request request = start_remote(call, blocks);
     if (request.valid()) return request;
@@ -843,20 +854,40 @@ void Window::on_reply(std::span<const std::byte> header, std::span<const std::by
 
 void Window::flush(int target) {
   EventLoop::Access access(*loop_);
+  count_epoch(target);
   send_pack(target);
   run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
   report_remote_failure();
 }
 
+void Window::count_epoch(int target) {
+  const auto t = static_cast<std::size_t>(target);
+  ops_before_flush_[t] = ops_since_flush_[t];
+  ops_since_flush_[t] = 0;
+}
+
 void Window::report_remote_failure() {
   if (remote_failure_.ok()) return;
   const Status failure = std::exchange(remote_failure_, Status{});
+  // A transfer to a rank that died fails before hlaunch's notice of the death arrives (about
+  // 0.1 s later): wait for it a little, so that the job is ended by the death it names.
+  if (comm_.process_failure() == nullptr) {
+    bool expired = false;
+    const EventLoop::TimerId timer =
+        loop_->add_timer(kPeerNoticeGrace, [&expired] { expired = true; });
+    run_until([this, &expired] { return expired || comm_.process_failure() != nullptr; });
+    loop_->cancel_timer(timer);
+  }
+  if (const Status* death = comm_.process_failure()) death->raise_if_failed();
   throw Error(failure.code, "a one-sided write or read across nodes failed: " + failure.message);
 }
 
 void Window::flush_all() {
   EventLoop::Access access(*loop_);
-  for (int target = 0; target < size_; ++target) send_pack(target);
+  for (int target = 0; target < size_; ++target) {
+    count_epoch(target);
+    send_pack(target);
+  }
   run_until([this] {
     return std::all_of(outstanding_.begin(), outstanding_.end(), [](int n) { return n == 0; });
   });

@@ -182,6 +182,8 @@ class Window {
   // Throws the first failure of a one-sided write or read since the last flush (its request,
   // if any, failed too), once: the flush that completes it reports it.
   void report_remote_failure();
+  // A flush towards `target`: its epoch's count of puts and gets becomes the previous one's.
+  void count_epoch(int target);
   void register_handlers();
   void unregister_handlers();
   void notify(int peer, int id, std::int32_t value);
@@ -251,6 +253,9 @@ class Window {
   std::vector<std::uint64_t> next_sequence_;   // per target: of the next operation message
   std::vector<std::vector<std::byte>> packs_;  // per target: operations packed, not yet sent
   std::vector<std::size_t> pack_fetch_bytes_;  // per target: what the packed gets fetch
+  // Per target: puts and gets since the last flush, and between the two flushes before it.
+  std::vector<std::uint32_t> ops_since_flush_;
+  std::vector<std::uint32_t> ops_before_flush_;
 
   // Target side.
   int shared_holders_ = 0;
