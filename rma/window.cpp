@@ -778,7 +778,15 @@ std::byte* Window::landing_address(std::span<const std::byte> header) const {
 void Window::apply_operation(int origin, std::span<const std::byte> header,
                              std::span<const std::byte> payload, bool landed) {
   auto wire = value_of<OperationWire>(header);
-  std::vector<std::int64_t> blocks(wire.blocks * 2);
+  // The blocks, copied out of the header (which need not be aligned): on the stack for the one
+  // block nearly every operation has, so that a pack of small puts allocates nothing per put.
+  std::int64_t one_block[2];
+  std::vector<std::int64_t> many_blocks;
+  std::span<std::int64_t> blocks(one_block);
+  if (wire.blocks != 1) {
+    many_blocks.resize(std::size_t{wire.blocks} * 2);
+    blocks = many_blocks;
+  }
   std::memcpy(blocks.data(), header.data() + sizeof wire, blocks.size() * sizeof(std::int64_t));
   std::byte* at = local_address(wire.disp);
   if (wire.kind == RmaKind::kGet && wire.id != 0 && blocks.size() == 2) {
