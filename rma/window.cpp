@@ -700,11 +700,10 @@ void Window::fetch_and_op(const void* data, void* into, Datatype type, Op op, in
                  {static_cast<std::byte*>(into), bytes}, type, op, target, disp);
 }
 
-void Window::compare_and_swap(const void* value, const void* compare, void* into, Datatype type,
+void Window::compare_and_swap(const void* value, const void* compare, void* into, std::size_t bytes,
                               int target, std::int64_t disp) {
   EventLoop::Access access(*loop_);
   // The value and the comparand travel as one buffer of two elements.
-  const std::size_t bytes = datatype_size(type);
   auto both = std::make_shared<std::vector<std::byte>>(2 * bytes);
   std::memcpy(both->data(), value, bytes);
   std::memcpy(both->data() + bytes, compare, bytes);

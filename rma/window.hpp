@@ -122,8 +122,9 @@ class Window {
   // One element: *into = the target's, then the target's op= *data (get_accumulate of one).
   void fetch_and_op(const void* data, void* into, Datatype type, Op op, int target,
                     std::int64_t disp);
-  // One element: *into = the target's; the target's = *value if it equalled *compare.
-  void compare_and_swap(const void* value, const void* compare, void* into, Datatype type,
+  // One element of `bytes` bytes: *into = the target's; the target's = *value if its bytes
+  // equalled *compare's.
+  void compare_and_swap(const void* value, const void* compare, void* into, std::size_t bytes,
                         int target, std::int64_t disp);
   Request rput(std::span<const std::byte> data, int target, std::int64_t disp);
   Request rget(std::span<std::byte> into, int target, std::int64_t disp);

@@ -3,10 +3,8 @@
 // RmaCall (rma/rma_call.hpp); the window moves the data and keeps the epochs.
 #include <mpi.h>
 
-#include <cstring>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "shim/argument_checks.hpp"
 #include "shim/group_table.hpp"
@@ -115,8 +113,8 @@ bool contiguous_put_or_get(WindowObject& window, const RmaArgs& a, const LocalSi
 }
 
 // Checks and starts one operation; a null request for MPI_PROC_NULL and for an operation that
-// completed at once. `may_pack`: a blocking put or accumulate, which the window may pack with
-// others (window.hpp).
+// completed at once. `may_pack`: a blocking put, get or accumulate, which the window may pack
+// with others (window.hpp).
 halyard::Request start_rma(WindowObject& window, const RmaArgs& a, bool may_pack) {
   if (a.target_rank == MPI_PROC_NULL) return {};
   check_window_rank(window, a.target_rank, "target_rank");
@@ -334,20 +332,8 @@ int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void
     check_buffer(compare_addr, 1, type, "compare_addr");
     check_buffer(result_addr, 1, type, "result_addr");
     check_window_rank(window, target_rank, "target_rank");
-    // The value and the comparand travel as one buffer of two elements.
-    auto both = std::make_shared<std::vector<std::byte>>(2 * type.size);
-    std::memcpy(both->data(), origin_addr, type.size);
-    std::memcpy(both->data() + type.size, compare_addr, type.size);
-    const TargetBlocks target_blocks(type, 1);
-    RmaCall call;
-    call.kind = RmaKind::kCompareAndSwap;
-    call.target = target_rank;
-    call.disp = target_disp;
-    call.target_blocks = target_blocks.pairs();
-    call.origin = *both;
-    call.keep_alive = both;
-    call.result = {static_cast<std::byte*>(result_addr), type.size};
-    window.start(std::move(call));
+    window.compare_and_swap(origin_addr, compare_addr, result_addr, type.size, target_rank,
+                            target_disp);
   });
 }
 

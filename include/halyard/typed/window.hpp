@@ -107,7 +107,7 @@ void compare_and_swap(Window& window, const T& value, const T& compare, T& into,
                       std::int64_t disp) {
   static_assert(typed_detail::ElementTraits<T>::lanes == 1,
                 "halyard: compare_and_swap takes a single integer or floating-point element");
-  window.compare_and_swap(&value, &compare, &into, datatype_of<T>, target, disp);
+  window.compare_and_swap(&value, &compare, &into, sizeof(T), target, disp);
 }
 
 }  // namespace halyard
