@@ -75,7 +75,7 @@ class Window {
  public:
   // Collective over `comm`. `base` / `bytes`: the memory of kCreate; allocated here for the
   // allocate flavors (see base()), none for kDynamic. Displacements count `disp_unit` bytes.
-  // `accumulate` applies accumulates at this rank as the target (rma_call.hpp).
+  // `accumulate_function` applies accumulates at this rank as the target (rma_call.hpp).
   Window(const Communicator& comm, WindowFlavor flavor, void* base, std::int64_t bytes,
          int disp_unit, AccumulateFunction accumulate_function = accumulate_in_runtime_types);
   ~Window();
