@@ -34,7 +34,6 @@
 #include <map>
 #include <memory>
 #include <span>
-#include <string>
 #include <vector>
 
 #include "rma/rma_call.hpp"
