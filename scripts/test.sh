@@ -60,7 +60,7 @@ asan_targets=(hlaunch collective_check every_pair_check adapt_collectives p2p_sc
   core_request_test core_event_loop_test core_matching_test core_communicator_test
   core_router_test bootstrap_topology_test core_self_transport_test core_active_messages_test
   progress_thread_test
-  exchange_check
+  exchange_check rma_window_check
   datatypes_reduction_test launcher_protocol_test launcher_store_test
   reliability_bootstrap_hardening_test tuner_decision_table_test)
 asan_tests='^(core_|datatypes_|launcher_(protocol|store)|reliability_|Request|EventLoop|Matching|Communicator|Router|Topology|SelfTransport|AmTest|SingletonRuntime|AvailableIsas|KeyValueStore|CollectiveGate|Control|BootstrapHardening|ProgressThread|DecisionTable|HanTuning|.*_n4_vnodes2$|han_|intranode_primitives|collectives_(bcast|reduce|allreduce|barrier)_shm_n3$|collectives_(channels_n2|inflight_shm_n4)$)'
