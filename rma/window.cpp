@@ -106,6 +106,17 @@ T value_of(std::span<const std::byte> bytes) {
   return value;
 }
 
+// The bytes of target data an operation covers, from its origin side: a fetch's result, half of
+// compare-and-swap's (value, comparand), else the origin's data.
+std::size_t data_bytes(RmaKind kind, AccumulateCode op, std::span<const std::byte> origin,
+                       std::span<const std::byte> result) {
+  const bool fetch_only =
+      kind == RmaKind::kGet || (kind == RmaKind::kGetAccumulate && op.op == kNoOpCode);
+  return fetch_only                         ? result.size()
+         : kind == RmaKind::kCompareAndSwap ? origin.size() / 2
+                                            : origin.size();
+}
+
 std::size_t total_bytes(std::span<const std::int64_t> blocks) {
   std::size_t total = 0;
   for (std::size_t i = 1; i < blocks.size(); i += 2) total += static_cast<std::size_t>(blocks[i]);
@@ -221,7 +232,7 @@ void Window::register_handlers() {
   comm_.register_am_handler(
       kReply,
       [this](int, std::span<const std::byte> header, std::span<const std::byte> payload) {
-        on_reply(header, payload);
+        complete_pending(value_of<std::uint64_t>(header), payload);
       },
       [this](int, std::span<const std::byte> header, std::size_t payload_bytes) -> void* {
         auto it = pending_.find(value_of<std::uint64_t>(header));
@@ -250,7 +261,7 @@ void Window::register_handlers() {
     for (std::size_t at = 0; at + sizeof record <= fetched.size();) {
       std::memcpy(record, fetched.data() + at, sizeof record);
       at += sizeof record;
-      on_reply(bytes_of_value(record[0]), fetched.subspan(at, record[1]));
+      complete_pending(record[0], fetched.subspan(at, record[1]));
       at += record[1];
     }
   });
@@ -381,7 +392,7 @@ bool Window::in_access_epoch(int target) const {
 }
 
 void Window::run_until(const std::function<bool()>& done) const {
-  if (!done()) comm_.loop().run_until(done);
+  if (!done()) loop_->run_until(done);
 }
 
 void Window::check_target(int target) const {
@@ -413,11 +424,7 @@ Request Window::start(RmaCall&& call) {
     }
   }
   const std::size_t target_bytes = total_bytes(blocks);
-  const bool fetch_only = call.kind == RmaKind::kGet ||
-                          (call.kind == RmaKind::kGetAccumulate && call.op.op == kNoOpCode);
-  const std::size_t origin_bytes = fetch_only                              ? call.result.size()
-                                   : call.kind == RmaKind::kCompareAndSwap ? call.origin.size() / 2
-                                                                           : call.origin.size();
+  const std::size_t origin_bytes = data_bytes(call.kind, call.op, call.origin, call.result);
   if (origin_bytes != target_bytes) {
     window_fault(WindowFault::kSize, "the origin's data (" + std::to_string(origin_bytes) +
                                          " bytes) and the target's (" +
@@ -477,7 +484,7 @@ Request Window::start(RmaCall&& call) {
   auto message = std::make_shared<Outgoing>();
   append_operation_header(message->header, wire, blocks);
   message->keep_alive = std::move(call.keep_alive);
-  Request request = Request::make_pending(comm_.loop());
+  Request request = Request::make_pending(*loop_);
   pending_.emplace(id, PendingOp{call.target, call.result, std::move(call.result_landed), request});
   comm_.am_send(call.target, kOperation, message->header, payload, [message](const Status&) {});
   return request;
@@ -650,11 +657,7 @@ Request Window::start_contiguous(RmaKind kind, std::span<const std::byte> origin
           kind == RmaKind::kPut ? origin.size() : result.size())) {
     return {};
   }
-  const bool fetch_only =
-      kind == RmaKind::kGet || (kind == RmaKind::kGetAccumulate && op.op == kNoOpCode);
-  const OneBlock block(kind == RmaKind::kCompareAndSwap ? origin.size() / 2
-                       : fetch_only                     ? result.size()
-                                                        : origin.size());
+  const OneBlock block(data_bytes(kind, op, origin, result));
   RmaCall call;
   call.kind = kind;
   call.target = target;
@@ -722,13 +725,13 @@ void Window::compare_and_swap(const void* value, const void* compare, void* into
 Request Window::rput(std::span<const std::byte> data, int target, std::int64_t disp) {
   EventLoop::Access access(*loop_);
   Request request = start_contiguous(RmaKind::kPut, data, {}, {}, target, disp, false);
-  return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
+  return request.valid() ? request : Request::make_completed(*loop_, Status{});
 }
 
 Request Window::rget(std::span<std::byte> into, int target, std::int64_t disp) {
   EventLoop::Access access(*loop_);
   Request request = start_contiguous(RmaKind::kGet, {}, into, {}, target, disp, false);
-  return request.valid() ? request : Request::make_completed(comm_.loop(), Status{});
+  return request.valid() ? request : Request::make_completed(*loop_, Status{});
 }
 
 void Window::accumulate_into(AccumulateCode op, std::byte* target, const std::byte* data,
@@ -796,8 +799,7 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
     // that conflicts with it in the same epoch erroneous, and the origin ends its epoch only
     // once the reply has landed, so what the transport reads is what the get asked for.
     auto reply_header = std::make_shared<std::vector<std::byte>>(bytes_of_value(wire.id));
-    comm_.am_send(origin, kReply, *reply_header,
-                  {at + blocks[0], static_cast<std::size_t>(blocks[1])},
+    comm_.am_send(origin, kReply, *reply_header, window_bytes,
                   [reply_header](const Status&) {});  // the header lives until sent
     return;
   }
@@ -846,8 +848,8 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
   comm_.am_send(origin, kReply, reply->header, reply->owned_payload, [reply](const Status&) {});
 }
 
-void Window::on_reply(std::span<const std::byte> header, std::span<const std::byte> payload) {
-  auto it = pending_.find(value_of<std::uint64_t>(header));
+void Window::complete_pending(std::uint64_t id, std::span<const std::byte> payload) {
+  auto it = pending_.find(id);
   if (it == pending_.end()) return;
   PendingOp op = std::move(it->second);
   pending_.erase(it);
@@ -951,7 +953,7 @@ void Window::wait() {
 bool Window::test() {
   EventLoop::Access access(*loop_);
   if (completes_seen_ < static_cast<int>(exposure_group_.size())) {
-    comm_.loop().poll();
+    loop_->poll();
     if (completes_seen_ < static_cast<int>(exposure_group_.size())) return false;
   }
   completes_seen_ -= static_cast<int>(exposure_group_.size());

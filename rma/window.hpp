@@ -211,7 +211,9 @@ class Window {
                        std::span<const std::byte> payload, bool landed);
   void accumulate_into(AccumulateCode op, std::byte* target, const std::byte* data,
                        std::size_t bytes) const;
-  void on_reply(std::span<const std::byte> header, std::span<const std::byte> payload);
+  // Operation `id`'s answer (a kReply, or a record of a kPackAck): its result lands, it
+  // completes.
+  void complete_pending(std::uint64_t id, std::span<const std::byte> payload);
   void on_pack(int origin, std::span<const std::byte> pack);
   void acknowledge_packed(int origin, std::uint64_t count);
   // While a pack is applied, a small fetched result joins its answer: true if it did.
