@@ -65,7 +65,7 @@ void OfiRemoteMemory::transfer(int world_rank, std::byte* local, std::size_t byt
                                RemoteRegionKey remote, std::uint64_t offset, Completion done,
                                bool write) {
   const std::size_t chunk = transport_.chunk_size();
-  const std::size_t chunks = bytes == 0 ? 0 : (bytes + chunk - 1) / chunk;
+  const std::size_t chunks = chunk_count(bytes, chunk);
   if (chunks == 0) {
     transport_.complete_later(std::move(done), Status{});
     return;
@@ -73,9 +73,7 @@ void OfiRemoteMemory::transfer(int world_rank, std::byte* local, std::size_t byt
   auto owned = std::make_unique<RmaTransfer>();
   RmaTransfer* state = owned.get();
   state->id = next_transfer_++;
-  state->chunks.resize(chunks);
-  for (OpContext& context : state->chunks) context.owner = state;
-  state->outstanding = chunks;
+  state->prepare_chunks(chunks);
   state->status.bytes = bytes;
   state->done = std::move(done);
   transfers_.emplace(state->id, std::move(owned));
@@ -118,11 +116,7 @@ void OfiRemoteMemory::transfer(int world_rank, std::byte* local, std::size_t byt
 }
 
 void OfiRemoteMemory::on_chunk_done(RmaTransfer& transfer, const Status& status) {
-  if (!status.ok() && transfer.status.ok()) {
-    const std::size_t bytes = transfer.status.bytes;
-    transfer.status = status;
-    transfer.status.bytes = bytes;
-  }
+  record_failure(transfer.status, status);
   if (--transfer.outstanding > 0) return;
   auto node = transfers_.extract(transfer.id);
   transport_.complete_later(std::move(node.mapped()->done), std::move(node.mapped()->status));

@@ -15,12 +15,7 @@
 namespace halyard::ofi {
 
 // One write or read in flight, in chunks.
-struct RmaTransfer final : Operation {
-  std::uint64_t id = 0;
-  std::vector<OpContext> chunks;
-  std::size_t outstanding = 0;
-  Status status;
-  Completion done;
+struct RmaTransfer final : ChunkedTransfer {
   void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
                      const Status& status) override;
 };

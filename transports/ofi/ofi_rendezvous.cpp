@@ -17,21 +17,6 @@
 #include "transports/ofi/ofi_transport_impl.hpp"
 
 namespace halyard::ofi {
-namespace {
-
-std::size_t chunk_count(std::size_t bytes, std::size_t chunk) {
-  return bytes == 0 ? 0 : (bytes + chunk - 1) / chunk;
-}
-
-// Keeps the first real failure; truncation is only reported when nothing else went wrong.
-void record_failure(Status& kept, const Status& incoming) {
-  if (incoming.ok() || (!kept.ok() && kept.code != ErrorCode::kTruncated)) return;
-  const std::size_t bytes = kept.bytes;
-  kept = incoming;
-  kept.bytes = bytes;
-}
-
-}  // namespace
 
 RendezvousSend::~RendezvousSend() {
   if (region != nullptr) fi_close(&region->fid);
@@ -110,9 +95,7 @@ void OfiTransport::deliver_rendezvous(const RendezvousRequest& request, void* ds
   const std::size_t chunk =
       std::max(chunk_size(), static_cast<std::size_t>((wanted + kMaxChunks - 1) / kMaxChunks));
   const std::size_t chunks = chunk_count(wanted, chunk);
-  receive->chunks.resize(chunks);
-  for (auto& context : receive->chunks) context.owner = receive.get();
-  receive->outstanding = chunks;
+  receive->prepare_chunks(chunks);
 
   // Copies: if every post fails at once, `state` is gone before the loop below ends.
   RendezvousReceive* state = receive.get();
@@ -207,9 +190,7 @@ void OfiTransport::on_clear_to_send(const ClearToSend& frame) {
     finish_rendezvous_send(send.id, Status{});
     return;
   }
-  send.chunks.resize(chunks);
-  for (auto& context : send.chunks) context.owner = &send;
-  send.outstanding = chunks;
+  send.prepare_chunks(chunks);
   const fi_addr_t destination = address_of(send.peer);
   for (std::size_t i = 0; i < chunks; ++i) {
     const std::size_t offset = i * chunk;

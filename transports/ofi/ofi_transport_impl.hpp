@@ -29,6 +29,20 @@ namespace halyard::ofi {
 // The status of a receive whose buffer was too small: kTruncated, `capacity` bytes written.
 Status truncation_status(std::size_t message_size, std::size_t capacity);
 
+// How many provider operations of at most `chunk` bytes move `bytes` (rendezvous, RMA).
+inline std::size_t chunk_count(std::size_t bytes, std::size_t chunk) {
+  return bytes == 0 ? 0 : (bytes + chunk - 1) / chunk;
+}
+
+// Keeps the first real failure of a chunked transfer in `kept` (its byte count unchanged);
+// truncation is only reported when nothing else went wrong.
+inline void record_failure(Status& kept, const Status& incoming) {
+  if (incoming.ok() || (!kept.ok() && kept.code != ErrorCode::kTruncated)) return;
+  const std::size_t bytes = kept.bytes;
+  kept = incoming;
+  kept.bytes = bytes;
+}
+
 enum class WaitFdMode { kAuto, kOn, kOff };
 
 // HALYARD_OFI_* settings, read once when the transport opens.
@@ -97,33 +111,39 @@ struct FrameSend final : Operation {
                      const Status& status) override;
 };
 
-// A large send waiting for the receiver to pull it (RMA) or to clear it (tagged sends).
-struct RendezvousSend final : Operation {
+// A transfer posted as one provider operation per chunk (the rendezvous' two sides, a window's
+// one-sided write or read): it ends when the last chunk completes, with the first failure.
+struct ChunkedTransfer : Operation {
   std::uint64_t id = 0;
-  int peer = 0;
-  const std::byte* buffer = nullptr;
-  std::size_t size = 0;
-  Completion done;
-  fid_mr* region = nullptr;  // registered for FI_REMOTE_READ when RMA is used
   std::vector<OpContext> chunks;
   std::size_t outstanding = 0;
   Status status;
+  Completion done;
+  // `count` chunk contexts pointing back at this transfer, all outstanding.
+  void prepare_chunks(std::size_t count) {
+    chunks.resize(count);
+    for (OpContext& context : chunks) context.owner = this;
+    outstanding = count;
+  }
+};
+
+// A large send waiting for the receiver to pull it (RMA) or to clear it (tagged sends).
+struct RendezvousSend final : ChunkedTransfer {
+  int peer = 0;
+  const std::byte* buffer = nullptr;
+  std::size_t size = 0;
+  fid_mr* region = nullptr;  // registered for FI_REMOTE_READ when RMA is used
   ~RendezvousSend() override;
   void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
                      const Status& status) override;
 };
 
 // The receiving side of a rendezvous after deliver(): reads or tagged receives in flight.
-struct RendezvousReceive final : Operation {
-  std::uint64_t id = 0;
+struct RendezvousReceive final : ChunkedTransfer {
   int peer = 0;
   std::uint64_t send_id = 0;
   bool by_read = false;
   bool cancelled = false;  // its peer died: chunks still waiting behind -FI_EAGAIN never post
-  std::vector<OpContext> chunks;
-  std::size_t outstanding = 0;
-  Status status;
-  Completion done;
   void on_completion(OfiTransport& transport, const fi_cq_tagged_entry& entry,
                      const Status& status) override;
 };
