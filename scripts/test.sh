@@ -18,13 +18,15 @@ stage() { [[ "$stages" == *",$1,"* ]]; }
 started=$(date +%s)
 elapsed() { echo "test.sh: $1 done at $(($(date +%s) - started)) s"; }
 
-# Stage 1: everything. Multi-rank tests oversubscribe small machines: run them one at a time.
+# Stage 1: everything. Single-process tests (label `unit`) run $jobs at a time; multi-rank tests
+# oversubscribe small machines, so they run one at a time.
 if stage normal; then
   # -g1 (line tables: backtraces keep their file:line) compiles about a quarter faster than -g.
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
   cmake --build "$build" -j "$jobs"
-  ctest --test-dir "$build" --output-on-failure --timeout 300
+  ctest --test-dir "$build" --output-on-failure --timeout 300 -L '^unit$' -j "$jobs"
+  ctest --test-dir "$build" --output-on-failure --timeout 300 -LE '^unit$'
   elapsed "normal build and suite"
 fi
 
@@ -36,11 +38,13 @@ sanitizer_stage() {
   shift 3
   local dir="$build-$name"
   # -O1 -g1 (line tables for the reports) compiles faster than -O2 -g, and so do the
-  # precompiled common headers (HALYARD_PCH); warnings are the normal stage's business, so
-  # they are not errors here.
+  # precompiled common headers (HALYARD_PCH) and unity builds (16 sources a compile: each
+  # header parsed once per batch, about 3x faster on 2 cores); warnings and each source's own
+  # includes are the normal stage's business, so they are not checked here.
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-D$option=ON" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-    -DHALYARD_WERROR=OFF -DHALYARD_CUDA=OFF -DHALYARD_BUILD_BENCH=OFF -DHALYARD_PCH=ON
+    -DHALYARD_WERROR=OFF -DHALYARD_CUDA=OFF -DHALYARD_BUILD_BENCH=OFF -DHALYARD_PCH=ON \
+    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16
   cmake --build "$dir" -j "$jobs" --target "$@"
   ctest --test-dir "$dir" --output-on-failure --timeout 300 -R "$tests" -E "${exclude:-^$}"
   elapsed "$name build and subset"

@@ -32,7 +32,7 @@ MPI_Datatype DatatypeTable::add(std::shared_ptr<TypeObject> type) {
 }
 
 void DatatypeTable::remove(MPI_Datatype handle) {
-  std::size_t index = static_cast<std::uint32_t>(handle) & ~kKindMask;
+  const std::size_t index = handle_index(handle, HALYARD_MPI_KIND_DATATYPE);
   entries_[index].reset();
   free_slots_.push_back(index);
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shim/datatype_object.hpp"
+#include "shim/handle_bits.hpp"
 
 namespace halyard::mpi_shim {
 
@@ -20,9 +21,7 @@ class DatatypeTable {
   // Null for MPI_DATATYPE_NULL, a freed or unknown handle, or a handle of another kind. Inline:
   // every call that moves data asks.
   TypeObject* find(MPI_Datatype handle) const {
-    const auto bits = static_cast<std::uint32_t>(handle);
-    if ((bits & kKindMask) != static_cast<std::uint32_t>(HALYARD_MPI_KIND_DATATYPE)) return nullptr;
-    const std::size_t index = bits & ~kKindMask;
+    const std::size_t index = handle_index(handle, HALYARD_MPI_KIND_DATATYPE);
     return index < entries_.size() ? entries_[index].get() : nullptr;
   }
   MPI_Datatype add(std::shared_ptr<TypeObject> type);
@@ -30,7 +29,6 @@ class DatatypeTable {
   void remove(MPI_Datatype handle);
 
  private:
-  static constexpr std::uint32_t kKindMask = 0xff000000u;
   std::vector<std::shared_ptr<TypeObject>> entries_;  // index = handle's low bits
   std::vector<std::size_t> free_slots_;
 };

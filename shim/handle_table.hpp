@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "shim/handle_bits.hpp"
+
 namespace halyard::mpi_shim {
 
 template <typename Entry>
@@ -74,8 +76,6 @@ class HandleTable {
   }
 
  private:
-  static constexpr std::uint32_t kKindMask = 0xff000000u;
-
   int handle_of(std::size_t index) const { return kind_ | static_cast<int>(index); }
 
   int append(Entry entry) {
@@ -85,9 +85,7 @@ class HandleTable {
   }
 
   std::size_t index_of(int handle) const {
-    auto bits = static_cast<std::uint32_t>(handle);
-    if ((bits & kKindMask) != static_cast<std::uint32_t>(kind_)) return 0;
-    std::size_t index = bits & ~kKindMask;
+    const std::size_t index = handle_index(handle, kind_);
     return index < live_.size() && live_[index] != nullptr ? index : 0;
   }
 

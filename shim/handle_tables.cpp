@@ -1,5 +1,6 @@
 #include "shim/handle_tables.hpp"
 
+#include "shim/handle_bits.hpp"
 #include "shim/pair_types.hpp"
 
 #include <array>
@@ -85,13 +86,9 @@ constexpr OpInfo kOps[] = {
     {"MPI_MINLOC", Op::kMin, OpCategory::kLocation},
 };
 
-constexpr std::uint32_t kKindMask = 0xff000000u;
-
 // The table index of `handle` when it is of `kind` and names a non-null entry, else 0.
 std::size_t index_of(int handle, int kind, std::size_t table_size) {
-  auto bits = static_cast<std::uint32_t>(handle);
-  if ((bits & kKindMask) != static_cast<std::uint32_t>(kind)) return 0;
-  std::size_t index = bits & ~kKindMask;
+  const std::size_t index = handle_index(handle, kind);
   return index < table_size ? index : 0;
 }
 

@@ -4,22 +4,20 @@
 #include <cstdio>
 #include <string>
 
+#include "shim/handle_bits.hpp"
 #include "shim/mpi_error.hpp"
 
 namespace halyard::mpi_shim {
 
 namespace {
 
-constexpr std::uint32_t kKindMask = 0xff000000u;
 constexpr std::size_t kWorldIndex = 1;
 constexpr std::size_t kSelfIndex = 2;
 
 // The table index a handle of `kind` names, or 0 (the null slot) when it names none.
 template <typename Table>
 std::size_t slot_of(int handle, int kind, const Table& table) {
-  auto bits = static_cast<std::uint32_t>(handle);
-  if ((bits & kKindMask) != static_cast<std::uint32_t>(kind)) return 0;
-  std::size_t index = bits & ~kKindMask;
+  const std::size_t index = handle_index(handle, kind);
   return index < table.size() && table[index].has_value() ? index : 0;
 }
 

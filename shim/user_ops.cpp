@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shim/call_guard.hpp"
+#include "shim/handle_bits.hpp"
 #include "shim/mpi_error.hpp"
 
 using namespace halyard::mpi_shim;
@@ -18,7 +19,6 @@ namespace {
 
 // Handle index of the first user op: above any predefined op the table will ever hold.
 constexpr int kFirstUserOp = 0x1000;
-constexpr std::uint32_t kKindMask = 0xff000000u;
 
 struct UserOpTable {
   std::deque<std::optional<UserOp>> ops;  // slot i is handle index kFirstUserOp + i
@@ -31,9 +31,7 @@ UserOpTable& table() {
 }
 
 std::optional<std::size_t> slot_of(MPI_Op op) {
-  auto bits = static_cast<std::uint32_t>(op);
-  if ((bits & kKindMask) != static_cast<std::uint32_t>(HALYARD_MPI_KIND_OP)) return std::nullopt;
-  auto index = static_cast<std::size_t>(bits & ~kKindMask);
+  const std::size_t index = handle_index(op, HALYARD_MPI_KIND_OP);
   if (index < kFirstUserOp) return std::nullopt;
   std::size_t slot = index - kFirstUserOp;
   if (slot >= table().ops.size() || !table().ops[slot].has_value()) return std::nullopt;

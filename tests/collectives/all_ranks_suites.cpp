@@ -80,43 +80,43 @@ void check_alltoall(const Communicator& comm, const ElementCase& c, std::size_t 
   }
 }
 
-const ElementCase kReduceCases[] = {
+const ElementCase kAllreduceCases[] = {
     {Datatype::kInt32, Op::kSum},   {Datatype::kFloat32, Op::kSum, false},
     {Datatype::kUint8, Op::kBxor},  {Datatype::kFloat64, Op::kMax},
     {Datatype::kFloat16, Op::kSum}, {Datatype::kBFloat16, Op::kMin},
     {Datatype::kInt64, Op::kProd},  {Datatype::kUint16, Op::kLand}};
-const ElementCase kMoveCases[] = {
+const ElementCase kAllRanksMoveCases[] = {
     {Datatype::kInt32, Op::kSum}, {Datatype::kUint8, Op::kSum}, {Datatype::kFloat64, Op::kSum}};
 
 }  // namespace
 
 void allreduce_suite(const SuiteContext& ctx) {
   std::uint32_t seed = 10;
-  for (std::size_t i = 0; i < std::size(kReduceCases); ++i) {
+  for (std::size_t i = 0; i < std::size(kAllreduceCases); ++i) {
     for (std::size_t count : ctx.small_counts) {
-      check_allreduce(ctx.world, kReduceCases[i], count, seed++, (i + count) % 2 == 1);
+      check_allreduce(ctx.world, kAllreduceCases[i], count, seed++, (i + count) % 2 == 1);
     }
   }
-  check_allreduce(ctx.world, kReduceCases[0], ctx.large_count, seed++, false);
-  check_allreduce(ctx.world, kReduceCases[1], ctx.large_count / 4, seed++, true);
+  check_allreduce(ctx.world, kAllreduceCases[0], ctx.large_count, seed++, false);
+  check_allreduce(ctx.world, kAllreduceCases[1], ctx.large_count / 4, seed++, true);
 }
 
 void allgather_suite(const SuiteContext& ctx) {
   std::uint32_t seed = 20;
-  for (std::size_t i = 0; i < std::size(kMoveCases); ++i) {
+  for (std::size_t i = 0; i < std::size(kAllRanksMoveCases); ++i) {
     for (std::size_t count : ctx.small_counts) {
-      check_allgather(ctx.world, kMoveCases[i], count, seed++, (i + count) % 2 == 1);
+      check_allgather(ctx.world, kAllRanksMoveCases[i], count, seed++, (i + count) % 2 == 1);
     }
   }
-  check_allgather(ctx.world, kMoveCases[0], ctx.large_count / 4, seed++, true);
+  check_allgather(ctx.world, kAllRanksMoveCases[0], ctx.large_count / 4, seed++, true);
 }
 
 void alltoall_suite(const SuiteContext& ctx) {
   std::uint32_t seed = 30;
-  for (const ElementCase& c : kMoveCases) {
+  for (const ElementCase& c : kAllRanksMoveCases) {
     for (std::size_t count : ctx.small_counts) check_alltoall(ctx.world, c, count, seed++);
   }
-  check_alltoall(ctx.world, kMoveCases[0], ctx.large_count / 4, seed++);
+  check_alltoall(ctx.world, kAllRanksMoveCases[0], ctx.large_count / 4, seed++);
 }
 
 // A barrier's effect cannot be observed without timing, so check that many barriers complete,

@@ -12,8 +12,6 @@ namespace halyard::testing {
 
 namespace {
 
-constexpr ElementCase kInts{Datatype::kInt32, Op::kSum};
-
 // Rank r's block: count + r elements, none on every third rank; blocks packed in rank order.
 struct Packed {
   std::vector<std::size_t> counts;
@@ -33,7 +31,7 @@ Packed packed(int ranks, std::size_t count) {
 }
 
 std::vector<std::byte> slice(const std::vector<std::byte>& all, std::size_t at, std::size_t n) {
-  const std::size_t e = datatype_size(kInts.type);
+  const std::size_t e = datatype_size(kIntSum.type);
   return {all.begin() + static_cast<std::ptrdiff_t>(at * e),
           all.begin() + static_cast<std::ptrdiff_t>((at + n) * e)};
 }
@@ -42,7 +40,7 @@ std::vector<std::byte> slice(const std::vector<std::byte>& all, std::size_t at, 
 std::vector<std::byte> everyone(const Packed& layout, std::uint32_t seed) {
   std::vector<std::byte> out;
   for (std::size_t r = 0; r < layout.counts.size(); ++r) {
-    std::vector<std::byte> block = make_input(kInts, static_cast<int>(r), layout.counts[r], seed);
+    std::vector<std::byte> block = make_input(kIntSum, static_cast<int>(r), layout.counts[r], seed);
     out.insert(out.end(), block.begin(), block.end());
   }
   return out;
@@ -55,12 +53,12 @@ void inflight_more_suite(const SuiteContext& ctx) {
   const int p = w.size();
   const auto me = static_cast<std::size_t>(w.rank());
   const std::size_t count = 1000;
-  const std::size_t e = datatype_size(kInts.type);
+  const std::size_t e = datatype_size(kIntSum.type);
   Packed layout = packed(p, count);
   const Packed kept = layout;  // the reference's copy
   const std::vector<std::byte> all = everyone(kept, 31);
   const std::vector<std::byte> mine = slice(all, kept.displacements[me], kept.counts[me]);
-  const std::vector<std::byte> whole = make_input(kInts, w.rank(), kept.total, 32);
+  const std::vector<std::byte> whole = make_input(kIntSum, w.rank(), kept.total, 32);
 
   std::vector<std::byte> gathered = junk(kept.total * e);
   std::vector<std::byte> all_gathered = junk(kept.total * e);
@@ -69,8 +67,8 @@ void inflight_more_suite(const SuiteContext& ctx) {
   std::vector<std::byte> reduced_blocks = junk(count * e);
   std::vector<std::byte> scanned = junk(count * e);
   std::vector<std::byte> exscanned = junk(count * e);
-  const std::vector<std::byte> block_input = make_input(kInts, w.rank(), count * p, 33);
-  const std::vector<std::byte> scan_input = make_input(kInts, w.rank(), count, 34);
+  const std::vector<std::byte> block_input = make_input(kIntSum, w.rank(), count * p, 33);
+  const std::vector<std::byte> scan_input = make_input(kIntSum, w.rank(), count, 34);
 
   // alltoallv: every rank sends rank r the same block it holds for r in `all` (so rank r
   // receives p copies of its own block, one per sender, laid out like `mine` repeated).
@@ -86,27 +84,27 @@ void inflight_more_suite(const SuiteContext& ctx) {
   std::vector<std::pair<std::string, Request>> posted;
   posted.emplace_back(
       "gatherv", igatherv(w, mine.data(), kept.counts[me], gathered.data(), layout.counts.data(),
-                          layout.displacements.data(), kInts.type, 0));
+                          layout.displacements.data(), kIntSum.type, 0));
   posted.emplace_back("allgatherv",
                       iallgatherv(w, mine.data(), kept.counts[me], all_gathered.data(),
-                                  layout.counts.data(), layout.displacements.data(), kInts.type));
+                                  layout.counts.data(), layout.displacements.data(), kIntSum.type));
   posted.emplace_back("scatterv",
                       iscatterv(w, all.data(), layout.counts.data(), layout.displacements.data(),
-                                scattered.data(), kept.counts[me], kInts.type, p - 1));
+                                scattered.data(), kept.counts[me], kIntSum.type, p - 1));
   posted.emplace_back(
       "alltoallv",
       ialltoallv(w, all.data(), layout.counts.data(), layout.displacements.data(), exchanged.data(),
-                 to_recv.counts.data(), to_recv.displacements.data(), kInts.type));
-  posted.emplace_back(
-      "reduce_scatter",
-      ireduce_scatter(w, whole.data(), reduced.data(), layout.counts.data(), kInts.type, kInts.op));
+                 to_recv.counts.data(), to_recv.displacements.data(), kIntSum.type));
+  posted.emplace_back("reduce_scatter",
+                      ireduce_scatter(w, whole.data(), reduced.data(), layout.counts.data(),
+                                      kIntSum.type, kIntSum.op));
   posted.emplace_back("reduce_scatter_block",
                       ireduce_scatter_block(w, block_input.data(), reduced_blocks.data(), count,
-                                            kInts.type, kInts.op));
+                                            kIntSum.type, kIntSum.op));
   posted.emplace_back("scan",
-                      iscan(w, scan_input.data(), scanned.data(), count, kInts.type, kInts.op));
-  posted.emplace_back("exscan",
-                      iexscan(w, scan_input.data(), exscanned.data(), count, kInts.type, kInts.op));
+                      iscan(w, scan_input.data(), scanned.data(), count, kIntSum.type, kIntSum.op));
+  posted.emplace_back(
+      "exscan", iexscan(w, scan_input.data(), exscanned.data(), count, kIntSum.type, kIntSum.op));
   for (auto* array :
        {&layout.counts, &layout.displacements, &to_recv.counts, &to_recv.displacements}) {
     std::fill(array->begin(), array->end(), std::size_t{1} << 40);
@@ -116,25 +114,25 @@ void inflight_more_suite(const SuiteContext& ctx) {
   }
 
   if (me == 0)
-    expect_elements("in flight: gatherv", kInts, gathered.data(), all.data(), kept.total);
-  expect_elements("in flight: allgatherv", kInts, all_gathered.data(), all.data(), kept.total);
-  expect_elements("in flight: scatterv", kInts, scattered.data(), mine.data(), kept.counts[me]);
+    expect_elements("in flight: gatherv", kIntSum, gathered.data(), all.data(), kept.total);
+  expect_elements("in flight: allgatherv", kIntSum, all_gathered.data(), all.data(), kept.total);
+  expect_elements("in flight: scatterv", kIntSum, scattered.data(), mine.data(), kept.counts[me]);
   for (int r = 0; r < p; ++r) {
-    expect_elements("in flight: alltoallv from " + std::to_string(r), kInts,
+    expect_elements("in flight: alltoallv from " + std::to_string(r), kIntSum,
                     exchanged.data() + recv_kept.displacements[std::size_t(r)] * e, mine.data(),
                     kept.counts[me]);
   }
-  const std::vector<std::byte> sum = reference_reduction(kInts, p, kept.total, 32);
-  expect_elements("in flight: reduce_scatter", kInts, reduced.data(),
+  const std::vector<std::byte> sum = reference_reduction(kIntSum, p, kept.total, 32);
+  expect_elements("in flight: reduce_scatter", kIntSum, reduced.data(),
                   sum.data() + kept.displacements[me] * e, kept.counts[me]);
-  const std::vector<std::byte> block_sum = reference_reduction(kInts, p, count * p, 33);
-  expect_elements("in flight: reduce_scatter_block", kInts, reduced_blocks.data(),
+  const std::vector<std::byte> block_sum = reference_reduction(kIntSum, p, count * p, 33);
+  expect_elements("in flight: reduce_scatter_block", kIntSum, reduced_blocks.data(),
                   block_sum.data() + me * count * e, count);
-  const std::vector<std::byte> prefix = reference_reduction(kInts, w.rank() + 1, count, 34);
-  expect_elements("in flight: scan", kInts, scanned.data(), prefix.data(), count);
+  const std::vector<std::byte> prefix = reference_reduction(kIntSum, w.rank() + 1, count, 34);
+  expect_elements("in flight: scan", kIntSum, scanned.data(), prefix.data(), count);
   if (me > 0) {
-    const std::vector<std::byte> before = reference_reduction(kInts, w.rank(), count, 34);
-    expect_elements("in flight: exscan", kInts, exscanned.data(), before.data(), count);
+    const std::vector<std::byte> before = reference_reduction(kIntSum, w.rank(), count, 34);
+    expect_elements("in flight: exscan", kIntSum, exscanned.data(), before.data(), count);
   }
 }
 

@@ -69,16 +69,16 @@ void check_scan(const Communicator& comm, const ElementCase& c, std::size_t coun
   expect_elements(what, c, recv.data(), expected.data(), count);
 }
 
-const ElementCase kReduceCases[] = {{Datatype::kInt32, Op::kSum},
-                                    {Datatype::kFloat32, Op::kSum, false},
-                                    {Datatype::kUint8, Op::kBxor},
-                                    {Datatype::kFloat64, Op::kMax},
-                                    {Datatype::kInt64, Op::kProd}};
+const ElementCase kScanCases[] = {{Datatype::kInt32, Op::kSum},
+                                  {Datatype::kFloat32, Op::kSum, false},
+                                  {Datatype::kUint8, Op::kBxor},
+                                  {Datatype::kFloat64, Op::kMax},
+                                  {Datatype::kInt64, Op::kProd}};
 
 // Runs `check(case, count, seed)` for every case and small count, two seeds apart.
 template <typename Check>
-void each_case(const SuiteContext& ctx, std::uint32_t seed, Check check) {
-  for (const ElementCase& c : kReduceCases) {
+void each_scan_case(const SuiteContext& ctx, std::uint32_t seed, Check check) {
+  for (const ElementCase& c : kScanCases) {
     for (std::size_t count : ctx.small_counts) {
       check(c, count, seed);
       seed += 2;
@@ -88,7 +88,7 @@ void each_case(const SuiteContext& ctx, std::uint32_t seed, Check check) {
 
 // reduce_local: one rank's view, against the serial reduction of two inputs; and its error.
 void check_reduce_local(std::uint32_t seed) {
-  for (const ElementCase& c : kReduceCases) {
+  for (const ElementCase& c : kScanCases) {
     std::vector<std::byte> in = make_input(c, 0, 7, seed);
     std::vector<std::byte> inout = make_input(c, 1, 7, seed);
     reduce_local(in.data(), inout.data(), 7, c.type, c.op);
@@ -109,21 +109,21 @@ void check_reduce_local(std::uint32_t seed) {
 }  // namespace
 
 void reduce_scatter_block_suite(const SuiteContext& ctx) {
-  each_case(ctx, 21, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_scan_case(ctx, 21, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     check_reduce_scatter(ctx.world, c, count, seed, false, false);
     check_reduce_scatter(ctx.world, c, count, seed + 1, true, false);
   });
 }
 
 void reduce_scatter_suite(const SuiteContext& ctx) {
-  each_case(ctx, 22, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_scan_case(ctx, 22, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     check_reduce_scatter(ctx.world, c, count, seed, false, true);
     check_reduce_scatter(ctx.world, c, count, seed + 1, true, true);
   });
 }
 
 void scan_suite(const SuiteContext& ctx) {
-  each_case(ctx, 23, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_scan_case(ctx, 23, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     check_scan(ctx.world, c, count, seed, false, false);
     check_scan(ctx.world, c, count, seed + 1, true, false);
   });
@@ -131,7 +131,7 @@ void scan_suite(const SuiteContext& ctx) {
 }
 
 void exscan_suite(const SuiteContext& ctx) {
-  each_case(ctx, 24, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_scan_case(ctx, 24, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     check_scan(ctx.world, c, count, seed, false, true);
     check_scan(ctx.world, c, count, seed + 1, true, true);
   });

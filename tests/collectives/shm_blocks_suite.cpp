@@ -15,8 +15,7 @@ namespace halyard::testing {
 
 namespace {
 
-constexpr ElementCase kInts{Datatype::kInt32, Op::kSum};
-constexpr std::size_t kE = 4;  // bytes per element of kInts
+constexpr std::size_t kE = 4;  // bytes per element of kIntSum
 
 // 0, inline (14 ints = 56 bytes), just past it, and past one cell (16,336 ints).
 constexpr std::size_t kCounts[] = {0, 3, 14, 15, 16337};
@@ -39,14 +38,14 @@ class BlockCalls {
       counts_.push_back(n);
       displacements_.push_back(total_);
       total_ += n;
-      blocks_.push_back(make_input(kInts, r, n, seed));
-      uniform_.push_back(make_input(kInts, r, count, seed + 1));
+      blocks_.push_back(make_input(kIntSum, r, n, seed));
+      uniform_.push_back(make_input(kIntSum, r, count, seed + 1));
     }
     const std::size_t me = mine();
     all_ = concat(blocks_);
     uniform_all_ = concat(uniform_);
-    whole_ = make_input(kInts, comm.rank(), total_, seed + 2);
-    block_input_ = make_input(kInts, comm.rank(), count * static_cast<std::size_t>(p), seed + 3);
+    whole_ = make_input(kIntSum, comm.rank(), total_, seed + 2);
+    block_input_ = make_input(kIntSum, comm.rank(), count * static_cast<std::size_t>(p), seed + 3);
     scattered_ = junk(count * kE);
     scattered_v_ = junk(counts_[me] * kE);
     gathered_ = junk(total_ * kE);
@@ -71,58 +70,60 @@ class BlockCalls {
     const std::size_t me = mine();
     const std::string at = " count " + std::to_string(count_);
     posted.emplace_back("scatter" + at, iscatter(comm_, uniform_all_.data(), scatter_recv(), count_,
-                                                 kInts.type, root_));
+                                                 kIntSum.type, root_));
     posted.emplace_back("scatterv" + at,
                         iscatterv(comm_, all_.data(), counts_.data(), displacements_.data(),
-                                  scatterv_recv(), counts_[me], kInts.type, root_));
+                                  scatterv_recv(), counts_[me], kIntSum.type, root_));
     posted.emplace_back("gatherv" + at,
                         igatherv(comm_, gatherv_send(), counts_[me], gathered_.data(),
-                                 counts_.data(), displacements_.data(), kInts.type, root_));
+                                 counts_.data(), displacements_.data(), kIntSum.type, root_));
     posted.emplace_back(
         "allgatherv" + at,
         iallgatherv(comm_, in_place_ ? kInPlace : blocks_[me].data(), counts_[me],
-                    all_gathered_.data(), counts_.data(), displacements_.data(), kInts.type));
+                    all_gathered_.data(), counts_.data(), displacements_.data(), kIntSum.type));
     posted.emplace_back("reduce_scatter" + at,
                         ireduce_scatter(comm_, in_place_ ? kInPlace : whole_.data(),
-                                        reduced_.data(), counts_.data(), kInts.type, kInts.op));
+                                        reduced_.data(), counts_.data(), kIntSum.type, kIntSum.op));
     posted.emplace_back(
         "reduce_scatter_block" + at,
         ireduce_scatter_block(comm_, in_place_ ? kInPlace : block_input_.data(),
-                              reduced_blocks_.data(), count_, kInts.type, kInts.op));
+                              reduced_blocks_.data(), count_, kIntSum.type, kIntSum.op));
     return posted;
   }
 
   void run_blocking() {
     const std::size_t me = mine();
-    scatter(comm_, uniform_all_.data(), scatter_recv(), count_, kInts.type, root_);
+    scatter(comm_, uniform_all_.data(), scatter_recv(), count_, kIntSum.type, root_);
     scatterv(comm_, all_.data(), counts_.data(), displacements_.data(), scatterv_recv(),
-             counts_[me], kInts.type, root_);
+             counts_[me], kIntSum.type, root_);
     gatherv(comm_, gatherv_send(), counts_[me], gathered_.data(), counts_.data(),
-            displacements_.data(), kInts.type, root_);
+            displacements_.data(), kIntSum.type, root_);
     allgatherv(comm_, in_place_ ? kInPlace : blocks_[me].data(), counts_[me], all_gathered_.data(),
-               counts_.data(), displacements_.data(), kInts.type);
+               counts_.data(), displacements_.data(), kIntSum.type);
     reduce_scatter(comm_, in_place_ ? kInPlace : whole_.data(), reduced_.data(), counts_.data(),
-                   kInts.type, kInts.op);
+                   kIntSum.type, kIntSum.op);
     reduce_scatter_block(comm_, in_place_ ? kInPlace : block_input_.data(), reduced_blocks_.data(),
-                         count_, kInts.type, kInts.op);
+                         count_, kIntSum.type, kIntSum.op);
   }
 
   void check(const std::string& what) const {
     const std::size_t me = mine();
     const std::string at = what + " count " + std::to_string(count_) + ": ";
     if (!(in_place_ && is_root())) {
-      expect_elements(at + "scatter", kInts, scattered_.data(), uniform_[me].data(), count_);
-      expect_elements(at + "scatterv", kInts, scattered_v_.data(), blocks_[me].data(), counts_[me]);
+      expect_elements(at + "scatter", kIntSum, scattered_.data(), uniform_[me].data(), count_);
+      expect_elements(at + "scatterv", kIntSum, scattered_v_.data(), blocks_[me].data(),
+                      counts_[me]);
     }
-    if (is_root()) expect_elements(at + "gatherv", kInts, gathered_.data(), all_.data(), total_);
-    expect_elements(at + "allgatherv", kInts, all_gathered_.data(), all_.data(), total_);
-    const std::vector<std::byte> sum = reference_reduction(kInts, comm_.size(), total_, seed_ + 2);
-    expect_elements(at + "reduce_scatter", kInts, reduced_.data(),
+    if (is_root()) expect_elements(at + "gatherv", kIntSum, gathered_.data(), all_.data(), total_);
+    expect_elements(at + "allgatherv", kIntSum, all_gathered_.data(), all_.data(), total_);
+    const std::vector<std::byte> sum =
+        reference_reduction(kIntSum, comm_.size(), total_, seed_ + 2);
+    expect_elements(at + "reduce_scatter", kIntSum, reduced_.data(),
                     sum.data() + displacements_[me] * kE, counts_[me]);
     const std::size_t p = static_cast<std::size_t>(comm_.size());
     const std::vector<std::byte> block_sum =
-        reference_reduction(kInts, comm_.size(), count_ * p, seed_ + 3);
-    expect_elements(at + "reduce_scatter_block", kInts, reduced_blocks_.data(),
+        reference_reduction(kIntSum, comm_.size(), count_ * p, seed_ + 3);
+    expect_elements(at + "reduce_scatter_block", kIntSum, reduced_blocks_.data(),
                     block_sum.data() + me * count_ * kE, count_);
   }
 

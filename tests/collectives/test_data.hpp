@@ -22,6 +22,9 @@ struct ElementCase {
   bool exact = true;  // false: fractional float values, compared with a tolerance
 };
 
+// The case most checks of data movement use: int32 elements, summed where anything is reduced.
+inline constexpr ElementCase kIntSum{Datatype::kInt32, Op::kSum};
+
 std::string case_name(const ElementCase& c);
 
 // `count` elements of rank `rank`'s input; fill_input writes them at `out`.

@@ -184,13 +184,13 @@ void check_alltoallv(const Communicator& comm, const ElementCase& c, std::size_t
   });
 }
 
-const ElementCase kMoveCases[] = {
+const ElementCase kVectorMoveCases[] = {
     {Datatype::kInt32, Op::kSum}, {Datatype::kUint8, Op::kSum}, {Datatype::kFloat64, Op::kSum}};
 
 // Runs `check(case, count, seed)` for every case and small count, with a new seed each.
 template <typename Check>
-void each_case(const SuiteContext& ctx, std::uint32_t seed, Check check) {
-  for (const ElementCase& c : kMoveCases) {
+void each_vector_case(const SuiteContext& ctx, std::uint32_t seed, Check check) {
+  for (const ElementCase& c : kVectorMoveCases) {
     for (std::size_t count : ctx.small_counts) check(c, count, seed++);
   }
 }
@@ -198,7 +198,7 @@ void each_case(const SuiteContext& ctx, std::uint32_t seed, Check check) {
 }  // namespace
 
 void gatherv_suite(const SuiteContext& ctx) {
-  each_case(ctx, 11, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_vector_case(ctx, 11, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     for (int root = 0; root < ctx.world.size(); ++root) {
       check_gatherv(ctx.world, c, count, root, seed + 1000 * root, root % 2 == 1);
     }
@@ -206,7 +206,7 @@ void gatherv_suite(const SuiteContext& ctx) {
 }
 
 void scatterv_suite(const SuiteContext& ctx) {
-  each_case(ctx, 12, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_vector_case(ctx, 12, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     for (int root = 0; root < ctx.world.size(); ++root) {
       check_scatterv(ctx.world, c, count, root, seed + 1000 * root, root % 2 == 1);
     }
@@ -214,14 +214,14 @@ void scatterv_suite(const SuiteContext& ctx) {
 }
 
 void allgatherv_suite(const SuiteContext& ctx) {
-  each_case(ctx, 13, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_vector_case(ctx, 13, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     check_allgatherv(ctx.world, c, count, seed, false);
     check_allgatherv(ctx.world, c, count, seed + 1000, true);
   });
 }
 
 void alltoallv_suite(const SuiteContext& ctx) {
-  each_case(ctx, 14, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
+  each_vector_case(ctx, 14, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
     check_alltoallv(ctx.world, c, count, seed, false);
     check_alltoallv(ctx.world, c, count, seed + 1000, true);
   });

@@ -9,6 +9,7 @@
 
 #include "runtime/datatypes/reduction.hpp"
 #include "runtime/datatypes/reduction_isa.hpp"
+#include "tests/datatypes/isa_test_name.hpp"
 #include "tests/datatypes/reference_reduction.hpp"
 
 namespace halyard {
@@ -191,12 +192,8 @@ TEST_P(ReductionKernels, FloatMinMaxPropagateNaN) {
   EXPECT_FALSE(std::signbit(hi[3]));
 }
 
-std::string isa_test_name(const ::testing::TestParamInfo<ReductionIsa>& info) {
-  return std::string(reduction_isa_name(info.param));
-}
-
 INSTANTIATE_TEST_SUITE_P(AvailableIsas, ReductionKernels,
-                         ::testing::ValuesIn(available_reduction_isas()), isa_test_name);
+                         ::testing::ValuesIn(available_reduction_isas()), testing::isa_test_name);
 
 }  // namespace
 }  // namespace halyard

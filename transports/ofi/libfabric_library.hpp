@@ -12,7 +12,12 @@
 
 #include <rdma/fabric.h>
 
+#include <cstdint>
+
 namespace halyard::ofi {
+
+// The libfabric API version every fi_getinfo of Halyard asks for.
+inline constexpr std::uint32_t kLibfabricApiVersion = FI_VERSION(1, 17);
 
 struct LibfabricLibrary {
   decltype(&::fi_getinfo) getinfo;

@@ -11,8 +11,6 @@ namespace halyard::ofi {
 
 namespace {
 
-constexpr std::uint32_t kApiVersion = FI_VERSION(1, 17);
-
 // Provider name -> largest counter count, for RDM tagged endpoints that also have `extra_caps`.
 // A provider only reports a capability it was asked for, hence one query per feature.
 std::vector<std::pair<std::string, std::size_t>> providers_with(std::uint64_t extra_caps) {
@@ -24,7 +22,7 @@ std::vector<std::pair<std::string, std::size_t>> providers_with(std::uint64_t ex
   hints->caps = FI_TAGGED | FI_MSG | extra_caps;
   hints->mode = FI_CONTEXT | FI_CONTEXT2;
   fi_info* list = nullptr;
-  if (fabric.getinfo(kApiVersion, nullptr, nullptr, 0, hints, &list) == 0) {
+  if (fabric.getinfo(kLibfabricApiVersion, nullptr, nullptr, 0, hints, &list) == 0) {
     for (fi_info* i = list; i != nullptr; i = i->next) {
       if (i->fabric_attr == nullptr || i->fabric_attr->prov_name == nullptr) continue;
       std::string name = i->fabric_attr->prov_name;

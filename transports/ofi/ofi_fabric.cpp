@@ -16,8 +16,6 @@
 namespace halyard::ofi {
 namespace {
 
-constexpr std::uint32_t kApiVersion = FI_VERSION(1, 17);
-
 // Owns an fi_info list (fi_getinfo's result or hints).
 struct InfoList {
   fi_info* head = nullptr;
@@ -55,7 +53,7 @@ fi_info* make_hints(const std::optional<std::string>& provider, RmaCaps rma,
 int query(const std::optional<std::string>& provider, RmaCaps rma, std::size_t inject_size,
           InfoList& out) {
   InfoList hints{make_hints(provider, rma, inject_size)};
-  return libfabric().getinfo(kApiVersion, nullptr, nullptr, 0, hints.head, &out.head);
+  return libfabric().getinfo(kLibfabricApiVersion, nullptr, nullptr, 0, hints.head, &out.head);
 }
 
 void check(int rc, const char* what) {
