@@ -70,6 +70,8 @@ struct WindowPeer {
   RemoteRegionKey remote_key;
 };
 
+struct OperationWire;  // the head of an operation's message (window.cpp)
+
 class Window {
  public:
   // Collective over `comm`. `base` / `bytes`: the memory of kCreate; allocated here for the
@@ -101,12 +103,13 @@ class Window {
   Request start(RmaCall&& call);
   // A put or get of `bytes` contiguous bytes between `local` and `target_offset` bytes past
   // displacement `disp` in the target's window, done at once by a load/store copy (a window
-  // mapped here) or one CMA copy; false when that path does not apply (no epoch towards the
-  // target, beyond its window, a dynamic window, a peer reached by messages, a refused copy):
-  // the caller then starts the operation in full, which also reports any error. What
-  // osu_put_latency's and most programs' small puts are: no RmaCall, no block list.
-  bool contiguous_direct(RmaKind kind, int target, std::int64_t disp, std::int64_t target_offset,
-                         std::byte* local, std::size_t bytes);
+  // mapped here) or one CMA copy, or else, when `may_pack`, joined to the target's pack as
+  // start() would; false when none of that applies (no epoch towards the target, beyond its
+  // window, a dynamic window, too large to pack, a one-sided transfer's turn): the caller then
+  // starts the operation in full, which also reports any error. What osu_put_latency's,
+  // osu_put_bw's and most programs' small puts are: no RmaCall, no block list.
+  bool try_contiguous(RmaKind kind, int target, std::int64_t disp, std::int64_t target_offset,
+                      std::byte* local, std::size_t bytes, bool may_pack);
 
   // Contiguous forms of start() for C++ callers: `data` / `into` are this rank's bytes, the
   // target's are the same number of bytes from displacement `disp`. Each completes at the next
@@ -193,6 +196,17 @@ class Window {
   // WindowFault::kRank unless 0 <= target < size().
   void check_target(int target) const;
   bool direct(RmaCall& call, std::span<const std::int64_t> blocks);
+  // A put or get towards `target` that looks alone between two flushes (the first since a
+  // flush, after an epoch of at most one) towards a rank reached one-sidedly: a write or read,
+  // not a pack of one (one round trip in the transport instead of one through both runtimes).
+  bool looks_alone(std::size_t target) const;
+  // try_contiguous's pack: one block, no RmaCall.
+  bool pack_contiguous(RmaKind kind, int target, std::int64_t disp, std::int64_t target_offset,
+                       std::byte* local, std::size_t bytes);
+  // Appends one record (lengths, header, blocks, payload) to `target`'s pack; sends the pack
+  // once it is full.
+  void pack_operation(std::size_t target, const OperationWire& wire,
+                      std::span<const std::int64_t> blocks, std::span<const std::byte> payload);
   Request start_contiguous(RmaKind kind, std::span<const std::byte> origin,
                            std::span<std::byte> result, AccumulateCode op, int target,
                            std::int64_t disp, bool may_pack);
@@ -215,6 +229,11 @@ class Window {
   // completes.
   void complete_pending(std::uint64_t id, std::span<const std::byte> payload);
   void on_pack(int origin, std::span<const std::byte> pack);
+  // The record nearly every pack is made of, a put of one block in sequence with nothing held
+  // from its origin, applied without on_operation's decoding (about 60 instructions where the
+  // general path takes 460); false for any other record.
+  bool apply_packed_put(int origin, std::span<const std::byte> header,
+                        std::span<const std::byte> payload);
   void acknowledge_packed(int origin, std::uint64_t count);
   // While a pack is applied, a small fetched result joins its answer: true if it did.
   bool answer_in_pack(std::uint64_t id, std::span<const std::byte> fetched);

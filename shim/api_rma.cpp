@@ -96,10 +96,10 @@ LocalSide checked_side(const void* addr, int count, MPI_Datatype datatype, const
 }
 
 // The usual put or get, contiguous on both sides (predefined types, contiguous derived ones):
-// copied at once where the window allows it (Window::contiguous_direct), before any RmaCall is
-// built; false otherwise, and the operation takes the general path.
+// copied at once where the window allows it, or packed (Window::try_contiguous), before any
+// RmaCall is built; false otherwise, and the operation takes the general path.
 bool contiguous_put_or_get(WindowObject& window, const RmaArgs& a, const LocalSide& local,
-                           const TypeObject& target_type, std::size_t target_count) {
+                           const TypeObject& target_type, std::size_t target_count, bool may_pack) {
   const TypeObject& type = *local.type;
   if (type.map.empty() || target_type.map.empty() || !type.contiguous_for(local.count) ||
       !target_type.contiguous_for(target_count)) {
@@ -107,9 +107,8 @@ bool contiguous_put_or_get(WindowObject& window, const RmaArgs& a, const LocalSi
   }
   const std::size_t bytes = local.count * type.size;
   return bytes == target_count * target_type.size &&
-         window.contiguous_direct(a.kind, a.target_rank, a.target_disp,
-                                  target_type.map.front().offset,
-                                  address_at(local.addr, type.map.front().offset), bytes);
+         window.try_contiguous(a.kind, a.target_rank, a.target_disp, target_type.map.front().offset,
+                               address_at(local.addr, type.map.front().offset), bytes, may_pack);
 }
 
 // Checks and starts one operation; a null request for MPI_PROC_NULL and for an operation that
@@ -132,7 +131,7 @@ halyard::Request start_rma(WindowObject& window, const RmaArgs& a, bool may_pack
   }
   if ((a.kind == RmaKind::kPut || a.kind == RmaKind::kGet) &&
       contiguous_put_or_get(window, a, a.kind == RmaKind::kPut ? origin : result, target_type,
-                            target_count)) {
+                            target_count, may_pack)) {
     return {};
   }
   const TargetBlocks target_blocks(target_type, target_count);
