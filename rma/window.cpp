@@ -923,6 +923,9 @@ void Window::complete_pending(std::uint64_t id, std::span<const std::byte> paylo
 void Window::flush(int target) {
   EventLoop::Access access(*loop_);
   count_epoch(target);
+  const auto t = static_cast<std::size_t>(target);
+  // Nothing in flight (every operation was a direct copy): no wait to set up.
+  if (outstanding_[t] == 0 && packs_[t].empty() && remote_failure_.ok()) return;
   send_pack(target);
   run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
   report_remote_failure();
