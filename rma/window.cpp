@@ -19,17 +19,6 @@
 
 namespace halyard {
 
-// The head of an operation's message; its target blocks (offset, bytes) follow.
-struct OperationWire {
-  std::uint64_t id;
-  std::uint64_t sequence;  // per (origin, target): the target applies in this order
-  RmaKind kind;
-  AccumulateCode op;
-  std::uint32_t blocks;
-  std::int64_t disp;
-  std::uint64_t fetch_bytes;
-};
-
 namespace {
 
 // Active-message ids on the window's private communicator.
@@ -55,6 +44,17 @@ enum MessageId : int {
 // (id, bytes) (two uint64) and the bytes.
 constexpr std::size_t kMaxPackedPayload = 16 * 1024;
 constexpr std::size_t kPackBytes = 64 * 1024;
+
+// The head of an operation's message; its target blocks (offset, bytes) follow.
+struct OperationWire {
+  std::uint64_t id;
+  std::uint64_t sequence;  // per (origin, target): the target applies in this order
+  RmaKind kind;
+  AccumulateCode op;
+  std::uint32_t blocks;
+  std::int64_t disp;
+  std::uint64_t fetch_bytes;
+};
 
 // What every rank tells the others when a window is made.
 struct PeerRecord {
@@ -446,15 +446,17 @@ Request Window::start(RmaCall&& call) {
                       (((call.kind == RmaKind::kPut || call.kind == RmaKind::kAccumulate) &&
                         payload.size() <= kMaxPackedPayload) ||
                        (call.kind == RmaKind::kGet && call.result.size() <= kMaxPackedPayload));
-  // A packed put or accumulate has id 0: it is counted, not tracked (no request, no pending
-  // entry); a packed get is tracked, for its result, but has no request either.
   if (!packed && put_or_get) {
     // One-sided across nodes; it takes no sequence number (the target applies nothing).
     Request request = start_remote(call, blocks);
     if (request.valid()) return request;
   }
-  const bool tracked = !packed || call.kind == RmaKind::kGet;
-  const std::uint64_t id = tracked ? next_op_++ : 0;
+  if (packed) {
+    pack_operation(t, call.kind, call.op, call.disp, blocks, payload, call.result,
+                   &call.result_landed);
+    return {};
+  }
+  const std::uint64_t id = next_op_++;
   const OperationWire wire{id,
                            next_sequence_[t]++,
                            call.kind,
@@ -462,13 +464,6 @@ Request Window::start(RmaCall&& call) {
                            static_cast<std::uint32_t>(blocks.size() / 2),
                            call.disp,
                            call.result.size()};
-  if (packed) {
-    if (tracked) {
-      pending_.emplace(id, PendingOp{call.target, call.result, std::move(call.result_landed), {}});
-    }
-    pack_operation(t, wire, blocks, payload);
-    return {};
-  }
   send_pack(call.target);  // what was packed before goes first
   auto message = std::make_shared<Outgoing>();
   append_operation_header(message->header, wire, blocks);
@@ -643,18 +638,32 @@ bool Window::pack_contiguous(RmaKind kind, int target, std::int64_t disp,
   ++outstanding_[t];
   ++ops_since_flush_[t];
   const bool get = kind == RmaKind::kGet;
-  const std::uint64_t id = get ? next_op_++ : 0;  // as in start(): only a get is tracked
-  const OperationWire wire{id,   next_sequence_[t]++, kind, AccumulateCode{}, 1,
-                           disp, get ? bytes : 0};
   const std::int64_t block[2] = {target_offset, static_cast<std::int64_t>(bytes)};
-  if (get) pending_.emplace(id, PendingOp{target, {local, bytes}, {}, {}});
-  pack_operation(t, wire, block, get ? std::span<const std::byte>{} : std::span{local, bytes});
+  const std::span<std::byte> data{local, bytes};
+  pack_operation(t, kind, AccumulateCode{}, disp, block, get ? std::span<const std::byte>{} : data,
+                 get ? data : std::span<std::byte>{}, nullptr);
   return true;
 }
 
-void Window::pack_operation(std::size_t target, const OperationWire& wire,
+void Window::pack_operation(std::size_t target, RmaKind kind, AccumulateCode op, std::int64_t disp,
                             std::span<const std::int64_t> blocks,
-                            std::span<const std::byte> payload) {
+                            std::span<const std::byte> payload, std::span<std::byte> result,
+                            std::function<void()>* result_landed) {
+  // A packed put or accumulate has id 0: it is counted, not tracked (no request, no pending
+  // entry); a packed get is tracked, for its result, but has no request either.
+  const std::uint64_t id = kind == RmaKind::kGet ? next_op_++ : 0;
+  if (id != 0) {
+    PendingOp pending{static_cast<int>(target), result, {}, {}};
+    if (result_landed != nullptr) pending.result_landed = std::move(*result_landed);
+    pending_.emplace(id, std::move(pending));
+  }
+  const OperationWire wire{id,
+                           next_sequence_[target]++,
+                           kind,
+                           op,
+                           static_cast<std::uint32_t>(blocks.size() / 2),
+                           disp,
+                           result.size()};
   const std::uint32_t lengths[2] = {static_cast<std::uint32_t>(sizeof wire + blocks.size_bytes()),
                                     static_cast<std::uint32_t>(payload.size())};
   const std::size_t record = sizeof lengths + lengths[0] + lengths[1];
@@ -924,8 +933,9 @@ void Window::flush(int target) {
   EventLoop::Access access(*loop_);
   count_epoch(target);
   const auto t = static_cast<std::size_t>(target);
-  // Nothing in flight (every operation was a direct copy): no wait to set up.
-  if (outstanding_[t] == 0 && packs_[t].empty() && remote_failure_.ok()) return;
+  // Nothing in flight (every operation was a direct copy; a packed one is outstanding too):
+  // no wait to set up.
+  if (outstanding_[t] == 0 && remote_failure_.ok()) return;
   send_pack(target);
   run_until([this, target] { return outstanding_[static_cast<std::size_t>(target)] == 0; });
   report_remote_failure();

@@ -70,8 +70,6 @@ struct WindowPeer {
   RemoteRegionKey remote_key;
 };
 
-struct OperationWire;  // the head of an operation's message (window.cpp)
-
 class Window {
  public:
   // Collective over `comm`. `base` / `bytes`: the memory of kCreate; allocated here for the
@@ -203,10 +201,12 @@ class Window {
   // try_contiguous's pack: one block, no RmaCall.
   bool pack_contiguous(RmaKind kind, int target, std::int64_t disp, std::int64_t target_offset,
                        std::byte* local, std::size_t bytes);
-  // Appends one record (lengths, header, blocks, payload) to `target`'s pack; sends the pack
+  // Appends one operation's record (lengths, header, blocks, payload) to `target`'s pack, a
+  // get tracked for its `result` (and `result_landed`, taken when not null); sends the pack
   // once it is full.
-  void pack_operation(std::size_t target, const OperationWire& wire,
-                      std::span<const std::int64_t> blocks, std::span<const std::byte> payload);
+  void pack_operation(std::size_t target, RmaKind kind, AccumulateCode op, std::int64_t disp,
+                      std::span<const std::int64_t> blocks, std::span<const std::byte> payload,
+                      std::span<std::byte> result, std::function<void()>* result_landed);
   Request start_contiguous(RmaKind kind, std::span<const std::byte> origin,
                            std::span<std::byte> result, AccumulateCode op, int target,
                            std::int64_t disp, bool may_pack);
