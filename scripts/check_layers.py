@@ -5,8 +5,9 @@ Layers, lowest first; a file may include its own layer and those below:
   runtime        runtime/**
   transports     transports/**
   coll-core      collectives/core/**
-  coll-family    collectives/{base,adapt,intranode,shm,device,han}/**  (in their own order:
-                 base < adapt, intranode, shm, device < han; the middle four not each other)
+  coll-family    collectives/{base,adapt,intranode,shm,self,device,han}/**  (in their own order:
+                 base < adapt, intranode, shm, device < han; the middle four not each other;
+                 self includes no other family)
   coll-service   collectives/{guard,select}/**                     (not each other)
   public-api     collectives/collectives.*, collectives/post_call.*
   one-sided      rma/**                                            (windows: docs/one-sided.md)
@@ -34,7 +35,7 @@ RANKS = {
 }
 # The families compose upward: HAN's pipelines run base, adapt and intranode sub-collectives on
 # host buffers and the device family's node operations on device buffers (han/device_staged.*).
-FAMILY_RANKS = {"base": 0, "adapt": 1, "intranode": 1, "shm": 1, "device": 1, "han": 2}
+FAMILY_RANKS = {"base": 0, "self": 0, "adapt": 1, "intranode": 1, "shm": 1, "device": 1, "han": 2}
 SERVICES = {"guard", "select"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

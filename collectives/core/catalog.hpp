@@ -20,6 +20,7 @@ enum class CommShapes {
   kAny,           // any communicator
   kOneNode,       // every member on this rank's node (intranode, device IPC)
   kSeveralNodes,  // members on more than one node (device staging)
+  kOneMember,     // a communicator of one member (collectives/self)
 };
 
 // What an algorithm supports. Every family takes every valid Datatype and, for reductions,
@@ -53,6 +54,8 @@ struct Supports {
         return shape.nodes <= 1;
       case CommShapes::kSeveralNodes:
         return shape.nodes > 1;
+      case CommShapes::kOneMember:
+        return shape.size == 1;
     }
     return false;
   }

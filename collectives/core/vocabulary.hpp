@@ -53,10 +53,11 @@ enum class Algorithm {
   kIntranodeCma,  // one node: single copy with Cross-Memory Attach
   kNodeIpc,       // device buffers, one node: CUDA IPC copies and GPU reductions
   kStagedNodes,   // device buffers, several nodes: IPC inside nodes, pinned host buffers between
-  kShm            // one node: flags and cells in the node's shared segment (collectives/shm)
+  kShm,           // one node: flags and cells in the node's shared segment (collectives/shm)
+  kSelf           // one member: the local copy each collective leaves (collectives/self)
 };
 
-inline constexpr std::size_t kAlgorithmCount = 15;
+inline constexpr std::size_t kAlgorithmCount = 16;
 
 // The shapes of ADAPT's trees: "chain", "binary", "binomial", "knomial", "topo".
 enum class TreeShape { kChain, kBinary, kBinomial, kKnomial, kTopo };

@@ -8,6 +8,7 @@
 #include "collectives/device/device_collectives.hpp"
 #include "collectives/han/han.hpp"
 #include "collectives/intranode/intranode.hpp"
+#include "collectives/self/self.hpp"
 #include "collectives/shm/shm.hpp"
 
 namespace halyard::select {
@@ -23,7 +24,7 @@ struct Catalog {
   Catalog() {
     for (core::AlgorithmTable table :
          {base::algorithms(), adapt::algorithms(), intranode::algorithms(), shm::algorithms(),
-          han::algorithms(), device::algorithms()}) {
+          han::algorithms(), device::algorithms(), self::algorithms()}) {
       entries.insert(entries.end(), table.begin(), table.end());
     }
     for (const core::AlgorithmEntry& entry : entries) {

@@ -183,6 +183,7 @@ bool fits(Collective collective, const SelectedAlgorithm& selected, const CommSh
 // that cannot run on this communicator is the user's error; a decision table's choice that
 // cannot is advice for another shape, and the built-in rules decide instead.
 SelectedAlgorithm choose_afresh(Collective collective, const CommShape& shape, std::size_t bytes) {
+  if (shape.size == 1) return {Algorithm::kSelf};  // first: see selection.hpp
   if (const auto& forced = forced_algorithm(collective)) {
     if (!fits(collective, *forced, shape)) forced_does_not_fit(collective, *forced, shape);
     return *forced;
@@ -389,6 +390,7 @@ Choice custom_op_choice(const core::CollArgs& args) {
                                              " runs on host buffers only");
   }
   const CommShape shape = shape_of(args.comm);
+  if (shape.size == 1) return {entry_for(args.collective, Algorithm::kSelf), {Algorithm::kSelf}};
   auto admitted = [&](const SelectedAlgorithm& selected) {
     const core::AlgorithmEntry* entry = entry_for(args.collective, selected.algorithm);
     return entry != nullptr && entry->supports.fits(shape) && refusal(entry, args.op) == nullptr;

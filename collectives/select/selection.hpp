@@ -1,6 +1,8 @@
 // Choosing the algorithm of one collective call.
 //
 // Precedence, highest first:
+//   0. a communicator of one member runs collectives/self's copies on host buffers, whatever
+//      1-3 say (every algorithm would reach the same result, at several times the cost);
 //   1. HALYARD_<COLL>_ALG (read once per process; a bad name throws on every call);
 //   2. a decision table: one installed with set_decision_table(), else the tuner's JSON table
 //      named by HALYARD_TUNING_FILE (read on the first choice; docs/tuning.md);

@@ -84,9 +84,11 @@ TEST(SelectCatalog, EntriesAreUniqueAndReachable) {
     const core::AlgorithmEntry* found = entry_for(entry.collective, entry.algorithm);
     ASSERT_NE(found, nullptr) << entry.name;
     EXPECT_EQ(found->algorithm, entry.algorithm);
-    // Host algorithms may be named (the intranode ones for one node only); device ones follow
-    // the buffers.
-    EXPECT_EQ(entry.supports.nameable, entry.supports.memory == MemoryKind::kHost) << entry.name;
+    // Host algorithms may be named (the intranode ones for one node only), but for self, which
+    // one-member communicators take anyway; device ones follow the buffers.
+    EXPECT_EQ(entry.supports.nameable,
+              entry.supports.memory == MemoryKind::kHost && entry.name != "self")
+        << entry.name;
     if (entry.name.starts_with("intranode:") || entry.name == "shm") {
       EXPECT_EQ(entry.supports.comm, core::CommShapes::kOneNode) << entry.name;
     }
@@ -133,6 +135,29 @@ TEST(SelectTable, ChoiceForOneNodeOnlyDefersToTheRulesOnSeveralNodes) {
   const CommShape two_nodes{4, 2, 2};
   EXPECT_EQ(choose(Collective::kAllreduce, two_nodes, 64),
             builtin_rule(Collective::kAllreduce, two_nodes, 64));
+  set_decision_table({});
+}
+
+// A communicator of one member runs the self entries whatever a decision table says: every
+// other algorithm would reach the same copy at several times the cost (collectives/self).
+TEST(SelectSelf, OneMemberTakesTheSelfEntryOfEveryCollective) {
+  const SelectedAlgorithm ring = parse_algorithm(Collective::kAllreduce, "base:ring", "test");
+  set_decision_table([ring](Collective, const CommShape&, std::size_t) {
+    return std::optional<SelectedAlgorithm>(ring);
+  });
+  for (std::size_t i = 0; i < core::kCollectiveCount; ++i) {
+    const auto c = static_cast<Collective>(i);
+    for (std::size_t bytes : {std::size_t{0}, std::size_t{4}, std::size_t{16} << 20}) {
+      EXPECT_EQ(choose(c, CommShape{1, 1, 1}, bytes).algorithm, Algorithm::kSelf) << int(c);
+    }
+    const core::AlgorithmEntry* self = entry_for(c, Algorithm::kSelf);
+    ASSERT_NE(self, nullptr) << int(c);
+    EXPECT_EQ(self->name, "self");
+    EXPECT_TRUE(self->supports.fits(CommShape{1, 1, 1}));
+    EXPECT_FALSE(self->supports.fits(CommShape{2, 1, 2}));
+    EXPECT_FALSE(self->supports.nameable);  // never a name users write
+    EXPECT_NE(choose(c, CommShape{2, 1, 2}, 4).algorithm, Algorithm::kSelf) << int(c);
+  }
   set_decision_table({});
 }
 
