@@ -16,6 +16,7 @@
 #include "runtime/datatypes/reduction.hpp"
 #include "runtime/event_loop.hpp"
 #include "runtime/node_memory.hpp"
+#include "runtime/support/cma_copy.hpp"
 
 namespace halyard {
 
@@ -126,9 +127,17 @@ std::size_t total_bytes(std::span<const std::int64_t> blocks) {
 }
 
 // One CMA copy between `local` (packed) and `blocks` at `remote` in process `pid`; false when
-// the kernel refuses (the caller falls back to messages).
-bool cma_copy(int pid, std::byte* local, std::uint64_t remote, std::span<const std::int64_t> blocks,
-              bool write) {
+// the kernel refuses (the caller falls back to messages). One block, nearly every operation,
+// takes the runtime's copy, which goes through a bounce buffer where the two sides lie at
+// different offsets modulo 32 bytes (the kernel copies those at a third of its speed); several
+// go in one system call a kMaxIovecs blocks.
+bool cma_copy_blocks(int pid, std::byte* local, std::uint64_t remote,
+                     std::span<const std::int64_t> blocks, bool write) {
+  if (blocks.size() == 2) {
+    const std::uint64_t at = remote + static_cast<std::uint64_t>(blocks[0]);
+    const auto bytes = static_cast<std::size_t>(blocks[1]);
+    return (write ? cma_write(pid, at, local, bytes) : cma_read(pid, at, local, bytes)) == 0;
+  }
   // Up to kMaxIovecs remote blocks a call, described on the stack (no heap on a put's path).
   std::array<iovec, kMaxIovecs> remote_iov;
   std::size_t position = 0;
@@ -596,7 +605,7 @@ bool Window::cma_to(int target, std::byte* local, std::uint64_t remote,
                     std::span<const std::int64_t> blocks, bool put) {
   WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
   if (!peer.cma) return false;
-  if (!cma_copy(peer.pid, local, remote, blocks, put)) {
+  if (!cma_copy_blocks(peer.pid, local, remote, blocks, put)) {
     peer.cma = false;  // refused (ptrace scope, say): messages from now on
     return false;
   }

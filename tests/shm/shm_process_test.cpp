@@ -17,9 +17,9 @@
 #include <fstream>
 #include <vector>
 
+#include "runtime/support/cma_copy.hpp"
 #include "tests/shm/file_bootstrap.hpp"
 #include "tests/shm/shm_test_support.hpp"
-#include "transports/shm/cma_copy.hpp"
 
 namespace halyard::testing {
 namespace {
@@ -195,7 +195,7 @@ TEST(ShmAcrossProcesses, RefusedCmaFallsBackToTheStagedCopy) {
     try {
       if (!refuse_cma_in_this_process()) ::_exit(30);
       std::byte probe[8];
-      if (shm::cma_read(::getppid(), reinterpret_cast<std::uintptr_t>(&probe), probe, 8) != EPERM) {
+      if (cma_read(::getppid(), reinterpret_cast<std::uintptr_t>(&probe), probe, 8) != EPERM) {
         ::_exit(31);
       }
       ProcessRank me(dir, job, 1, 2);
@@ -324,10 +324,9 @@ TEST(ShmAcrossProcesses, UnmappedRangeStillFailsWithEfault) {
   auto address = reinterpret_cast<std::uintptr_t>(pages);
   ASSERT_EQ(::munmap(static_cast<char*>(pages) + page, std::size_t(page)), 0);
   std::vector<unsigned char> local(std::size_t(page), 0);
-  EXPECT_EQ(
-      halyard::shm::cma_read(::getpid(), address + std::size_t(page), local.data(), local.size()),
-      EFAULT);
-  ASSERT_EQ(halyard::shm::cma_read(::getpid(), address, local.data(), local.size()), 0);
+  EXPECT_EQ(halyard::cma_read(::getpid(), address + std::size_t(page), local.data(), local.size()),
+            EFAULT);
+  ASSERT_EQ(halyard::cma_read(::getpid(), address, local.data(), local.size()), 0);
   for (std::size_t i = 0; i < local.size(); ++i) ASSERT_EQ(local[i], 0x5a) << "byte " << i;
   ::munmap(pages, std::size_t(page));
 }
@@ -347,11 +346,10 @@ TEST(ShmAcrossProcesses, CopiesAtEveryOffsetArriveByteExact) {
         std::fill(target.begin(), target.end(), 0xee);
         unsigned char* dst = target.data() + kPad + to;
         const unsigned char* src = source.data() + from;
-        const int error = read
-                              ? halyard::shm::cma_read(
-                                    ::getpid(), reinterpret_cast<std::uintptr_t>(src), dst, kBytes)
-                              : halyard::shm::cma_write(
-                                    ::getpid(), reinterpret_cast<std::uintptr_t>(dst), src, kBytes);
+        const int error =
+            read ? halyard::cma_read(::getpid(), reinterpret_cast<std::uintptr_t>(src), dst, kBytes)
+                 : halyard::cma_write(::getpid(), reinterpret_cast<std::uintptr_t>(dst), src,
+                                      kBytes);
         ASSERT_EQ(error, 0) << (read ? "read" : "write") << " from +" << from << " to +" << to;
         ASSERT_EQ(std::memcmp(dst, src, kBytes), 0)
             << (read ? "read" : "write") << " from +" << from << " to +" << to;
@@ -367,7 +365,7 @@ TEST(ShmAcrossProcesses, CopiesAtEveryOffsetArriveByteExact) {
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(pages, MAP_FAILED);
   ASSERT_EQ(::munmap(pages, std::size_t(page)), 0);
-  EXPECT_EQ(halyard::shm::cma_read(::getpid(), reinterpret_cast<std::uintptr_t>(pages),
-                                   target.data() + 1, std::size_t(page)),
+  EXPECT_EQ(halyard::cma_read(::getpid(), reinterpret_cast<std::uintptr_t>(pages),
+                              target.data() + 1, std::size_t(page)),
             EFAULT);
 }

@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "runtime/support/cma_copy.hpp"
 #include "runtime/support/log.hpp"
-#include "transports/shm/cma_copy.hpp"
 
 namespace halyard::shm {
 

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/support/cma_copy.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/log.hpp"
 #include "runtime/support/pooled.hpp"
-#include "transports/shm/cma_copy.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 
 namespace halyard::shm {

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/support/cma_copy.hpp"
 #include "runtime/support/log.hpp"
-#include "transports/shm/cma_copy.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
 
 namespace halyard::shm {

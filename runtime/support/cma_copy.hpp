@@ -1,5 +1,8 @@
-// Cross-Memory Attach: copying straight out of another process's memory (process_vm_readv),
-// the single copy of the shm rendezvous.
+// Cross-Memory Attach: copying straight out of (or into) another process's memory
+// (process_vm_readv / process_vm_writev): the single copy of the shm transport's rendezvous, of
+// the intra-node collectives and of one-sided operations on windows in another process's
+// memory (rma/). In the runtime so that every layer above shares one copy that places its
+// bounce buffer for speed (cma_copy.cpp).
 #pragma once
 
 #include <sys/types.h>
@@ -7,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace halyard::shm {
+namespace halyard {
 
 // Copies `bytes` from `remote_address` in process `pid` to `local`. Returns 0 on success,
 // else the errno of the failing call.
@@ -20,4 +23,4 @@ int cma_write(pid_t pid, std::uint64_t remote_address, const void* local, std::s
 // opposed to a bad address): the transport then falls back to the staged copy.
 bool cma_refused(int error_number);
 
-}  // namespace halyard::shm
+}  // namespace halyard

@@ -1,4 +1,4 @@
-#include "transports/shm/cma_copy.hpp"
+#include "runtime/support/cma_copy.hpp"
 
 #include <sys/uio.h>
 
@@ -9,7 +9,7 @@
 #include <memory>
 #include <thread>
 
-namespace halyard::shm {
+namespace halyard {
 
 namespace {
 
@@ -127,4 +127,4 @@ bool cma_refused(int error_number) {
          error_number == EACCES;
 }
 
-}  // namespace halyard::shm
+}  // namespace halyard
