@@ -65,39 +65,46 @@ int write_direct(pid_t pid, std::uint64_t remote_address, const void* local, std
   });
 }
 
-// The kernel's copy runs at a third of its speed where the two sides lie at different offsets
-// modulo 32 bytes (2 ranks, 2026-11-27: a 16 KiB reduce by one CMA read 12.9-14.7 us with recv at
-// +0 or +8 from send's +0 or +16, 5.2-6.4 us at +0/+0, +16/+16, +16/+48 or +64/+0; 256 KiB
-// 174-189 us against 48-51), and two heap buffers often do. Such a copy goes through a
-// per-thread bounce buffer placed like the remote side, in pieces; the copy in user space that
-// this adds costs far less (the same 256 KiB bcast: 36-42 us against 174-178).
-constexpr std::size_t kCopyAlignment = 32;
+// A forward copy by `rep movsb` (the kernel's copy to and from user memory, and glibc's memcpy
+// from a few KiB on) runs at a fifth to a tenth of its speed on this project's AMD EPYC machines
+// where the destination lies 1 to 31 bytes after the source modulo 4 KiB (the page offsets
+// alias; docs/bench-data/2026-11-27-window-cma/: a 1 MiB process_vm_readv 593-642 us at such
+// offsets, 120-135 us at any other; a 256 KiB memcpy 122-124 us against 7-10, 32 bytes or 4 KiB
+// - 8 apart as fast as 0). Two heap buffers often lie so. Such a copy goes through a per-thread
+// bounce buffer, in pieces, placed 32 bytes after the destination modulo a 64-byte line: the
+// copy into the bounce buffer then has its destination 33 to 63 bytes ahead (modulo 64, so never
+// 1-31 modulo 4 KiB), the copy out of it 32 behind, and both run at full speed. (Before, a bounce
+// placed like the remote side modulo 32 fixed reads and left writes slow, or made them so: a
+// 1 MiB put from +8 to +0 went from 141 to 804 us.)
+constexpr std::size_t kLine = 64;
+constexpr std::size_t kAliasPeriod = 4096;
+constexpr std::size_t kSlowAhead = 32;
 constexpr std::size_t kBounceBytes = 256 * 1024;
 constexpr std::size_t kBounceMinBytes = 1024;
 
-bool placed_alike(std::uint64_t remote_address, const void* local) {
-  return (remote_address - reinterpret_cast<std::uintptr_t>(local)) % kCopyAlignment == 0;
+bool copies_slowly(std::uintptr_t destination, std::uintptr_t source) {
+  const std::size_t ahead = (destination - source) % kAliasPeriod;
+  return ahead != 0 && ahead < kSlowAhead;
 }
 
-// kBounceBytes of this thread's bounce buffer, at the offset modulo kCopyAlignment of
-// `remote_address`.
-std::byte* bounce_for(std::uint64_t remote_address) {
-  thread_local const std::unique_ptr<std::byte[]> buffer(
-      new std::byte[kBounceBytes + kCopyAlignment]);
+// kBounceBytes of this thread's bounce buffer, kSlowAhead bytes after `destination` modulo kLine.
+std::byte* bounce_for(std::uintptr_t destination) {
+  thread_local const std::unique_ptr<std::byte[]> buffer(new std::byte[kBounceBytes + kLine]);
   std::byte* base = buffer.get();
-  return base + (remote_address - reinterpret_cast<std::uintptr_t>(base)) % kCopyAlignment;
+  return base + (destination + kSlowAhead - reinterpret_cast<std::uintptr_t>(base)) % kLine;
 }
 
 }  // namespace
 
 int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes) {
-  if (bytes < kBounceMinBytes || placed_alike(remote_address, local)) {
+  auto* dst = static_cast<std::byte*>(local);
+  if (bytes < kBounceMinBytes ||
+      !copies_slowly(reinterpret_cast<std::uintptr_t>(dst), remote_address)) {
     return read_direct(pid, remote_address, local, bytes);
   }
-  auto* dst = static_cast<std::byte*>(local);
   for (std::size_t done = 0; done < bytes;) {
     const std::size_t piece = std::min(kBounceBytes, bytes - done);
-    std::byte* bounce = bounce_for(remote_address + done);
+    std::byte* bounce = bounce_for(reinterpret_cast<std::uintptr_t>(dst + done));
     if (const int error = read_direct(pid, remote_address + done, bounce, piece)) return error;
     std::memcpy(dst + done, bounce, piece);
     done += piece;
@@ -106,10 +113,11 @@ int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t b
 }
 
 int cma_write(pid_t pid, std::uint64_t remote_address, const void* local, std::size_t bytes) {
-  if (bytes < kBounceMinBytes || placed_alike(remote_address, local)) {
+  const auto* src = static_cast<const std::byte*>(local);
+  if (bytes < kBounceMinBytes ||
+      !copies_slowly(remote_address, reinterpret_cast<std::uintptr_t>(src))) {
     return write_direct(pid, remote_address, local, bytes);
   }
-  const auto* src = static_cast<const std::byte*>(local);
   for (std::size_t done = 0; done < bytes;) {
     const std::size_t piece = std::min(kBounceBytes, bytes - done);
     std::byte* bounce = bounce_for(remote_address + done);
