@@ -17,6 +17,7 @@
 #include "runtime/event_loop.hpp"
 #include "runtime/node_memory.hpp"
 #include "runtime/support/cma_copy.hpp"
+#include "runtime/support/copy_bytes.hpp"
 
 namespace halyard {
 
@@ -575,7 +576,7 @@ bool Window::apply_packed_put(int origin, std::span<const std::byte> header,
       block[1] != static_cast<std::int64_t>(payload.size())) {
     return false;
   }
-  std::memcpy(local_address(wire.disp) + block[0], payload.data(), payload.size());
+  copy_bytes(local_address(wire.disp) + block[0], payload.data(), payload.size());
   ++expected_sequence_[o];
   ++pack_answer_->applied;
   return true;
@@ -624,9 +625,9 @@ bool Window::try_contiguous(RmaKind kind, int target, std::int64_t disp, std::in
   if (direct_paths_) {
     if (std::byte* at = mapped_at(target, disp)) {
       if (put) {
-        std::memcpy(at + target_offset, local, bytes);
+        copy_bytes(at + target_offset, local, bytes);
       } else {
-        std::memcpy(local, at + target_offset, bytes);
+        copy_bytes(local, at + target_offset, bytes);
       }
       return true;
     }
@@ -706,9 +707,9 @@ bool Window::direct(RmaCall& call, std::span<const std::int64_t> blocks) {
     for (std::size_t i = 0; i < blocks.size(); i += 2) {
       auto bytes = static_cast<std::size_t>(blocks[i + 1]);
       if (put) {
-        std::memcpy(at + blocks[i], local + position, bytes);
+        copy_bytes(at + blocks[i], local + position, bytes);
       } else {
-        std::memcpy(local + position, at + blocks[i], bytes);
+        copy_bytes(local + position, at + blocks[i], bytes);
       }
       position += bytes;
     }
@@ -894,7 +895,7 @@ void Window::apply_operation(int origin, std::span<const std::byte> header,
     auto bytes = static_cast<std::size_t>(blocks[i + 1]);
     switch (wire.kind) {
       case RmaKind::kPut:
-        if (!landed) std::memcpy(target, data + position, bytes);
+        if (!landed) copy_bytes(target, data + position, bytes);
         break;
       case RmaKind::kGet:
         std::memcpy(fetched + position, target, bytes);

@@ -7,6 +7,7 @@
 
 #include "collectives/intranode/slot_lanes.hpp"
 #include "runtime/datatypes/reduction.hpp"
+#include "runtime/support/copy_bytes.hpp"
 
 namespace halyard::intranode {
 
@@ -73,8 +74,8 @@ class ScratchExchange final : public NoticeMachine {
     std::size_t k = next_write_;
     if (!writer() || !slot_held_ || k >= fragments_) return false;
     if (k >= 2 && slowest_reader() < k - 1) return false;  // fragment k - 2 still in use
-    std::memcpy(own_slot_ + half(k), static_cast<const std::byte*>(plan_.source) + k * fragment_,
-                length(k));
+    copy_bytes(own_slot_ + half(k), static_cast<const std::byte*>(plan_.source) + k * fragment_,
+               length(k));
     for (std::size_t i = 0; i < plan_.readers.size(); ++i) {
       if (plan_.readers[i] != rank()) notify(plan_.readers[i], ready_tag_);
     }
@@ -91,8 +92,8 @@ class ScratchExchange final : public NoticeMachine {
       while (consumed_[i] < ready_[i]) {
         std::size_t k = consumed_[i];
         if (!failed()) {
-          std::memcpy(static_cast<std::byte*>(plan_.destinations[i]) + k * fragment_,
-                      slots_[i] + half(k), length(k));
+          copy_bytes(static_cast<std::byte*>(plan_.destinations[i]) + k * fragment_,
+                     slots_[i] + half(k), length(k));
         }
         notify(plan_.writers[i], done_tag_);
         ++consumed_[i];
@@ -113,7 +114,7 @@ class ScratchExchange final : public NoticeMachine {
     auto* out = static_cast<std::byte*>(plan_.destinations[0]) + k * fragment_;
     if (!failed()) {
       if (slots_.size() == 1) {
-        std::memcpy(out, slots_[0] + half(k), bytes);
+        copy_bytes(out, slots_[0] + half(k), bytes);
       } else {
         reduce_to(plan_.op, plan_.type, out, slots_[0] + half(k), slots_[1] + half(k), count);
         for (std::size_t i = 2; i < slots_.size(); ++i) {

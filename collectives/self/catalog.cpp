@@ -4,10 +4,9 @@
 // them), counts and displacements in elements.
 #include "collectives/self/self.hpp"
 
-#include <cstring>
-
 #include "collectives/core/in_place.hpp"
 #include "runtime/datatypes/datatype.hpp"
+#include "runtime/support/copy_bytes.hpp"
 
 namespace halyard::self {
 
@@ -31,8 +30,8 @@ Request copied(const CollArgs& a, const void* send, std::size_t from, void* recv
                std::size_t count) {
   const std::size_t size = datatype_size(a.type);
   if (count != 0 && !is_in_place(send) && !is_in_place(recv)) {
-    std::memcpy(static_cast<std::byte*>(recv) + to * size,
-                static_cast<const std::byte*>(send) + from * size, count * size);
+    copy_bytes(static_cast<std::byte*>(recv) + to * size,
+               static_cast<const std::byte*>(send) + from * size, count * size);
   }
   return completed(a);
 }

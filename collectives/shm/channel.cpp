@@ -10,6 +10,7 @@
 #include "collectives/shm/channel_table.hpp"
 #include "runtime/datatypes/reduction.hpp"
 #include "runtime/event_loop.hpp"
+#include "runtime/support/copy_bytes.hpp"
 #include "runtime/support/error.hpp"
 
 namespace halyard::shm {
@@ -205,7 +206,7 @@ void Channel::post(std::uint64_t seq) {
 
 void Channel::publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader) {
   std::byte* to = outbox(seq, bytes, reader);
-  if (bytes > 0) std::memcpy(to, data, bytes);
+  if (bytes > 0) copy_bytes(to, data, bytes);
   post(seq);
 }
 
@@ -234,7 +235,7 @@ void Channel::place_blocks(Call& call) {
     if (length == 0) continue;
     std::byte* to = call.recv + block_offset(call, r) + offset;
     const std::byte* from = r == rank_ ? call.send + offset : payload(r, seq, length);
-    if (from != to) std::memcpy(to, from, length);
+    if (from != to) copy_bytes(to, from, length);
   }
 }
 
@@ -274,7 +275,7 @@ void Channel::place_result(const Call& call, std::size_t offset, const std::byte
   if (call.layouts && call.layouts->recv) {
     call.layouts->recv->unpack(offset, bytes, result);
   } else {
-    std::memcpy(call.recv + offset, result, bytes);
+    copy_bytes(call.recv + offset, result, bytes);
   }
 }
 
@@ -291,7 +292,7 @@ void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chun
     own = scratch_.data();
   }
   if (size_ == 1) {
-    if (out != own) std::memcpy(out, own, length);
+    if (out != own) copy_bytes(out, own, length);
     return;
   }
   // Validated with the call (op on type; recv identical to or apart from the inputs; the

@@ -6,6 +6,7 @@
 
 #include "collectives/shm/channel.hpp"
 #include "runtime/datatypes/reduction.hpp"
+#include "runtime/support/copy_bytes.hpp"
 
 namespace halyard::shm {
 
@@ -86,7 +87,7 @@ bool Channel::advance_rooted(Call& call) {
       }
     } else if (bcast) {
       if (!posted(call.root, seq)) return false;
-      if (length > 0) std::memcpy(call.recv + offset, payload(call.root, seq, length), length);
+      if (length > 0) copy_bytes(call.recv + offset, payload(call.root, seq, length), length);
     } else {
       if (call.root_tells_chunks && !tell_gatherv_chunks(call, seq)) return false;
       if (!all_posted(call, seq)) return false;
@@ -253,8 +254,8 @@ bool Channel::advance_scatter(Call& call) {
       for (int r = 0; r < size_; ++r) {
         const std::size_t length = block_length(call, r);
         if (r == rank_ || length == 0) continue;
-        std::memcpy(out + static_cast<std::size_t>(r) * call.chunk_bytes,
-                    call.send + block_offset(call, r) + offset, length);
+        copy_bytes(out + static_cast<std::size_t>(r) * call.chunk_bytes,
+                   call.send + block_offset(call, r) + offset, length);
       }
       if (call.root_tells_chunks && call.chunk == 0) {
         tell_chunks(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data, call);
@@ -262,17 +263,17 @@ bool Channel::advance_scatter(Call& call) {
       post(seq);
       const std::size_t own = block_bytes(call, rank_);
       if (call.chunk == 0 && call.recv != nullptr && own > 0) {
-        std::memcpy(call.recv, call.send + block_offset(call, rank_), own);
+        copy_bytes(call.recv, call.send + block_offset(call, rank_), own);
       }
     } else {
       if (!posted(call.root, seq)) return false;
       if (call.learns_chunks && call.chunk == 0) set_chunks(call, chunks_told(call.root, seq));
       const std::size_t length = block_length(call, rank_);
       if (length > 0) {
-        std::memcpy(call.recv + offset,
-                    payload(call.root, seq, payload_bytes) +
-                        static_cast<std::size_t>(rank_) * call.chunk_bytes,
-                    length);
+        copy_bytes(call.recv + offset,
+                   payload(call.root, seq, payload_bytes) +
+                       static_cast<std::size_t>(rank_) * call.chunk_bytes,
+                   length);
       }
       if (offset + call.chunk_bytes >= block_bytes(call, rank_)) call.chunk = call.chunks - 1;
     }

@@ -9,6 +9,8 @@
 #include <memory>
 #include <thread>
 
+#include "runtime/support/copy_bytes.hpp"
+
 namespace halyard {
 
 namespace {
@@ -65,27 +67,19 @@ int write_direct(pid_t pid, std::uint64_t remote_address, const void* local, std
   });
 }
 
-// A forward copy by `rep movsb` (the kernel's copy to and from user memory, and glibc's memcpy
-// from a few KiB on) runs at a fifth to a tenth of its speed on this project's AMD EPYC machines
-// where the destination lies 1 to 31 bytes after the source modulo 4 KiB (the page offsets
-// alias; docs/bench-data/2026-11-27-window-cma/: a 1 MiB process_vm_readv 593-642 us at such
-// offsets, 120-135 us at any other; a 256 KiB memcpy 122-124 us against 7-10, 32 bytes or 4 KiB
-// - 8 apart as fast as 0). Two heap buffers often lie so. Such a copy goes through a per-thread
-// bounce buffer, in pieces, placed 32 bytes after the destination modulo a 64-byte line: the
-// copy into the bounce buffer then has its destination 33 to 63 bytes ahead (modulo 64, so never
-// 1-31 modulo 4 KiB), the copy out of it 32 behind, and both run at full speed. (Before, a bounce
-// placed like the remote side modulo 32 fixed reads and left writes slow, or made them so: a
-// 1 MiB put from +8 to +0 went from 141 to 804 us.)
+// The kernel's copy to and from user memory is a `rep movsb` too, slow where the destination lies
+// 1 to 31 bytes after the source modulo 4 KiB (copy_aliases in copy_bytes.hpp): a 1 MiB
+// process_vm_readv at such offsets took 593-642 us against 120-135 at any other
+// (docs/bench-data/2026-11-27-window-cma/copy_speed_by_offset.txt). Such a copy goes through a
+// per-thread bounce buffer, in pieces, placed kSlowAhead bytes after the destination modulo a
+// 64-byte line: the copy into the bounce buffer then has its destination 33 to 63 bytes ahead
+// (modulo 64, so never 1-31 modulo 4 KiB), the copy out of it 32 behind, and both run at full
+// speed. (Before, a bounce placed like the remote side modulo 32 fixed reads and left writes
+// slow, or made them so: a 1 MiB window put from +8 to +0 went from 141 to 804 us.)
 constexpr std::size_t kLine = 64;
-constexpr std::size_t kAliasPeriod = 4096;
 constexpr std::size_t kSlowAhead = 32;
 constexpr std::size_t kBounceBytes = 256 * 1024;
 constexpr std::size_t kBounceMinBytes = 1024;
-
-bool copies_slowly(std::uintptr_t destination, std::uintptr_t source) {
-  const std::size_t ahead = (destination - source) % kAliasPeriod;
-  return ahead != 0 && ahead < kSlowAhead;
-}
 
 // kBounceBytes of this thread's bounce buffer, kSlowAhead bytes after `destination` modulo kLine.
 std::byte* bounce_for(std::uintptr_t destination) {
@@ -99,7 +93,7 @@ std::byte* bounce_for(std::uintptr_t destination) {
 int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t bytes) {
   auto* dst = static_cast<std::byte*>(local);
   if (bytes < kBounceMinBytes ||
-      !copies_slowly(reinterpret_cast<std::uintptr_t>(dst), remote_address)) {
+      !copy_aliases(reinterpret_cast<std::uintptr_t>(dst), remote_address)) {
     return read_direct(pid, remote_address, local, bytes);
   }
   for (std::size_t done = 0; done < bytes;) {
@@ -115,7 +109,7 @@ int cma_read(pid_t pid, std::uint64_t remote_address, void* local, std::size_t b
 int cma_write(pid_t pid, std::uint64_t remote_address, const void* local, std::size_t bytes) {
   const auto* src = static_cast<const std::byte*>(local);
   if (bytes < kBounceMinBytes ||
-      !copies_slowly(remote_address, reinterpret_cast<std::uintptr_t>(src))) {
+      !copy_aliases(remote_address, reinterpret_cast<std::uintptr_t>(src))) {
     return write_direct(pid, remote_address, local, bytes);
   }
   for (std::size_t done = 0; done < bytes;) {

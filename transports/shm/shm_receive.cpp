@@ -7,6 +7,7 @@
 #include <string>
 
 #include "runtime/support/cma_copy.hpp"
+#include "runtime/support/copy_bytes.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/log.hpp"
 #include "runtime/support/pooled.hpp"
@@ -61,7 +62,7 @@ class EagerIncoming final : public IncomingMessage, public Pooled<EagerIncoming>
       if (ring_ != nullptr) {
         ring_->read(first_, sizeof(CellHeader), dst, n);
       } else {
-        std::memcpy(dst, copy_.data(), n);
+        copy_bytes(dst, copy_.data(), n);
       }
     }
     copy_ = {};
@@ -358,7 +359,7 @@ int ShmTransport::pull_staged() {
       StagedTransfer& t = p.pulls.front();
       while (t.moved < t.bytes && p.staging_in.readable() > 0) {
         std::size_t n = std::min<std::size_t>(p.staging_in.cell_size(), t.bytes - t.moved);
-        std::memcpy(t.dst + t.moved, p.staging_in.cell(p.staging_in.read_position()), n);
+        copy_bytes(t.dst + t.moved, p.staging_in.cell(p.staging_in.read_position()), n);
         p.staging_in.release(1);
         t.moved += n;
         released = true;

@@ -12,6 +12,7 @@
 
 #include "runtime/bootstrap/bootstrap_client.hpp"
 #include "runtime/bootstrap/topology.hpp"
+#include "runtime/support/copy_bytes.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/log.hpp"
 #include "transports/shm/shm_transport_impl.hpp"
@@ -349,7 +350,7 @@ int ShmTransport::push_staged() {
       const std::byte* src = it->second.buf;
       while (t.moved < t.bytes && p.staging_out.can_write(1)) {
         std::size_t n = std::min<std::size_t>(p.staging_out.cell_size(), t.bytes - t.moved);
-        std::memcpy(p.staging_out.cell(p.staging_out.write_position()), src + t.moved, n);
+        copy_bytes(p.staging_out.cell(p.staging_out.write_position()), src + t.moved, n);
         p.staging_out.publish(1);
         t.moved += n;
         published = true;

@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/support/copy_bytes.hpp"
+
 namespace halyard::shm {
 
 inline constexpr std::size_t kCacheLine = 64;
@@ -79,8 +81,8 @@ class SpscCellRing {
   void write(std::uint64_t first, std::size_t offset, const void* src, std::size_t len) {
     std::size_t start = byte_index(first, offset);
     std::size_t n = std::min(len, ring_bytes_ - start);
-    std::memcpy(cells_ + start, src, n);
-    if (n < len) std::memcpy(cells_, static_cast<const std::byte*>(src) + n, len - n);
+    copy_bytes(cells_ + start, src, n);
+    if (n < len) copy_bytes(cells_, static_cast<const std::byte*>(src) + n, len - n);
   }
   std::byte* cell(std::uint64_t position) const {
     return cells_ + (position & cell_mask_) * cell_size_;
@@ -126,8 +128,8 @@ class SpscCellRing {
   void read(std::uint64_t first, std::size_t offset, void* dst, std::size_t len) const {
     std::size_t start = byte_index(first, offset);
     std::size_t n = std::min(len, ring_bytes_ - start);
-    std::memcpy(dst, cells_ + start, n);
-    if (n < len) std::memcpy(static_cast<std::byte*>(dst) + n, cells_, len - n);
+    copy_bytes(dst, cells_ + start, n);
+    if (n < len) copy_bytes(static_cast<std::byte*>(dst) + n, cells_, len - n);
   }
   // Where `len` bytes of the message at cell `first`, `offset` bytes in, lie in the ring: one
   // piece, or two when they wrap around its end (the second then starts at the first cell).
