@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/support/copy_bytes.hpp"
+
 namespace halyard {
 
 class SelfTransport::Message final : public IncomingMessage {
@@ -29,7 +31,7 @@ class SelfTransport::Message final : public IncomingMessage {
   void deliver(void* dst, std::size_t capacity, Completion done) override {
     const std::size_t size = envelope().size;
     const std::size_t n = std::min(size, capacity);
-    if (n > 0) std::memcpy(dst, source_, n);
+    if (n > 0) copy_bytes(dst, source_, n);
     Status status;
     status.bytes = n;
     if (capacity < size) {

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string_view>
 
+#include "runtime/support/copy_bytes.hpp"
 #include "runtime/support/error.hpp"
 #include "runtime/support/inline_function.hpp"
 
@@ -97,8 +98,8 @@ struct EagerPayload {
   // Copies the first `n` bytes (n <= first_bytes + second_bytes) into `dst`.
   void copy_to(void* dst, std::size_t n) const {
     std::size_t head = n < first_bytes ? n : first_bytes;
-    if (head > 0) std::memcpy(dst, first, head);
-    if (n > head) std::memcpy(static_cast<std::byte*>(dst) + head, second, n - head);
+    if (head > 0) copy_bytes(dst, first, head);
+    if (n > head) copy_bytes(static_cast<std::byte*>(dst) + head, second, n - head);
   }
 };
 

@@ -8,6 +8,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "runtime/support/copy_bytes.hpp"
+
 namespace halyard {
 
 namespace {
@@ -92,14 +94,14 @@ void copy_blocks(std::byte* strided, std::byte* packed, std::size_t blocks, std:
       return copy_blocks<64, kPack>(strided, packed, blocks, stride);
     default:
       for (std::size_t b = 0; b < blocks; ++b, strided += stride, packed += size) {
-        kPack ? std::memcpy(packed, strided, size) : std::memcpy(strided, packed, size);
+        kPack ? copy_bytes(packed, strided, size) : copy_bytes(strided, packed, size);
       }
   }
 }
 
 template <bool kPack>
-void copy_bytes(std::byte* user, std::byte* packed, std::size_t n) {
-  kPack ? std::memcpy(packed, user, n) : std::memcpy(user, packed, n);
+void copy_run(std::byte* user, std::byte* packed, std::size_t n) {
+  kPack ? copy_bytes(packed, user, n) : copy_bytes(user, packed, n);
 }
 
 }  // namespace
@@ -168,7 +170,7 @@ void BufferLayout::copy(std::size_t from, std::size_t n, std::byte* packed) cons
       std::byte* at = address(base, run.offset + static_cast<std::ptrdiff_t>(block) * run.stride);
       if (const std::size_t skip = within % run.block_bytes; skip != 0) {
         const std::size_t m = std::min(run.block_bytes - skip, n);
-        copy_bytes<kPack>(at + skip, packed, m);
+        copy_run<kPack>(at + skip, packed, m);
         packed += m;
         n -= m;
         at += run.stride;
@@ -181,7 +183,7 @@ void BufferLayout::copy(std::size_t from, std::size_t n, std::byte* packed) cons
       block += whole;
       at += static_cast<std::ptrdiff_t>(whole) * run.stride;
       if (n > 0 && block < run.blocks) {
-        copy_bytes<kPack>(at, packed, n);  // n < block_bytes here: the last, cut block
+        copy_run<kPack>(at, packed, n);  // n < block_bytes here: the last, cut block
         return;
       }
       if (n == 0) return;

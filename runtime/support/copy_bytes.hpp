@@ -6,8 +6,9 @@
 // docs/bench-data/2026-11-27-copy-aliasing/). Buffers of user programs land there by chance,
 // and a 2-rank allgather of 32 KiB took 41 us instead of 6.5 at such offsets. copy_bytes copies
 // such a pair backward, 64 bytes a step, at memcpy's usual speed; every other pair is memcpy.
-// The intra-node data paths (shm transport, shm engine, intranode scratch, windows) copy through
-// it.
+// The runtime's data copies go through it: eager arrivals (EagerPayload, the self and ofi
+// transports), the shm transport's rings and staging, the shm engine's cells, the intranode
+// scratch slots, windows, the one-member collectives and derived datatypes' packing.
 #pragma once
 
 #include <cstddef>

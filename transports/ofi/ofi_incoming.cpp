@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/support/copy_bytes.hpp"
 #include "runtime/support/error.hpp"
 #include "transports/ofi/ofi_transport_impl.hpp"
 
@@ -81,7 +82,7 @@ Status EagerIncoming::copy_out(void* dst, std::size_t capacity) {
   const std::size_t size = envelope().size;
   const std::byte* source = borrowed_ != nullptr ? borrowed_ : owned_.data() + owned_offset_;
   const std::size_t copied = std::min(size, capacity);
-  if (copied > 0) std::memcpy(dst, source, copied);
+  if (copied > 0) copy_bytes(dst, source, copied);
   stop_borrowing();
   if (adopted_) {
     adopted_ = false;
