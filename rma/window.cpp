@@ -47,17 +47,6 @@ enum MessageId : int {
 constexpr std::size_t kMaxPackedPayload = 16 * 1024;
 constexpr std::size_t kPackBytes = 64 * 1024;
 
-// The head of an operation's message; its target blocks (offset, bytes) follow.
-struct OperationWire {
-  std::uint64_t id;
-  std::uint64_t sequence;  // per (origin, target): the target applies in this order
-  RmaKind kind;
-  AccumulateCode op;
-  std::uint32_t blocks;
-  std::int64_t disp;
-  std::uint64_t fetch_bytes;
-};
-
 // What every rank tells the others when a window is made.
 struct PeerRecord {
   std::uint64_t base;
@@ -95,7 +84,9 @@ void send_value(const Communicator& comm, int peer, int id, const T& value) {
 }
 
 // An operation's header: its wire head, then its target blocks (offset, bytes).
-void append_operation_header(std::vector<std::byte>& out, const OperationWire& wire,
+// (A template: the wire head is Window's own type.)
+template <typename Wire>
+void append_operation_header(std::vector<std::byte>& out, const Wire& wire,
                              std::span<const std::int64_t> blocks) {
   const auto* wire_bytes = reinterpret_cast<const std::byte*>(&wire);
   const auto* block_bytes = reinterpret_cast<const std::byte*>(blocks.data());
@@ -230,15 +221,14 @@ void Window::register_handlers() {
   comm_.register_am_handler(
       kOperation,
       [this](int origin, std::span<const std::byte> header, std::span<const std::byte> payload) {
-        on_operation(origin, header, payload);
+        on_operation(origin, Arrived::of(header), payload);
       },
       [this](int, std::span<const std::byte> header, std::size_t payload_bytes) -> void* {
-        auto wire = value_of<OperationWire>(header);
-        auto block = header.subspan(sizeof wire);
-        std::byte* at = landing_address(header);
-        if (at == nullptr ||
-            value_of<std::int64_t>(block.subspan(8)) != static_cast<std::int64_t>(payload_bytes))
+        const Arrived arrived = Arrived::of(header);
+        std::byte* at = landing_address(arrived);
+        if (at == nullptr || arrived.first[1] != static_cast<std::int64_t>(payload_bytes)) {
           return nullptr;
+        }
         return at;
       });
   comm_.register_am_handler(
@@ -550,7 +540,8 @@ void Window::on_pack(int origin, std::span<const std::byte> pack) {
     at += sizeof lengths;
     const std::span<const std::byte> header = pack.subspan(at, lengths[0]);
     const std::span<const std::byte> payload = pack.subspan(at + lengths[0], lengths[1]);
-    if (!apply_packed_put(origin, header, payload)) on_operation(origin, header, payload);
+    const Arrived arrived = Arrived::of(header);
+    if (!apply_packed_put(origin, arrived, payload)) on_operation(origin, arrived, payload);
     at += std::size_t{lengths[0]} + lengths[1];
   }
   pack_answer_ = nullptr;
@@ -563,20 +554,16 @@ void Window::on_pack(int origin, std::span<const std::byte> pack) {
   }
 }
 
-bool Window::apply_packed_put(int origin, std::span<const std::byte> header,
+bool Window::apply_packed_put(int origin, const Arrived& arrived,
                               std::span<const std::byte> payload) {
-  OperationWire wire;
-  std::int64_t block[2];
-  if (header.size() != sizeof wire + sizeof block) return false;
-  std::memcpy(&wire, header.data(), sizeof wire);
-  std::memcpy(block, header.data() + sizeof wire, sizeof block);
+  const OperationWire& wire = arrived.wire;
   const auto o = static_cast<std::size_t>(origin);
   if (wire.kind != RmaKind::kPut || wire.id != 0 || wire.blocks != 1 ||
       wire.sequence != expected_sequence_[o] || !held_[o].empty() ||
-      block[1] != static_cast<std::int64_t>(payload.size())) {
+      arrived.first[1] != static_cast<std::int64_t>(payload.size())) {
     return false;
   }
-  copy_bytes(local_address(wire.disp) + block[0], payload.data(), payload.size());
+  copy_bytes(local_address(wire.disp) + arrived.first[0], payload.data(), payload.size());
   ++expected_sequence_[o];
   ++pack_answer_->applied;
   return true;
@@ -825,49 +812,66 @@ void Window::accumulate_into(AccumulateCode op, std::byte* target, const std::by
 // A rendezvous operation dispatches when its payload has landed, so it may arrive after later
 // eager ones of the same origin: operations are applied in the origin's order (MPI orders the
 // accumulates of one origin to one target), later ones held until the earlier have come.
-void Window::on_operation(int origin, std::span<const std::byte> header,
-                          std::span<const std::byte> payload) {
+void Window::on_operation(int origin, const Arrived& arrived, std::span<const std::byte> payload) {
   auto o = static_cast<std::size_t>(origin);
-  auto wire = value_of<OperationWire>(header);
-  std::byte* landing = landing_address(header);
+  std::byte* landing = landing_address(arrived);
   const bool landed = landing != nullptr && payload.data() == landing;
-  if (wire.sequence != expected_sequence_[o]) {
-    HeldOperation held{{header.begin(), header.end()}, {}, landed};
+  if (arrived.wire.sequence != expected_sequence_[o]) {
+    HeldOperation held{{arrived.header.begin(), arrived.header.end()}, {}, landed};
     if (!landed) held.payload.assign(payload.begin(), payload.end());
-    held_[o].emplace(wire.sequence, std::move(held));
+    held_[o].emplace(arrived.wire.sequence, std::move(held));
     return;
   }
-  apply_operation(origin, header, payload, landed);
+  apply_operation(origin, arrived, payload, landed);
+  if (held_[o].empty()) {
+    ++expected_sequence_[o];
+    return;
+  }
   for (auto it = held_[o].find(++expected_sequence_[o]); it != held_[o].end();
        it = held_[o].find(++expected_sequence_[o])) {
     HeldOperation next = std::move(it->second);
     held_[o].erase(it);
-    apply_operation(origin, next.header, next.payload, next.landed);
+    apply_operation(origin, Arrived::of(next.header), next.payload, next.landed);
   }
+}
+
+Window::Arrived Window::Arrived::of(std::span<const std::byte> header) {
+  Arrived arrived;
+  arrived.header = header;
+  // Every header a peer sends holds the head and at least one block: copies of fixed size.
+  if (header.size() >= sizeof arrived.wire + sizeof arrived.first) [[likely]] {
+    std::memcpy(&arrived.wire, header.data(), sizeof arrived.wire);
+    std::memcpy(arrived.first, header.data() + sizeof arrived.wire, sizeof arrived.first);
+  } else {
+    arrived.wire = value_of<OperationWire>(header);
+    arrived.first[0] = arrived.first[1] = 0;
+  }
+  return arrived;
 }
 
 // Where a put's payload lands directly (one block of the window, the size of the payload);
 // null for every other operation.
-std::byte* Window::landing_address(std::span<const std::byte> header) const {
-  auto wire = value_of<OperationWire>(header);
-  if (wire.kind != RmaKind::kPut || wire.blocks != 1) return nullptr;
-  auto block = header.subspan(sizeof wire);
-  return local_address(wire.disp) + value_of<std::int64_t>(block);
+std::byte* Window::landing_address(const Arrived& arrived) const {
+  if (arrived.wire.kind != RmaKind::kPut || arrived.wire.blocks != 1) return nullptr;
+  return local_address(arrived.wire.disp) + arrived.first[0];
 }
 
-void Window::apply_operation(int origin, std::span<const std::byte> header,
-                             std::span<const std::byte> payload, bool landed) {
-  auto wire = value_of<OperationWire>(header);
-  // The blocks, copied out of the header (which need not be aligned): on the stack for the one
-  // block nearly every operation has, so that a pack of small puts allocates nothing per put.
-  std::int64_t one_block[2];
+void Window::apply_operation(int origin, const Arrived& arrived, std::span<const std::byte> payload,
+                             bool landed) {
+  const OperationWire& wire = arrived.wire;
+  // The blocks: the first one decoded already (nearly every operation has one, so that a pack of
+  // small puts allocates nothing per put), the others copied out of the header, which need not
+  // be aligned.
   std::vector<std::int64_t> many_blocks;
-  std::span<std::int64_t> blocks(one_block);
+  std::span<const std::int64_t> blocks(arrived.first);
   if (wire.blocks != 1) {
     many_blocks.resize(std::size_t{wire.blocks} * 2);
+    const std::size_t in_header =
+        arrived.header.size() > sizeof wire ? arrived.header.size() - sizeof wire : 0;
+    std::memcpy(many_blocks.data(), arrived.header.data() + sizeof wire,
+                std::min(in_header, many_blocks.size() * sizeof(std::int64_t)));
     blocks = many_blocks;
   }
-  std::memcpy(blocks.data(), header.data() + sizeof wire, blocks.size() * sizeof(std::int64_t));
   std::byte* at = local_address(wire.disp);
   if (wire.kind == RmaKind::kGet && wire.id != 0 && blocks.size() == 2) {
     const std::span<const std::byte> window_bytes{at + blocks[0],

@@ -158,6 +158,24 @@ class Window {
     std::function<void()> result_landed;
     Request request;
   };
+  // The head of an operation's message; its target blocks (offset, bytes) follow.
+  struct OperationWire {
+    std::uint64_t id;
+    std::uint64_t sequence;  // per (origin, target): the target applies in this order
+    RmaKind kind;
+    AccumulateCode op;
+    std::uint32_t blocks;
+    std::int64_t disp;
+    std::uint64_t fetch_bytes;
+  };
+  // An arrived operation's header, decoded once: its head and its first target block (nearly
+  // every operation has one); further blocks stay in `header`, which need not be aligned.
+  struct Arrived {
+    OperationWire wire;
+    std::span<const std::byte> header;
+    std::int64_t first[2];  // offset, bytes
+    static Arrived of(std::span<const std::byte> header);
+  };
   struct HeldOperation {  // arrived ahead of an earlier operation of its origin
     std::vector<std::byte> header;
     std::vector<std::byte> payload;
@@ -218,11 +236,10 @@ class Window {
   // its operations go as messages).
   bool cma_to(int target, std::byte* local, std::uint64_t remote,
               std::span<const std::int64_t> blocks, bool put);
-  void on_operation(int origin, std::span<const std::byte> header,
-                    std::span<const std::byte> payload);
-  std::byte* landing_address(std::span<const std::byte> header) const;
-  void apply_operation(int origin, std::span<const std::byte> header,
-                       std::span<const std::byte> payload, bool landed);
+  void on_operation(int origin, const Arrived& arrived, std::span<const std::byte> payload);
+  std::byte* landing_address(const Arrived& arrived) const;
+  void apply_operation(int origin, const Arrived& arrived, std::span<const std::byte> payload,
+                       bool landed);
   void accumulate_into(AccumulateCode op, std::byte* target, const std::byte* data,
                        std::size_t bytes) const;
   // Operation `id`'s answer (a kReply, or a record of a kPackAck): its result lands, it
@@ -230,10 +247,8 @@ class Window {
   void complete_pending(std::uint64_t id, std::span<const std::byte> payload);
   void on_pack(int origin, std::span<const std::byte> pack);
   // The record nearly every pack is made of, a put of one block in sequence with nothing held
-  // from its origin, applied without on_operation's decoding (about 70 instructions where the
-  // general path takes 460); false for any other record.
-  bool apply_packed_put(int origin, std::span<const std::byte> header,
-                        std::span<const std::byte> payload);
+  // from its origin, applied at once; false for any other record.
+  bool apply_packed_put(int origin, const Arrived& arrived, std::span<const std::byte> payload);
   void acknowledge_packed(int origin, std::uint64_t count);
   // While a pack is applied, a small fetched result joins its answer: true if it did.
   bool answer_in_pack(std::uint64_t id, std::span<const std::byte> fetched);
