@@ -69,7 +69,7 @@ int write_direct(pid_t pid, std::uint64_t remote_address, const void* local, std
 
 // The kernel's copy to and from user memory is a `rep movsb` too, slow where the destination lies
 // 1 to 31 bytes after the source modulo 4 KiB (copy_aliases in copy_bytes.hpp): a 1 MiB
-// process_vm_readv at such offsets took 593-642 us against 120-135 at any other
+// process_vm_readv at such offsets took 593-703 us against 114-139 at any other
 // (docs/bench-data/2026-11-27-window-cma/copy_speed_by_offset.txt). Such a copy goes through a
 // per-thread bounce buffer, in pieces, placed kSlowAhead bytes after the destination modulo a
 // 64-byte line: the copy into the bounce buffer then has its destination 33 to 63 bytes ahead

@@ -1,10 +1,10 @@
 // copy_bytes: std::memcpy without its worst case. On the AMD EPYC machines this project runs on
 // (and other CPUs whose `rep movsb` is fast), glibc copies from a few KiB up to its non-temporal
 // threshold with `rep movsb`, and so does the kernel's copy to and from user memory (CMA); both
-// run 5-10x slower where the destination lies 1 to 31 bytes after the source modulo 4 KiB (the
-// stores' page offsets alias the loads that follow: a 256 KiB memcpy 94-124 us against 7-9, see
+// run 5-15x slower where the destination lies 1 to 31 bytes after the source modulo 4 KiB (the
+// stores' page offsets alias the loads that follow: a 256 KiB memcpy 90-133 us against 7-13, see
 // docs/bench-data/2026-11-27-copy-aliasing/). Buffers of user programs land there by chance,
-// and a 2-rank allgather of 32 KiB took 41 us instead of 6.5 at such offsets. copy_bytes copies
+// and a 2-rank allgather of 32 KiB took 27 us instead of 6.0 at such offsets. copy_bytes copies
 // such a pair backward, 64 bytes a step, at memcpy's usual speed; every other pair is memcpy.
 // The runtime's data copies go through it: eager arrivals (EagerPayload, the self and ofi
 // transports), the shm transport's rings and staging, the shm engine's cells, the intranode
