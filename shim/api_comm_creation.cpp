@@ -41,7 +41,7 @@ MPI_Comm add_or_null(halyard::Communicator comm, MPI_Errhandler errhandler) {
 // The body of MPI_Comm_dup and its variants: a new context, the copied attributes and `hints`.
 MPI_Comm duplicate(MPI_Comm comm, InfoEntries hints) {
   const CommEntry& entry = shim_state().comm(comm);
-  std::map<int, void*> attributes = copied_attributes(comm, entry);
+  AttributeMap attributes = copied_attributes(comm, entry.attributes);
   const Intercomm* inter = intercomm_of(entry.comm);
   halyard::Communicator dup =
       inter != nullptr ? make_intercomm(inter->local.dup(), inter->remote_world) : entry.comm.dup();

@@ -56,7 +56,8 @@ int MPI_Comm_free(MPI_Comm* comm) {
     check_out(comm, "comm");
     CommEntry& entry = shim_state().comm(handle);
     // Freeing MPI_COMM_WORLD or MPI_COMM_SELF is an error: their attributes must stay.
-    if (handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF) delete_all_attributes(handle, entry);
+    if (handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF)
+      delete_all_attributes(handle, entry.attributes);
     shim_state().remove_comm(handle);
     *comm = MPI_COMM_NULL;
   });

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "shim/argument_checks.hpp"
+#include "shim/attributes.hpp"
 #include "shim/call_guard.hpp"
 #include "shim/datatype_table.hpp"
 
@@ -371,13 +372,17 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
 }
 
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return construct("MPI_Type_dup", newtype, [&] {
+  return guarded("MPI_Type_dup", MPI_COMM_WORLD, [&] {
+    check_out(newtype, "newtype");
     const TypeObject& old = checked_any_datatype(oldtype, "oldtype");
+    // The copy callbacks run first: one that fails leaves no new handle behind.
+    AttributeMap attributes = copied_attributes(oldtype, type_attributes(oldtype));
     auto copy = std::make_shared<TypeObject>(old);
     copy->name.clear();
     copy->predefined = false;
     copy->recipe = {MPI_COMBINER_DUP, {}, {}, {recipe_type(oldtype, old)}};
-    return copy;
+    *newtype = datatype_table().add(std::move(copy));
+    if (!attributes.empty()) type_attributes(*newtype) = std::move(attributes);
   });
 }
 
@@ -393,6 +398,8 @@ int MPI_Type_free(MPI_Datatype* datatype) {
     check_out(datatype, "datatype");
     const TypeObject& type = checked_any_datatype(*datatype);
     if (type.predefined) fail(MPI_ERR_TYPE, "cannot free the predefined datatype " + type.name);
+    delete_all_attributes(*datatype, type_attributes(*datatype));
+    forget_type_attributes(*datatype);
     datatype_table().remove(*datatype);
     *datatype = MPI_DATATYPE_NULL;
   });

@@ -88,7 +88,7 @@ int MPI_Finalize(void) {
   // MPI deletes MPI_COMM_SELF's attributes first, so that their delete callbacks can serve as
   // the program's own finalization hooks (while MPI still works).
   int result = guarded("MPI_Finalize", MPI_COMM_WORLD, [] {
-    delete_all_attributes(MPI_COMM_SELF, shim_state().comm(MPI_COMM_SELF));
+    delete_all_attributes(MPI_COMM_SELF, shim_state().comm(MPI_COMM_SELF).attributes);
   });
   if (result != MPI_SUCCESS) return result;
   // Without the call lock: the runtime's finalize removes it (call_guard.hpp).

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "shim/argument_checks.hpp"
+#include "shim/attributes.hpp"
 #include "shim/errhandler_table.hpp"
 #include "shim/group_table.hpp"
 #include "shim/text_output.hpp"
@@ -104,7 +105,11 @@ int MPI_Win_detach(MPI_Win win, const void* base) {
 int MPI_Win_free(MPI_Win* win) {
   return window_call("MPI_Win_free", win != nullptr ? *win : MPI_WIN_NULL, [&] {
     check_out(win, "win");
-    checked_window(*win).free();
+    WindowObject& window = checked_window(*win);
+    // Before the window goes, as MPI_Comm_free does for a communicator's (a callback may still
+    // use the window).
+    delete_all_attributes(*win, window.attributes);
+    window.free();
     remove_window(*win);
     *win = MPI_WIN_NULL;
   });
@@ -141,8 +146,9 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag
         value = &window.attribute_values.model;
         break;
       default:
-        fail(MPI_ERR_KEYVAL, "keyval " + std::to_string(win_keyval) +
-                                 " is not a window attribute (only the predefined ones are)");
+        *flag = get_attribute(AttributeHost::kWin, window.attributes, win_keyval,
+                              static_cast<void**>(attribute_val));
+        return;
     }
     *static_cast<void**>(attribute_val) = value;
     *flag = 1;

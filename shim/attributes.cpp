@@ -16,6 +16,7 @@ struct Keyval {
   MPI_Comm_copy_attr_function* copy = nullptr;
   MPI_Comm_delete_attr_function* remove = nullptr;
   void* extra_state = nullptr;
+  AttributeHost host = AttributeHost::kComm;
   bool freed = false;
 };
 
@@ -69,17 +70,39 @@ const int* predefined_value(int keyval) {
   fail(MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval));
 }
 
-// A keyval the application may set or delete with.
-Keyval& user_keyval(int keyval) {
+const char* host_name(AttributeHost host) {
+  switch (host) {
+    case AttributeHost::kComm:
+      return "communicators";
+    case AttributeHost::kWin:
+      return "windows";
+    case AttributeHost::kType:
+      return "datatypes";
+  }
+  return "?";
+}
+
+// A keyval of `host` that is not freed.
+Keyval& live_keyval(AttributeHost host, int keyval) {
   Keyval* entry = keyvals().find(keyval);
   if (entry == nullptr || entry->freed) invalid_keyval(keyval);
-  if (keyvals().is_predefined(keyval)) {
-    fail(MPI_ERR_KEYVAL, "keyval " + std::to_string(keyval) + " is predefined (read-only)");
+  if (entry->host != host) {
+    fail(MPI_ERR_KEYVAL, "keyval " + std::to_string(keyval) + " was made for " +
+                             host_name(entry->host) + ", not " + host_name(host));
   }
   return *entry;
 }
 
-void run_delete(MPI_Comm handle, int keyval, void* value) {
+// A keyval the application may set or delete with.
+Keyval& user_keyval(AttributeHost host, int keyval) {
+  Keyval& entry = live_keyval(host, keyval);
+  if (keyvals().is_predefined(keyval)) {
+    fail(MPI_ERR_KEYVAL, "keyval " + std::to_string(keyval) + " is predefined (read-only)");
+  }
+  return entry;
+}
+
+void run_delete(int handle, int keyval, void* value) {
   const Keyval& entry = *keyvals().find(keyval);
   if (entry.remove == nullptr) return;
   int code = entry.remove(handle, keyval, value, entry.extra_state);
@@ -89,50 +112,56 @@ void run_delete(MPI_Comm handle, int keyval, void* value) {
   }
 }
 
+std::map<MPI_Datatype, AttributeMap>& attributes_of_types() {
+  static std::map<MPI_Datatype, AttributeMap> table;
+  return table;
+}
+
 }  // namespace
 
-int create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove,
-                  void* extra_state) {
-  return keyvals().add({copy, remove, extra_state, false});
+int create_keyval(AttributeHost host, MPI_Comm_copy_attr_function* copy,
+                  MPI_Comm_delete_attr_function* remove, void* extra_state) {
+  return keyvals().add({copy, remove, extra_state, host, false});
 }
 
-void free_keyval(int keyval) {
-  user_keyval(keyval).freed = true;
+void free_keyval(AttributeHost host, int keyval) {
+  user_keyval(host, keyval).freed = true;
 }
 
-void set_attribute(MPI_Comm handle, CommEntry& entry, int keyval, void* value) {
-  user_keyval(keyval);
-  auto it = entry.attributes.find(keyval);
-  if (it != entry.attributes.end()) run_delete(handle, keyval, it->second);
-  entry.attributes[keyval] = value;
+void set_attribute(AttributeHost host, int handle, AttributeMap& attributes, int keyval,
+                   void* value) {
+  user_keyval(host, keyval);
+  auto it = attributes.find(keyval);
+  if (it != attributes.end()) run_delete(handle, keyval, it->second);
+  attributes[keyval] = value;
 }
 
-bool get_attribute(const CommEntry& entry, int keyval, void** value) {
-  Keyval* known = keyvals().find(keyval);
-  if (known == nullptr || known->freed) invalid_keyval(keyval);
+bool get_attribute(AttributeHost host, const AttributeMap& attributes, int keyval, void** value) {
+  live_keyval(host, keyval);
   if (keyvals().is_predefined(keyval)) {
     *value = const_cast<int*>(predefined_value(keyval));
     return true;
   }
-  auto it = entry.attributes.find(keyval);
-  if (it == entry.attributes.end()) return false;
+  auto it = attributes.find(keyval);
+  if (it == attributes.end()) return false;
   *value = it->second;
   return true;
 }
 
-void delete_attribute(MPI_Comm handle, CommEntry& entry, int keyval) {
-  user_keyval(keyval);
-  auto it = entry.attributes.find(keyval);
-  if (it == entry.attributes.end()) {
-    fail(MPI_ERR_KEYVAL, "the communicator has no attribute for keyval " + std::to_string(keyval));
+void delete_attribute(AttributeHost host, int handle, AttributeMap& attributes, int keyval) {
+  user_keyval(host, keyval);
+  auto it = attributes.find(keyval);
+  if (it == attributes.end()) {
+    fail(MPI_ERR_KEYVAL, std::string("the ") + host_name(host) +
+                             " object has no attribute for keyval " + std::to_string(keyval));
   }
   run_delete(handle, keyval, it->second);
-  entry.attributes.erase(it);
+  attributes.erase(it);
 }
 
-std::map<int, void*> copied_attributes(MPI_Comm handle, const CommEntry& entry) {
-  std::map<int, void*> copies;
-  for (const auto& [keyval, value] : entry.attributes) {
+AttributeMap copied_attributes(int handle, const AttributeMap& attributes) {
+  AttributeMap copies;
+  for (const auto& [keyval, value] : attributes) {
     const Keyval& known = *keyvals().find(keyval);
     if (known.copy == nullptr) continue;
     void* copy = nullptr;
@@ -147,14 +176,22 @@ std::map<int, void*> copied_attributes(MPI_Comm handle, const CommEntry& entry) 
   return copies;
 }
 
-void delete_all_attributes(MPI_Comm handle, CommEntry& entry) {
-  while (!entry.attributes.empty()) {
-    auto last = std::prev(entry.attributes.end());
+void delete_all_attributes(int handle, AttributeMap& attributes) {
+  while (!attributes.empty()) {
+    auto last = std::prev(attributes.end());
     int keyval = last->first;
     void* value = last->second;
-    entry.attributes.erase(last);
+    attributes.erase(last);
     run_delete(handle, keyval, value);
   }
+}
+
+AttributeMap& type_attributes(MPI_Datatype handle) {
+  return attributes_of_types()[handle];
+}
+
+void forget_type_attributes(MPI_Datatype handle) {
+  attributes_of_types().erase(handle);
 }
 
 }  // namespace halyard::mpi_shim

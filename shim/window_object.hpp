@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <map>
 #include <string>
 
 #include "rma/window.hpp"
@@ -21,6 +22,7 @@ class WindowObject : public Window {
 
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
+  std::map<int, void*> attributes;  // the application's (shim/attributes.hpp)
   InfoEntries info;
   // What MPI_Win_get_attr points at for MPI_WIN_SIZE, DISP_UNIT, CREATE_FLAVOR and MODEL.
   struct {

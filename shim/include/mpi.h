@@ -582,6 +582,26 @@ int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void* attribute_val,
 #define MPI_DUP_FN MPI_COMM_DUP_FN
 #define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
 
+/* Keyvals and attributes of datatypes: the same calls with the datatype's name (a datatype
+   keyval is refused by the communicator and window calls, and the other way round). */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out, int* flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void* attribute_val, void* extra_state);
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype oldtype, int type_keyval, void* extra_state,
+                          void* attribute_val_in, void* attribute_val_out, int* flag);
+int MPI_TYPE_DUP_FN(MPI_Datatype oldtype, int type_keyval, void* extra_state,
+                    void* attribute_val_in, void* attribute_val_out, int* flag);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype, int type_keyval, void* attribute_val,
+                            void* extra_state);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
+                           MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval,
+                           void* extra_state);
+int MPI_Type_free_keyval(int* type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int MPI_Group_size(MPI_Group group, int* size);
 int MPI_Group_rank(MPI_Group group, int* rank);
@@ -803,6 +823,23 @@ int MPI_Win_detach(MPI_Win win, const void* base);
 int MPI_Win_free(MPI_Win* win);
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+/* The application's window attributes (windows are never duplicated: the copy callback is
+   kept but never called). */
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void* extra_state,
+                                       void* attribute_val_in, void* attribute_val_out, int* flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void* attribute_val,
+                                         void* extra_state);
+int MPI_WIN_NULL_COPY_FN(MPI_Win oldwin, int win_keyval, void* extra_state,
+                         void* attribute_val_in, void* attribute_val_out, int* flag);
+int MPI_WIN_DUP_FN(MPI_Win oldwin, int win_keyval, void* extra_state, void* attribute_val_in,
+                   void* attribute_val_out, int* flag);
+int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void* attribute_val, void* extra_state);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn,
+                          MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval,
+                          void* extra_state);
+int MPI_Win_free_keyval(int* win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 int MPI_Win_set_name(MPI_Win win, const char* win_name);
 int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen);
 int MPI_Win_set_info(MPI_Win win, MPI_Info info);

@@ -1,7 +1,9 @@
 /* Attributes and keyvals: the predefined attributes of MPI_COMM_WORLD (with values checked
  * against what Halyard does), user keyvals whose copy and delete callbacks run on dup, idup,
  * set, delete, free and MPI_Finalize (for MPI_COMM_SELF) the expected number of times with the
- * expected arguments, the predefined callbacks, the MPI-1 names, and MPI_ERR_KEYVAL. */
+ * expected arguments, the predefined callbacks, the MPI-1 names, and MPI_ERR_KEYVAL; the same
+ * for windows' and datatypes' keyvals (MPI_Win_free and MPI_Type_free delete, MPI_Type_dup
+ * copies), each kind refused by the others' calls. */
 #include <limits.h>
 #include <mpi.h>
 
@@ -183,6 +185,94 @@ static void check_mpi1_names(void) {
   CHECK(calls.deletes == 1);
 }
 
+/* Window keyvals: set, get, replace (deletes the old value), delete, and MPI_Win_free runs the
+ * delete callback of what is left, with the window's handle; the predefined window attributes
+ * stay read-only; keyvals of one kind are refused by the calls of another. */
+static void check_window_keyval(void) {
+  struct Calls calls = {0, 0, MPI_COMM_NULL, 0, NULL, MPI_SUCCESS};
+  int keyval = MPI_KEYVAL_INVALID, flag = -1;
+  void* value = NULL;
+  CHECK_MPI(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, counting_delete, &keyval, &calls));
+  int memory[4];
+  MPI_Win win, freed;
+  CHECK_MPI(
+      MPI_Win_create(memory, sizeof memory, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+  CHECK_MPI(MPI_Win_get_attr(win, keyval, &value, &flag));
+  CHECK(flag == 0);
+  CHECK_MPI(MPI_Win_set_attr(win, keyval, &parent_value));
+  CHECK_MPI(MPI_Win_get_attr(win, keyval, &value, &flag));
+  CHECK(flag == 1 && value == &parent_value);
+  CHECK_MPI(MPI_Win_set_attr(win, keyval, &other_value));
+  CHECK(calls.deletes == 1 && calls.last_comm == win && calls.last_value == &parent_value);
+  CHECK_MPI(MPI_Win_delete_attr(win, keyval));
+  CHECK(calls.deletes == 2 && calls.last_value == &other_value);
+  CHECK(MPI_Win_delete_attr(win, keyval) == MPI_ERR_KEYVAL); /* nothing left to delete */
+  /* The predefined ones still answer, and are read-only. */
+  int* size = NULL;
+  CHECK_MPI(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &size, &flag));
+  CHECK(flag == 1 && *size == (int)sizeof(int));
+  CHECK(MPI_Win_set_attr(win, MPI_WIN_BASE, &other_value) == MPI_ERR_KEYVAL);
+  /* Kinds do not mix. */
+  CHECK(MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, &other_value) == MPI_ERR_KEYVAL);
+  CHECK(MPI_Win_get_attr(win, MPI_TAG_UB, &value, &flag) == MPI_ERR_KEYVAL);
+  /* Freeing the window deletes what is set. */
+  CHECK_MPI(MPI_Win_set_attr(win, keyval, &child_value));
+  freed = win;
+  CHECK_MPI(MPI_Win_free(&win));
+  CHECK(calls.deletes == 3 && calls.last_comm == freed && calls.last_value == &child_value);
+  CHECK_MPI(MPI_Win_free_keyval(&keyval));
+  CHECK(keyval == MPI_KEYVAL_INVALID);
+}
+
+/* Datatype keyvals: MPI_Type_dup copies through the copy callback (the duplicate holds what it
+ * gave), MPI_Type_free deletes, a failing copy callback fails the dup with its code and leaves
+ * no handle, MPI_TYPE_DUP_FN copies the value itself; predefined types take attributes too. */
+static void check_type_keyval(void) {
+  struct Calls calls = {0, 0, MPI_COMM_NULL, 0, NULL, MPI_SUCCESS};
+  int keyval = MPI_KEYVAL_INVALID, plain = MPI_KEYVAL_INVALID, flag = -1;
+  void* value = NULL;
+  CHECK_MPI(MPI_Type_create_keyval(counting_copy, counting_delete, &keyval, &calls));
+  MPI_Datatype pair, copy = MPI_DATATYPE_NULL, failed = MPI_DATATYPE_NULL;
+  CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+  CHECK_MPI(MPI_Type_get_attr(pair, keyval, &value, &flag));
+  CHECK(flag == 0);
+  CHECK_MPI(MPI_Type_set_attr(pair, keyval, &parent_value));
+  CHECK_MPI(MPI_Type_dup(pair, &copy));
+  CHECK(calls.copies == 1 && calls.last_comm == pair && calls.last_value == &parent_value);
+  CHECK_MPI(MPI_Type_get_attr(copy, keyval, &value, &flag));
+  CHECK(flag == 1 && value == &child_value);
+  CHECK_MPI(MPI_Type_get_attr(pair, keyval, &value, &flag));
+  CHECK(flag == 1 && value == &parent_value);
+  calls.fail_with = MPI_ERR_OTHER;
+  CHECK(MPI_Type_dup(pair, &failed) == MPI_ERR_OTHER);
+  CHECK(failed == MPI_DATATYPE_NULL);
+  calls.fail_with = MPI_SUCCESS;
+  MPI_Datatype freed = copy;
+  CHECK_MPI(MPI_Type_free(&copy));
+  CHECK(calls.deletes == 1 && calls.last_comm == freed && calls.last_value == &child_value);
+  CHECK_MPI(MPI_Type_delete_attr(pair, keyval));
+  CHECK(calls.deletes == 2 && calls.last_value == &parent_value);
+  /* The predefined copy callback, on a predefined type. */
+  CHECK_MPI(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &plain, NULL));
+  CHECK_MPI(MPI_Type_set_attr(MPI_DOUBLE, plain, &other_value));
+  MPI_Datatype doubles;
+  CHECK_MPI(MPI_Type_dup(MPI_DOUBLE, &doubles));
+  CHECK_MPI(MPI_Type_get_attr(doubles, plain, &value, &flag));
+  CHECK(flag == 1 && value == &other_value);
+  CHECK_MPI(MPI_Type_delete_attr(MPI_DOUBLE, plain));
+  CHECK_MPI(MPI_Type_get_attr(MPI_DOUBLE, plain, &value, &flag));
+  CHECK(flag == 0);
+  /* Kinds do not mix. */
+  CHECK(MPI_Comm_get_attr(MPI_COMM_WORLD, keyval, &value, &flag) == MPI_ERR_KEYVAL);
+  CHECK(MPI_Type_set_attr(pair, MPI_TAG_UB, &other_value) == MPI_ERR_KEYVAL);
+  CHECK_MPI(MPI_Type_free(&doubles));
+  CHECK_MPI(MPI_Type_free(&pair));
+  CHECK_MPI(MPI_Type_free_keyval(&keyval));
+  CHECK_MPI(MPI_Type_free_keyval(&plain));
+  CHECK(calls.deletes == 2); /* nothing was left on pair when it went */
+}
+
 /* MPI_Finalize deletes MPI_COMM_SELF's attributes first. */
 static struct Calls at_finalize = {0, 0, MPI_COMM_NULL, 0, NULL, MPI_SUCCESS};
 
@@ -194,6 +284,8 @@ int main(int argc, char** argv) {
   check_user_keyval();
   check_predefined_callbacks();
   check_mpi1_names();
+  check_window_keyval();
+  check_type_keyval();
 
   int keyval;
   CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, counting_delete, &keyval, &at_finalize));
