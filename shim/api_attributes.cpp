@@ -70,20 +70,18 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   });
 }
 
-int MPI_WIN_NULL_COPY_FN(MPI_Win, int, void*, void*, void*, int* flag) {
-  *flag = 0;
-  return MPI_SUCCESS;
+// The windows' and datatypes' predefined callbacks are the communicators' (every handle is an
+// int), under the names MPI gives them.
+int MPI_WIN_NULL_COPY_FN(MPI_Win win, int keyval, void* extra, void* in, void* out, int* flag) {
+  return MPI_COMM_NULL_COPY_FN(win, keyval, extra, in, out, flag);
 }
 
-int MPI_WIN_DUP_FN(MPI_Win, int, void*, void* attribute_val_in, void* attribute_val_out,
-                   int* flag) {
-  *static_cast<void**>(attribute_val_out) = attribute_val_in;
-  *flag = 1;
-  return MPI_SUCCESS;
+int MPI_WIN_DUP_FN(MPI_Win win, int keyval, void* extra, void* in, void* out, int* flag) {
+  return MPI_COMM_DUP_FN(win, keyval, extra, in, out, flag);
 }
 
-int MPI_WIN_NULL_DELETE_FN(MPI_Win, int, void*, void*) {
-  return MPI_SUCCESS;
+int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int keyval, void* value, void* extra) {
+  return MPI_COMM_NULL_DELETE_FN(win, keyval, value, extra);
 }
 
 int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn,
@@ -117,20 +115,17 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   });
 }
 
-int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void*, void*, void*, int* flag) {
-  *flag = 0;
-  return MPI_SUCCESS;
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype type, int keyval, void* extra, void* in, void* out,
+                          int* flag) {
+  return MPI_COMM_NULL_COPY_FN(type, keyval, extra, in, out, flag);
 }
 
-int MPI_TYPE_DUP_FN(MPI_Datatype, int, void*, void* attribute_val_in, void* attribute_val_out,
-                    int* flag) {
-  *static_cast<void**>(attribute_val_out) = attribute_val_in;
-  *flag = 1;
-  return MPI_SUCCESS;
+int MPI_TYPE_DUP_FN(MPI_Datatype type, int keyval, void* extra, void* in, void* out, int* flag) {
+  return MPI_COMM_DUP_FN(type, keyval, extra, in, out, flag);
 }
 
-int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void*, void*) {
-  return MPI_SUCCESS;
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype type, int keyval, void* value, void* extra) {
+  return MPI_COMM_NULL_DELETE_FN(type, keyval, value, extra);
 }
 
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
