@@ -71,21 +71,21 @@ int write_direct(pid_t pid, std::uint64_t remote_address, const void* local, std
 // 1 to 31 bytes after the source modulo 4 KiB (copy_aliases in copy_bytes.hpp): a 1 MiB
 // process_vm_readv at such offsets took 593-703 us against 114-139 at any other
 // (docs/bench-data/2026-11-27-window-cma/copy_speed_by_offset.txt). Such a copy goes through a
-// per-thread bounce buffer, in pieces, placed kSlowAhead bytes after the destination modulo a
-// 64-byte line: the copy into the bounce buffer then has its destination 33 to 63 bytes ahead
+// per-thread bounce buffer, in pieces, placed kAliasedAheadBytes bytes after the destination modulo
+// a 64-byte line: the copy into the bounce buffer then has its destination 33 to 63 bytes ahead
 // (modulo 64, so never 1-31 modulo 4 KiB), the copy out of it 32 behind, and both run at full
 // speed. (Before, a bounce placed like the remote side modulo 32 fixed reads and left writes
 // slow, or made them so: a 1 MiB window put from +8 to +0 went from 141 to 804 us.)
 constexpr std::size_t kLine = 64;
-constexpr std::size_t kSlowAhead = 32;
 constexpr std::size_t kBounceBytes = 256 * 1024;
 constexpr std::size_t kBounceMinBytes = 1024;
 
-// kBounceBytes of this thread's bounce buffer, kSlowAhead bytes after `destination` modulo kLine.
+// kBounceBytes of this thread's bounce buffer, kAliasedAheadBytes bytes after `destination` modulo
+// kLine.
 std::byte* bounce_for(std::uintptr_t destination) {
   thread_local const std::unique_ptr<std::byte[]> buffer(new std::byte[kBounceBytes + kLine]);
   std::byte* base = buffer.get();
-  return base + (destination + kSlowAhead - reinterpret_cast<std::uintptr_t>(base)) % kLine;
+  return base + (destination + kAliasedAheadBytes - reinterpret_cast<std::uintptr_t>(base)) % kLine;
 }
 
 }  // namespace

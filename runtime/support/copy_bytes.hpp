@@ -17,12 +17,15 @@
 
 namespace halyard {
 
+// A forward copy is slow where the destination lies 1 to kAliasedAheadBytes - 1 bytes after the
+// source modulo kAliasPeriod (cma_copy.cpp places its bounce buffer by the same figure).
+inline constexpr std::uintptr_t kAliasPeriod = 4096;
+inline constexpr std::uintptr_t kAliasedAheadBytes = 32;
+
 // Whether a forward copy from `source` to `destination` is one of the slow ones above.
 inline bool copy_aliases(std::uintptr_t destination, std::uintptr_t source) {
-  constexpr std::uintptr_t kAliasPeriod = 4096;
-  constexpr std::uintptr_t kSlowAhead = 32;
   const std::uintptr_t ahead = (destination - source) % kAliasPeriod;
-  return ahead != 0 && ahead < kSlowAhead;
+  return ahead != 0 && ahead < kAliasedAheadBytes;
 }
 
 // Copies `bytes` from the end down; the ranges must not overlap.
