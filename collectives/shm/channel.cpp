@@ -64,13 +64,27 @@ Channel::~Channel() {
 }
 
 Request Channel::start(const core::CollArgs& args) {
-  Call call = plan(args);
   if (failure_ != nullptr) return Request::make_completed(loop_, *failure_);
   // Calls run in order: this one starts now only when none is before it.
-  if (queue_.empty() && inline_call_ == nullptr) {
-    begin(call);
+  const bool first = queue_.empty() && inline_call_ == nullptr;
+  SingleChunk single_chunk = SingleChunk::kNotStarted;
+  if (first && fits_single_chunk(args)) {
+    single_chunk = start_single_chunk(args);
     // A blocking caller only waits on it: a null request is a completed one, without the cost
     // of one.
+    if (single_chunk == SingleChunk::kEnded) {
+      return args.blocking ? Request() : Request::make_completed(loop_, Status());
+    }
+  }
+  Call call = plan(args);
+  if (first) {
+    if (single_chunk == SingleChunk::kPublished) {
+      call.begun = true;
+      call.first_seq = next_seq_ - 1;
+      call.published = true;
+    } else {
+      begin(call);
+    }
     if (advance(call)) {
       const bool ok = call.status.ok();
       return args.blocking && ok ? Request() : Request::make_completed(loop_, call.status);
@@ -204,10 +218,10 @@ void Channel::post(std::uint64_t seq) {
   announce();
 }
 
-void Channel::publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader) {
+void Channel::place(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader) {
   std::byte* to = outbox(seq, bytes, reader);
   if (bytes > 0) copy_bytes(to, data, bytes);
-  post(seq);
+  store_seq(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1], seq);
 }
 
 const std::byte* Channel::payload(int rank, std::uint64_t seq, std::size_t bytes) const {
@@ -216,11 +230,14 @@ const std::byte* Channel::payload(int rank, std::uint64_t seq, std::size_t bytes
   return cells_[r] + (seq & 1) * cell_bytes_;
 }
 
-void Channel::finish_chunk(Call& call) {
-  const std::uint64_t seq = seq_of(call);
+void Channel::finish(std::uint64_t seq) {
   store_seq(headers_[static_cast<std::size_t>(rank_)]->done, seq);
   // A writer may wait for this to reuse a parity (a bcast root, reduce's non-roots).
   announce();
+}
+
+void Channel::finish_chunk(Call& call) {
+  finish(seq_of(call));
   ++call.chunk;
   call.published = false;
   call.reduced = false;
@@ -245,7 +262,8 @@ void Channel::reduce_chunk(Call& call, const std::byte* own) {
     reduce_chunk_laid_out(call, own, length);
     return;
   }
-  reduce_parts(call, seq_of(call), length, 0, length, own, call.recv + offset_of(call));
+  reduce_parts(call.op, call.type, seq_of(call), length, 0, length, own,
+               call.recv + offset_of(call));
 }
 
 void Channel::reduce_chunk_laid_out(const Call& call, const std::byte* own, std::size_t length) {
@@ -260,10 +278,10 @@ void Channel::reduce_chunk_laid_out(const Call& call, const std::byte* own, std:
     const BufferLayout::Span span = recv.span_at(offset_of(call) + from);
     std::size_t n = std::min(span.bytes, length - from) / element * element;
     if (n >= kInPlaceBlockBytes) {
-      reduce_parts(call, seq_of(call), length, from, n, own, span.at);
+      reduce_parts(call.op, call.type, seq_of(call), length, from, n, own, span.at);
     } else {
       n = std::min(piece, length - from);
-      reduce_parts(call, seq_of(call), length, from, n, own, reduced_chunk_.data());
+      reduce_parts(call.op, call.type, seq_of(call), length, from, n, own, reduced_chunk_.data());
       recv.unpack(offset_of(call) + from, n, reduced_chunk_.data());
     }
     from += n;
@@ -279,10 +297,10 @@ void Channel::place_result(const Call& call, std::size_t offset, const std::byte
   }
 }
 
-void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length,
+void Channel::reduce_parts(Op op, Datatype type, std::uint64_t seq, std::size_t chunk_length,
                            std::size_t from, std::size_t length, const std::byte* own,
                            std::byte* out) {
-  const std::size_t count = length / datatype_size(call.type);
+  const std::size_t count = length / datatype_size(type);
   if (count == 0) return;
   own += from;
   auto part = [&](int r) { return r == rank_ ? own : payload(r, seq, chunk_length) + from; };
@@ -297,8 +315,8 @@ void Channel::reduce_parts(const Call& call, std::uint64_t seq, std::size_t chun
   }
   // Validated with the call (op on type; recv identical to or apart from the inputs; the
   // members' parts lie in their own cells).
-  reduce_validated(call.op, call.type, out, part(0), part(1), count);
-  for (int r = 2; r < size_; ++r) reduce_validated(call.op, call.type, out, out, part(r), count);
+  reduce_validated(op, type, out, part(0), part(1), count);
+  for (int r = 2; r < size_; ++r) reduce_validated(op, type, out, out, part(r), count);
 }
 
 std::pair<std::size_t, std::size_t> Channel::slice_of(const Call& call, int rank) const {

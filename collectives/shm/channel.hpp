@@ -111,6 +111,24 @@ class Channel : public std::enable_shared_from_this<Channel> {
     Communicator comm;  // set when the call is queued (its process failure is watched)
   };
 
+  // The single-chunk calls (single_chunk_calls.cpp): bcast, reduce and allreduce of at most
+  // kSingleChunkMaxBytes of contiguous data (one seq; inline in the flag line up to
+  // kInlineBytes, in the cell above), and the barrier of two members, when no call is before
+  // them. Small calls are most calls: they run their steps straight from the arguments,
+  // without planning a Call, so a writer's flag goes out after a few dozen instructions and a
+  // call that need not wait ends there. The steps are the general algorithms'
+  // (flag_algorithms.cpp), in the same order; those take over a call that must wait.
+  static constexpr std::size_t kSingleChunkMaxBytes = 4 * 1024;
+  enum class SingleChunk {
+    kNotStarted,  // nothing done: the general path runs the call
+    kPublished,   // this rank took the seq (next_seq_ - 1) and published its part; it waits
+    kEnded,       // the call completed
+  };
+  bool fits_single_chunk(const core::CollArgs& args) const;
+  SingleChunk start_single_chunk(const core::CollArgs& args);
+  // Whether every member but this rank has published `seq` now.
+  bool all_posted_now(std::uint64_t seq);
+
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a
   // request or a queue entry: a loop pass polls every source (some 250 instructions), this only
   // the call's flags, so it sees them several times sooner. Every kRoundsPerLoopPass rounds it
@@ -211,7 +229,13 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // member when kAllReaders), and wakes sleeping members. `bytes` 0 publishes the flag alone,
   // which no reader's copy depends on.
   static constexpr int kAllReaders = -1;
-  void publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader);
+  void publish(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader) {
+    place(seq, data, bytes, reader);
+    announce();
+  }
+  // publish() without the wake, for a writer that finishes the call at once (its finish()
+  // wakes the members once for both flags).
+  void place(std::uint64_t seq, const std::byte* data, std::size_t bytes, int reader);
   // publish() in two steps, for a payload assembled in place (scatter): where this rank's
   // `bytes` of `seq` go (its flag line or its cell), then the flag.
   std::byte* outbox(std::uint64_t seq, std::size_t bytes, int reader);
@@ -219,6 +243,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Where `rank`'s part of `seq` lies (in its flag line or its cell).
   const std::byte* payload(int rank, std::uint64_t seq, std::size_t bytes) const;
   // This rank finished `seq`: its done flag says so (writers wait on it to reuse a parity).
+  void finish(std::uint64_t seq);
+  // finish() for the call's current chunk, and the call moves on to the next.
   void finish_chunk(Call& call);
   // Copies the members' parts of the current chunk to their blocks of call.recv (this rank's
   // from call.send, unless it already lies there): gather(v) and allgather(v).
@@ -233,8 +259,8 @@ class Channel : public std::enable_shared_from_this<Channel> {
                     std::size_t bytes) const;
   // Reduces bytes [from, from + length) of the members' parts of `seq` (this rank's is `own`),
   // in rank order, into `out`.
-  void reduce_parts(const Call& call, std::uint64_t seq, std::size_t chunk_length, std::size_t from,
-                    std::size_t length, const std::byte* own, std::byte* out);
+  void reduce_parts(Op op, Datatype type, std::uint64_t seq, std::size_t chunk_length,
+                    std::size_t from, std::size_t length, const std::byte* own, std::byte* out);
   // Sliced allreduce: where `rank`'s slice of the current chunk starts and how long it is.
   std::pair<std::size_t, std::size_t> slice_of(const Call& call, int rank) const;
   // Where `rank` leaves its reduced slices: the second half of its cell of `seq`'s parity.

@@ -220,7 +220,7 @@ bool Channel::advance_sliced_allreduce(Call& call) {
       if (!all_posted(call, seq)) return false;
       const auto [from, bytes] = slice_of(call, rank_);
       if (bytes > 0) {
-        reduce_parts(call, seq, length, from, bytes, payload(rank_, seq, length),
+        reduce_parts(call.op, call.type, seq, length, from, bytes, payload(rank_, seq, length),
                      result_area(rank_, seq));
       }
       store_seq(headers_[static_cast<std::size_t>(rank_)]->result[seq & 1], seq);
@@ -298,8 +298,8 @@ bool Channel::advance_reduce_scatter(Call& call) {
     const std::size_t to = std::min(offset + length, mine_end);
     if (from < to) {
       if (!all_posted(call, seq)) return false;
-      reduce_parts(call, seq, length, from - offset, to - from, payload(rank_, seq, length),
-                   call.recv + (from - mine));
+      reduce_parts(call.op, call.type, seq, length, from - offset, to - from,
+                   payload(rank_, seq, length), call.recv + (from - mine));
     }
     finish_chunk(call);
   }

@@ -6,4 +6,5 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/channel_binding.cpp
   ${CMAKE_CURRENT_LIST_DIR}/channel_progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/channel_table.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/flag_algorithms.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/flag_algorithms.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/single_chunk_calls.cpp)
