@@ -104,8 +104,10 @@ int main(int argc, char** argv) {
     halyard::testing::set_failure_context(runtime.rank(), program);
     SuiteContext ctx;
     ctx.world = runtime.world();
-    // 40001 is odd and not a multiple of any power-of-two segment size.
-    ctx.small_counts = {0, 1, 7, 40001};
+    // 14 and 15: the last count inline in a flag line (56 bytes) and the first in a cell; 1024
+    // and 1025: the last count of the shm engine's single-chunk calls (4 KiB) and the first of
+    // its general path. 40001 is odd and not a multiple of any power-of-two segment size.
+    ctx.small_counts = {0, 1, 7, 14, 15, 1024, 1025, 40001};
     ctx.large_count = std::size_t{1} << 20;  // 4 MiB of int32
     suite.run(ctx);
     // Every collective of the suite has completed, so none may have left a receive posted: it
