@@ -70,8 +70,8 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       }
       break;
     case Collective::kAllreduce:
-      // Everyone reduces every part in rank order, its own read back from its line (in place
-      // works), so all compute the same bits.
+      // Everyone reduces every part in rank order, its own read back from where it published
+      // it (so in place works), and all compute the same bits.
       if (!place_own(send, kAllReaders)) return SingleChunk::kNotStarted;
       announce();
       if (!all_posted_now(seq)) return SingleChunk::kPublished;
