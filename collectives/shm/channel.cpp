@@ -174,10 +174,10 @@ bool Channel::posted(int rank, std::uint64_t seq) {
   return true;
 }
 
-bool Channel::all_posted(Call& call, std::uint64_t seq, int except) {
-  for (; call.next_peer < size_; ++call.next_peer) {
-    if (call.next_peer == rank_ || call.next_peer == except) continue;
-    if (!posted(call.next_peer, seq)) return false;
+bool Channel::all_posted_from(int& next_peer, std::uint64_t seq, int except) {
+  for (; next_peer < size_; ++next_peer) {
+    if (next_peer == rank_ || next_peer == except) continue;
+    if (!posted(next_peer, seq)) return false;
   }
   return true;
 }

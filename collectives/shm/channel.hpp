@@ -126,8 +126,6 @@ class Channel : public std::enable_shared_from_this<Channel> {
   };
   bool fits_single_chunk(const core::CollArgs& args) const;
   SingleChunk start_single_chunk(const core::CollArgs& args);
-  // Whether every member but this rank has published `seq` now.
-  bool all_posted_now(std::uint64_t seq);
 
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a
   // request or a queue entry: a loop pass polls every source (some 250 instructions), this only
@@ -193,8 +191,12 @@ class Channel : public std::enable_shared_from_this<Channel> {
   // Whether `rank` has published call `seq` (and, learnt on the way, finished seq - 1).
   bool posted(int rank, std::uint64_t seq);
   // Whether every member but this rank (and `except`) has published `seq`, resuming the scan at
-  // call.next_peer.
-  bool all_posted(Call& call, std::uint64_t seq, int except = -1);
+  // `next_peer` (the members before it have), which it moves past those found posted.
+  bool all_posted_from(int& next_peer, std::uint64_t seq, int except = -1);
+  // The same for a Call, resuming at call.next_peer.
+  bool all_posted(Call& call, std::uint64_t seq, int except = -1) {
+    return all_posted_from(call.next_peer, seq, except);
+  }
   // Whether this rank may overwrite its payload of `seq`'s parity: the readers of what it last
   // published there have finished that chunk.
   bool reusable(std::uint64_t seq);

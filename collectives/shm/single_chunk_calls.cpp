@@ -28,13 +28,6 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
   }
 }
 
-bool Channel::all_posted_now(std::uint64_t seq) {
-  for (int r = 0; r < size_; ++r) {
-    if (r != rank_ && !posted(r, seq)) return false;
-  }
-  return true;
-}
-
 Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
   const std::uint64_t seq = next_seq_;
   auto* recv = static_cast<std::byte*>(args.recv);
@@ -42,6 +35,11 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
   const std::byte* send =
       core::is_in_place(args.send) ? recv : static_cast<const std::byte*>(args.send);
   const std::size_t bytes = args.bytes;
+  // Whether every other member has published the seq (a reader's one look before it waits).
+  const auto all_posted_now = [&] {
+    int next_peer = 0;
+    return all_posted_from(next_peer, seq);
+  };
   // A writer places its part once the readers of its parity's last payload finished it; the
   // members are woken by the publish or finish() that follows.
   const auto place_own = [&](const std::byte* data, int reader) {
@@ -64,7 +62,7 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       if (rank_ != args.root) {
         if (!place_own(send, args.root)) return SingleChunk::kNotStarted;
       } else {
-        if (!all_posted_now(seq)) return SingleChunk::kNotStarted;
+        if (!all_posted_now()) return SingleChunk::kNotStarted;
         ++next_seq_;
         reduce_parts(args.op, args.type, seq, bytes, 0, bytes, send, recv);
       }
@@ -74,7 +72,7 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       // it (so in place works), and all compute the same bits.
       if (!place_own(send, kAllReaders)) return SingleChunk::kNotStarted;
       announce();
-      if (!all_posted_now(seq)) return SingleChunk::kPublished;
+      if (!all_posted_now()) return SingleChunk::kPublished;
       reduce_parts(args.op, args.type, seq, bytes, 0, bytes, payload(rank_, seq, bytes), recv);
       break;
     case Collective::kBarrier:
