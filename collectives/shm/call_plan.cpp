@@ -45,11 +45,15 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
     return call;
   }
   const std::size_t element = datatype_size(args.type);
-  // Allreduce by slices where every rank reducing everything would cost too much (more ranks,
-  // more bytes): then a cell holds the input in its first half and the slice results in its
-  // second.
-  call.sliced = args.collective == Collective::kAllreduce && size_ > 2 &&
-                args.bytes >= kSlicedAllreduceMinBytes;
+  // Allreduce by slices where every rank reducing everything would cost too much: more ranks,
+  // more bytes; on 2 ranks, where a member writes its result through a layout (the members
+  // agree at the first chunk, Call::agrees_on_slices).
+  const bool sliceable =
+      args.collective == Collective::kAllreduce && args.bytes >= kSlicedAllreduceMinBytes;
+  call.sliced = sliceable && size_ > 2;
+  call.agrees_on_slices = sliceable && size_ == 2;
+  // Half a cell per chunk on more ranks: the pipeline's step that measured best there
+  // (docs/collectives.md); the result of a slice lies over its input either way.
   const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
   call.chunk_bytes = room / element * element;
   call.single_copy = goes_by_single_copy(args);

@@ -329,8 +329,18 @@ std::pair<std::size_t, std::size_t> Channel::slice_of(const Call& call, int rank
   return {first * element, (last - first) * element};
 }
 
-std::byte* Channel::result_area(int rank, std::uint64_t seq) const {
-  return cells_[static_cast<std::size_t>(rank)] + (seq & 1) * cell_bytes_ + cell_bytes_ / 2;
+std::byte* Channel::slice_result(int rank, std::uint64_t seq, std::size_t from) const {
+  return cells_[static_cast<std::size_t>(rank)] + (seq & 1) * cell_bytes_ + from;
+}
+void Channel::say_whether_sliced(const Call& call, std::uint64_t seq) {
+  const bool wants = call.layouts && call.layouts->recv;
+  headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data[0] = std::byte{wants};
+}
+bool Channel::either_wants_slices(std::uint64_t seq) const {
+  for (const ChannelHeader* header : headers_) {
+    if (header->post[seq & 1].data[0] != std::byte{0}) return true;
+  }
+  return false;
 }
 
 bool Channel::all_reduced(Call& call, std::uint64_t seq) {

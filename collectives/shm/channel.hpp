@@ -102,6 +102,12 @@ class Channel : public std::enable_shared_from_this<Channel> {
     bool reduced = false;      // sliced: this rank's slice of the chunk is out
     bool single_copy = false;  // bcast or reduce by a CMA read (see advance_single_copy)
     Status status;             // the call's outcome once it ended (a failed CMA read)
+    // Allreduce on 2 members: slicing pays only for a result written through a layout (it
+    // must be unpacked anyway, and each rank then reduces half), which one member may have and
+    // the other not; each says at the first chunk whether it wants slices (its flag line's
+    // first data byte, free when the part lies in the cell), and the call goes by slices from
+    // there on if either does.
+    bool agrees_on_slices = false;
     // Allreduce and reduce on buffers of a derived datatype (CollArgs' layouts, copied): parts
     // packed straight into the cells, reduced pieces written through the recv layout. Null
     // otherwise.
@@ -265,8 +271,14 @@ class Channel : public std::enable_shared_from_this<Channel> {
                     std::size_t from, std::size_t length, const std::byte* own, std::byte* out);
   // Sliced allreduce: where `rank`'s slice of the current chunk starts and how long it is.
   std::pair<std::size_t, std::size_t> slice_of(const Call& call, int rank) const;
-  // Where `rank` leaves its reduced slices: the second half of its cell of `seq`'s parity.
-  std::byte* result_area(int rank, std::uint64_t seq) const;
+  // Where `rank` leaves its reduced slice of `seq`, which starts at `from`: over its own part of
+  // that slice in its cell (no one else reads it), or at the same place in the unused cell
+  // where the part rode inline.
+  std::byte* slice_result(int rank, std::uint64_t seq, std::size_t from) const;
+  // Allreduce on 2 members: says at the call's first chunk whether this rank wants slices, and
+  // after both published it, whether either does (Call::agrees_on_slices).
+  void say_whether_sliced(const Call& call, std::uint64_t seq);
+  bool either_wants_slices(std::uint64_t seq) const;
   // Whether every member but this rank has published its reduced slice of `seq`.
   bool all_reduced(Call& call, std::uint64_t seq);
   // Wakes the sleeping members after a flag store, and owes the progress source a check

@@ -167,6 +167,7 @@ bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
 bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {
   if (call.published) return true;
   if (!reusable(seq)) return false;
+  if (call.agrees_on_slices) say_whether_sliced(call, seq);
   publish_send(call, seq, offset_of(call), length, kAllReaders);
   call.published = true;
   return true;
@@ -198,6 +199,11 @@ bool Channel::advance_symmetric(Call& call) {
     const std::size_t length = reduce ? length_of(call) : block_length(call, rank_);
     if (!publish_part(call, seq, length)) return false;
     if (!all_posted(call, seq)) return false;
+    if (call.agrees_on_slices) {
+      call.agrees_on_slices = false;
+      call.sliced = either_wants_slices(seq);
+      if (call.sliced) return advance_sliced_allreduce(call);
+    }
     if (!reduce) {
       place_blocks(call);
     } else if (length > 0) {
@@ -208,9 +214,9 @@ bool Channel::advance_symmetric(Call& call) {
   return true;
 }
 
-// Everyone publishes its part; each rank reduces its slice of every part (in rank order) into
-// the second half of its cell and says so; everyone copies the slices out. Each rank reads
-// about twice the vector instead of every rank's whole part.
+// Everyone publishes its part; each rank reduces its slice of every part (in rank order) over
+// its own part of that slice (slice_result) and says so; everyone copies the slices out. Each
+// rank reads about twice the vector instead of every rank's whole part.
 bool Channel::advance_sliced_allreduce(Call& call) {
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
@@ -221,7 +227,7 @@ bool Channel::advance_sliced_allreduce(Call& call) {
       const auto [from, bytes] = slice_of(call, rank_);
       if (bytes > 0) {
         reduce_parts(call.op, call.type, seq, length, from, bytes, payload(rank_, seq, length),
-                     result_area(rank_, seq));
+                     slice_result(rank_, seq, from));
       }
       store_seq(headers_[static_cast<std::size_t>(rank_)]->result[seq & 1], seq);
       announce();
@@ -231,7 +237,7 @@ bool Channel::advance_sliced_allreduce(Call& call) {
     if (!all_reduced(call, seq)) return false;
     for (int r = 0; r < size_; ++r) {
       const auto [from, bytes] = slice_of(call, r);
-      if (bytes > 0) place_result(call, offset_of(call) + from, result_area(r, seq), bytes);
+      if (bytes > 0) place_result(call, offset_of(call) + from, slice_result(r, seq, from), bytes);
     }
     finish_chunk(call);
   }
