@@ -112,8 +112,11 @@ class EventLoop {
   static constexpr int kYieldPasses = 32;
   // Spinning passes where the host's ranks outnumber their CPUs: the message a waiting rank
   // polls for usually comes from a rank that needs this very CPU to send it, so every pass spun
-  // delays it (8 ranks on 2 cores: 4-byte allreduce 19-20 us with 128 passes, 14-15 with 16).
-  static constexpr int kSharedCpuSpinPasses = 16;
+  // delays it (8 ranks on 2 cores: 4-byte allreduce 19-20 us with 128 passes, 14-15 with 16;
+  // 4 ranks: 4 B-4 KiB reduce and the barrier 13-36% faster with 1 than with 16,
+  // docs/runtime-core.md). One pass: a flag that arrived during the call's own steps is seen
+  // without a yield.
+  static constexpr int kSharedCpuSpinPasses = 1;
   // A yield that kept this thread off its CPU for longer gave it to another process's whole
   // time slice (a CPU-bound neighbour: the job's own ranks hand it back within microseconds).
   // The rest of the yield phase would do that again at every pass, so the loop sleeps at once:
