@@ -51,11 +51,12 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   const bool sliceable =
       args.collective == Collective::kAllreduce && args.bytes >= kSlicedAllreduceMinBytes;
   call.sliced = sliceable && size_ > 2;
-  call.agrees_on_slices = sliceable && size_ == 2;
   // Half a cell per chunk on more ranks: the pipeline's step that measured best there
   // (docs/collectives.md); the result of a slice lies over its input either way.
   const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
   call.chunk_bytes = room / element * element;
+  // The first chunk's part must lie in the cell: the answer takes its flag line's data.
+  call.agrees_on_slices = sliceable && size_ == 2 && call.chunk_bytes > kInlineBytes;
   call.single_copy = goes_by_single_copy(args);
   if (call.single_copy) {
     call.chunk_bytes = args.bytes;
