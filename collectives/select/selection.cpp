@@ -57,6 +57,14 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // 2.55-2.65, 64 KiB 3.98-4.12 against 4.88-5.05, 256 KiB 12.7 against 13.7; 1 MiB stays with
 // binomial: 32-36 us against 101-107 through the cells).
 constexpr std::size_t kShmBcastTwoRanksBytes = 256 * 1024;
+// On 3 and 4 ranks the engine's cells also beat the CMA pulls up to 256 KiB, on 8 not above 64
+// KiB (2026-11-27, mpi_collectives on the 2 cores, medians of 5-12 alternating runs, engine /
+// intranode:cma: 3 ranks 128 KiB 28.6 / 37.9 us, 256 KiB 56.0 / 63.5, 512 KiB 121.0 / 121.6;
+// 4 ranks 64 KiB 10.0 / 36.3, 256 KiB 67.3 / 83.2, 1 MiB 277 / 257; 8 ranks 128 KiB 62.9 /
+// 56.3, 256 KiB 103.7 / 82.5). Every reader copies each chunk out of the root's cell: the more
+// readers, the sooner the root's own buffer, read in place by CMA, wins.
+constexpr std::size_t kShmBcastFewRanksBytes = 256 * 1024;
+constexpr int kShmBcastFewRanks = 4;
 constexpr std::size_t kShmBcastBytes = 64 * 1024;
 // On 2 ranks allreduce stays with the engine at every size: medians of 5 alternating rounds
 // (2026-11-26, mpi_collectives, bound), engine / intranode:cma: 64 KiB 15.5 / 29.3 us, 256 KiB
@@ -81,7 +89,9 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
     case Collective::kReduce:
       return SelectedAlgorithm{Algorithm::kShm};
     case Collective::kBcast:
-      if (bytes <= (shape.size == 2 ? kShmBcastTwoRanksBytes : kShmBcastBytes)) {
+      if (bytes <= (shape.size == 2                   ? kShmBcastTwoRanksBytes
+                    : shape.size <= kShmBcastFewRanks ? kShmBcastFewRanksBytes
+                                                      : kShmBcastBytes)) {
         return SelectedAlgorithm{Algorithm::kShm};
       }
       if (shape.size > 2) return SelectedAlgorithm{Algorithm::kIntranodeCma};

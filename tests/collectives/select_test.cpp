@@ -236,7 +236,13 @@ TEST(SelectRules, ShmEngineOnOneNode) {
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kBinomial);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 32u << 10).algorithm, Algorithm::kShm);
+  // 3 and 4 ranks: the engine up to 256 KiB; more ranks: up to 64 KiB.
+  EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 256u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 1u << 20).algorithm,
+            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, CommShape::single_node(8), 64u << 10).algorithm,
+            Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, CommShape::single_node(8), 128u << 10).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kReduce, four_ranks, 4u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
