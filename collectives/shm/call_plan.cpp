@@ -51,8 +51,10 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   const bool sliceable =
       args.collective == Collective::kAllreduce && args.bytes >= kSlicedAllreduceMinBytes;
   call.sliced = sliceable && size_ > 2;
-  // Half a cell per chunk on more ranks: the pipeline's step that measured best there
-  // (docs/collectives.md); the result of a slice lies over its input either way.
+  // Half a cell per chunk on more ranks, the step the sliced allreduce was measured with there
+  // (docs/collectives.md): its results used to take the other half. They lie over their input
+  // now, so the other half is idle; whole cells on 4 oversubscribed ranks measured within those
+  // runs' 2x spread (docs/bench-data/2026-11-27-sliced-vector/), not enough to change the step.
   const std::size_t room = call.sliced ? cell_bytes_ / 2 : cell_bytes_;
   call.chunk_bytes = room / element * element;
   // The first chunk's part must lie in the cell: the answer takes its flag line's data.
