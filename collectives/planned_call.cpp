@@ -15,6 +15,7 @@ PlannedCall::PlannedCall(const Communicator& comm, const core::CollArgs& checked
             .type = checked.type,
             .op = checked.op,
             .root = checked.root,
+            .takes_null_request = checked.takes_null_request,
             .memory = checked.memory,
             .bytes = checked.bytes},
       choice_(select::choose(args_)) {

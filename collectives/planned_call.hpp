@@ -25,7 +25,8 @@ class PlannedCall {
   PlannedCall(const PlannedCall&) = delete;  // args_ refers to comm_
   PlannedCall& operator=(const PlannedCall&) = delete;
 
-  // Posts one round.
+  // Posts one round: a null request for one that ended well at once where `checked` said the
+  // caller takes one (CollArgs::takes_null_request).
   Request post() const;
 
  private:

@@ -93,6 +93,7 @@ struct RequestState final : PendingOperation, Pooled<RequestState> {
   EventLoop* loop;
   std::atomic<bool> done{false};
   bool has_waiter = false;  // an application thread sleeps in wait() (progress thread only)
+  WaitDriver* driver = nullptr;  // make_pending_drained(loop, driver)
   Status status;
   // Most requests get at most one callback: it is kept inline, the rest in the vector.
   Completion first_callback;
@@ -137,6 +138,12 @@ Request Request::make_pending(EventLoop& loop) {
 Request Request::make_pending_drained(EventLoop& loop) {
   // Not tracked, so the loop's wholesale failure never reaches it.
   return Request(new RequestState(loop));
+}
+
+Request Request::make_pending_drained(EventLoop& loop, WaitDriver& driver) {
+  auto* state = new RequestState(loop);
+  state->driver = &driver;
+  return Request(state);
 }
 
 Request Request::make_completed(EventLoop& loop, Status status) {
@@ -187,6 +194,10 @@ Status Request::wait_pending() const {
   if (done()) return state_->status;
   EventLoop& loop = *state_->loop;
   if (!loop.driven() || loop.in_pass()) {
+    if (state_->driver != nullptr && !loop.in_pass()) {
+      state_->driver->drive(*this);
+      if (done()) return state_->status;
+    }
     loop.run_until([this] { return state_->done.load(std::memory_order_relaxed); });
     return state_->status;
   }

@@ -26,7 +26,22 @@
 namespace halyard {
 
 class EventLoop;
+class Request;
 struct RequestState;
+
+// A producer that can see its own operation end sooner than the event loop's passes do: the
+// shm collective engine reads only its call's flags, where a pass polls every source (some
+// hundreds of instructions). A request made with one lets it run the operation first when a
+// thread waits for it without a progress thread (Request::wait), as a blocking call would.
+class WaitDriver {
+ public:
+  // Runs the operation of `request` (pending) until it is done, or gives up (the loop's
+  // passes then take over). Never called from inside a loop pass.
+  virtual void drive(const Request& request) = 0;
+
+ protected:
+  ~WaitDriver() = default;
+};
 
 class Request {
  public:
@@ -53,8 +68,13 @@ class Request {
   // buffers. The p2p layer keeps its side of that promise: every receive completes exactly
   // once, and only when no more bytes can land in its buffer (PointToPoint::fail).
   static Request make_pending_drained(EventLoop& loop);
+  // The same, waited for through `driver` first (WaitDriver), which must outlive the time the
+  // request is pending.
+  static Request make_pending_drained(EventLoop& loop, WaitDriver& driver);
 
   bool valid() const noexcept { return state_ != nullptr; }
+  // Whether both name the same operation (or both are null).
+  bool same_as(const Request& other) const noexcept { return state_ == other.state_; }
   bool done() const noexcept;
   // The outcome; meaningful once done() (an ok, empty Status before).
   const Status& status() const noexcept;

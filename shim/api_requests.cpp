@@ -68,6 +68,7 @@ MpiError finish(MPI_Request& handle, MPI_Status* status) {
     pending->complete = {};
     pending->receive_id = 0;
     pending->cancelled = false;
+    pending->started = false;
   } else {
     shim_state().remove_request(handle);
     handle = MPI_REQUEST_NULL;
@@ -190,6 +191,7 @@ void start_round(MPI_Request handle) {
   // communicator had at init, as its completion would.
   try {
     pending->start(*pending);
+    pending->started = true;
   } catch (MpiError& e) {
     e.errhandler = pending->errhandler;
     throw;

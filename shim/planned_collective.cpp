@@ -29,7 +29,10 @@ std::shared_ptr<const PlannedCall> plan_replay(const Communicator& comm,
                                                const Started& checked) {
   const core::CollArgs* settled = checking.only_call();
   if (settled == nullptr || !replayable(comm, *settled, user, checked)) return nullptr;
-  return std::make_shared<const PlannedCall>(comm, *settled);
+  // MPI_Start keeps track of the round's activity itself (PendingRequest::started).
+  core::CollArgs args = *settled;
+  args.takes_null_request = true;
+  return std::make_shared<const PlannedCall>(comm, args);
 }
 
 }  // namespace halyard::mpi_shim

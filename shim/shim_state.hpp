@@ -42,7 +42,8 @@ struct PendingRequest {
       : request(std::move(posted)), errhandler(handler), complete(std::move(step)) {}
 
   // The operation in flight; null for a persistent request that is inactive (before MPI_Start
-  // and after its completion was reported).
+  // and after its completion was reported), and for a planned collective's round that ended
+  // at its start (a null request is a completed, successful one).
   Request request;
   // The handler of its communicator when it was posted: a failure reported at completion goes
   // there even if the communicator was freed meanwhile.
@@ -51,6 +52,7 @@ struct PendingRequest {
   Communicator receive_comm;
   std::uint64_t receive_id = 0;
   bool cancelled = false;  // MPI_Cancel withdrew it
+  bool started = false;    // persistent: MPI_Start started a round not reported yet
   // Persistent requests (MPI_*_init): starts one round, filling `request` (and the receive's
   // fields); empty for one-shot requests.
   std::function<void(PendingRequest&)> start;
@@ -60,7 +62,7 @@ struct PendingRequest {
 
   bool persistent() const { return static_cast<bool>(start); }
   // Nothing to wait for: a persistent request not started (MPI's inactive request).
-  bool inactive() const { return persistent() && !request.valid(); }
+  bool inactive() const { return persistent() && !started; }
 };
 
 // A message a matched probe took (MPI_Mprobe), until MPI_Mrecv receives it.

@@ -42,6 +42,12 @@ struct CollArgs {
   // Set by the blocking entries (bcast(), MPI_Bcast, ...): the caller waits for the request as
   // soon as it is returned, so an engine may poll for the call's end before returning it.
   bool blocking = false;
+  // Set by the MPI shim's persistent starts, which keep track of a round's activity themselves:
+  // like a blocking caller, the caller counts a null request as a completed, successful one.
+  bool takes_null_request = false;
+  // Whether a call that ended well at its post may return a null request instead of a
+  // completed one (which costs an allocation and its release).
+  bool null_when_ended() const { return blocking || takes_null_request; }
 
   // Settled once by the entry (core/validate.hpp), never by the caller:
   MemoryKind memory = MemoryKind::kHost;  // where this rank's buffers live

@@ -21,7 +21,7 @@ using core::SelectedAlgorithm;
 // The call is complete when post() returns: a blocking caller only waits on it, and a null
 // request is a completed one without the cost of one (as the shm engine answers).
 Request completed(const CollArgs& a) {
-  return a.blocking ? Request() : Request::make_completed(a.comm.loop(), Status{});
+  return a.null_when_ended() ? Request() : Request::make_completed(a.comm.loop(), Status{});
 }
 
 // Copies `count` elements from element `from` of `send` to element `to` of `recv`, unless the

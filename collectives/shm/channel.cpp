@@ -73,7 +73,7 @@ Request Channel::start(const core::CollArgs& args) {
     // A blocking caller only waits on it: a null request is a completed one, without the cost
     // of one.
     if (single_chunk == SingleChunk::kEnded) {
-      return args.blocking ? Request() : Request::make_completed(loop_, Status());
+      return args.null_when_ended() ? Request() : Request::make_completed(loop_, Status());
     }
   }
   Call call = plan(args);
@@ -87,7 +87,7 @@ Request Channel::start(const core::CollArgs& args) {
     }
     if (advance(call)) {
       const bool ok = call.status.ok();
-      return args.blocking && ok ? Request() : Request::make_completed(loop_, call.status);
+      return args.null_when_ended() && ok ? Request() : Request::make_completed(loop_, call.status);
     }
     if (args.blocking) {
       if (const std::optional<Status> ended = run_inline(call, args.comm)) {
@@ -95,7 +95,7 @@ Request Channel::start(const core::CollArgs& args) {
       }
     }
   }
-  call.request = Request::make_pending_drained(loop_);
+  call.request = Request::make_pending_drained(loop_, *this);
   call.comm = args.comm;
   Request request = call.request;
   // A call that began runs before any queued while it ran inline.
@@ -133,6 +133,17 @@ std::optional<Status> Channel::run_inline(Call& call, const Communicator& comm) 
     if (round == kRoundsPerLoopPass) deadline = now + budget;
     if (now > deadline) return std::nullopt;
   }
+}
+
+void Channel::drive(const Request& request) {
+  // A call behind others cannot move before they end: the loop runs them.
+  if (queue_.empty() || failure_ != nullptr || !queue_.front().request.same_as(request)) return;
+  Call& call = queue_.front();
+  if (!call.begun) begin(call);
+  const std::optional<Status> ended = run_inline(call, call.comm);
+  if (!ended) return;
+  call.request.complete(*ended);
+  queue_.pop_front();
 }
 
 int Channel::progress() {

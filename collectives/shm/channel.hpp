@@ -46,7 +46,7 @@ struct CallLayouts {
   std::optional<BufferLayout> recv;
 };
 
-class Channel : public std::enable_shared_from_this<Channel> {
+class Channel final : public std::enable_shared_from_this<Channel>, public WaitDriver {
  public:
   Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<ChannelTable> table,
           int index, std::uint64_t first_seq);
@@ -66,6 +66,10 @@ class Channel : public std::enable_shared_from_this<Channel> {
 
   // Advances the queued calls in order; returns how many chunks moved (0: nothing to do now).
   int progress();
+  // A thread waits for the request of a queued call (a non-blocking call waited for, an MPI
+  // persistent round): where it is the call under way, it runs here as a blocking call's would
+  // (run_inline), and ends here if it ends.
+  void drive(const Request& request) override;
   bool idle() const noexcept { return queue_.empty(); }
   // Wakes the members that sleep; the progress source calls it after a full fence for the
   // channels that published since its last pass (see NodeMemory::sleeping_flag).
@@ -134,11 +138,13 @@ class Channel : public std::enable_shared_from_this<Channel> {
   SingleChunk start_single_chunk(const core::CollArgs& args);
 
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a
-  // request or a queue entry: a loop pass polls every source (some 250 instructions), this only
-  // the call's flags, so it sees them several times sooner. Every kRoundsPerLoopPass rounds it
-  // runs a loop pass (other operations, failure notices); it gives up where the loop would stop
-  // busy-polling (EventLoop::busy_poll: at once where ranks share CPUs), and the call is queued
-  // as it stands, left to the loop. The call's outcome once it ended; nullopt otherwise.
+  // request or a queue entry, and so does a queued call under way that a thread waits for
+  // (drive): a loop pass polls every source (some 250 instructions), this only the call's
+  // flags, so it sees them several times sooner. Every kRoundsPerLoopPass rounds it runs a loop
+  // pass (other operations, failure notices; queued calls wait meanwhile); it gives up where
+  // the loop would stop busy-polling (EventLoop::busy_poll: at once where ranks share CPUs),
+  // and the call stays as it stands, left to the loop (queued, if it was not). The call's
+  // outcome once it ended; nullopt otherwise.
   std::optional<Status> run_inline(Call& call, const Communicator& comm);
   static constexpr unsigned kRoundsPerLoopPass = 256;
   // From this size on more than 2 ranks, allreduce goes by slices (docs/collectives.md).

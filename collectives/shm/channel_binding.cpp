@@ -129,6 +129,7 @@ ChannelBinding::Waiting::Waiting(const core::CollArgs& a, Fallback f)
            pointer_to(send_counts),
            pointer_to(send_displacements),
            /*blocking=*/false,
+           /*takes_null_request=*/false,
            a.memory,
            a.bytes},
       fallback(f),
