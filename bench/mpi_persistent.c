@@ -7,9 +7,12 @@
  *   hlaunch -n 2 build/bin/mpi_persistent_halyard [--min-size B] [--max-size B] [--scale F]
  *
  * Each size is checked first (both forms, the result compared element by element), so a wrong
- * answer never yields a figure. Timing alternates the two forms over several rounds so that a
- * drift of the machine's load hits both alike; each call is followed by an untimed barrier; a
- * rank averages its own call times and the table shows the slowest rank's average.
+ * answer never yields a figure. Timing alternates the two forms over kRounds short rounds, the
+ * form that goes first changing from round to round, so that the machine's drifts (a VM's
+ * speed changes by tens of percent within seconds) hit both alike; each call is followed by an
+ * untimed barrier. A round's figure per form is the slowest rank's average call time; the table
+ * shows each form's median over the rounds and the median of the rounds' ratios, with the
+ * quartiles of those ratios.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -18,7 +21,7 @@
 
 #include "mpi_size_arg.h"
 
-enum { kRounds = 5 };
+enum { kRounds = 21 };
 
 static int iterations_for(size_t size, double scale) {
   int base = size <= (16u << 10) ? 200 : size <= (256u << 10) ? 40 : 10;
@@ -68,6 +71,17 @@ static double time_calls(int allreduce, MPI_Request* persistent, float* send, fl
   return total;
 }
 
+static int by_value(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+/* The value at quantile q (0.25, 0.5, 0.75) of n values (sorted in place). */
+static double quantile(double* values, int n, double q) {
+  qsort(values, (size_t)n, sizeof *values, by_value);
+  return values[(int)(q * (n - 1) + 0.5)];
+}
+
 int main(int argc, char** argv) {
   size_t min_size = 4, max_size = 4u << 20;
   double scale = 1.0;
@@ -86,7 +100,8 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     printf("# persistent (MPI_*_init + MPI_Start/MPI_Wait) vs blocking, %d ranks; us per call\n",
            size);
-    printf("%-10s %10s %12s %12s %8s\n", "call", "size(B)", "blocking", "persistent", "ratio");
+    printf("%-10s %10s %12s %12s %8s  %s\n", "call", "size(B)", "blocking", "persistent", "ratio",
+           "(quartiles)");
   }
   for (int allreduce = 1; allreduce >= 0; --allreduce) {
     for (size_t bytes = min_size; bytes <= max_size; bytes *= 4) {
@@ -107,20 +122,27 @@ int main(int argc, char** argv) {
         break;
       }
       int iterations = iterations_for(bytes, scale);
-      double seconds[2] = {0.0, 0.0};               /* blocking, persistent */
+      double rounds[2][kRounds], ratios[kRounds]; /* [blocking, persistent][round], us */
       run_once(allreduce, NULL, send, recv, count); /* warm-up */
       run_once(allreduce, &persistent, send, recv, count);
       for (int round = 0; round < kRounds; ++round) {
-        seconds[0] += time_calls(allreduce, NULL, send, recv, count, iterations);
-        seconds[1] += time_calls(allreduce, &persistent, send, recv, count, iterations);
+        double mine[2], slowest[2];
+        for (int k = 0; k < 2; ++k) {
+          int form = (round + k) % 2; /* odd rounds: persistent first */
+          mine[form] = time_calls(allreduce, form ? &persistent : NULL, send, recv, count,
+                                  iterations) *
+                       1e6 / iterations;
+        }
+        MPI_Reduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        rounds[0][round] = slowest[0];
+        rounds[1][round] = slowest[1];
+        ratios[round] = slowest[1] / slowest[0];
       }
-      double mine[2] = {seconds[0] * 1e6 / (kRounds * iterations),
-                        seconds[1] * 1e6 / (kRounds * iterations)};
-      double slowest[2];
-      MPI_Reduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
       if (rank == 0) {
-        printf("%-10s %10zu %12.2f %12.2f %8.2f\n", allreduce ? "allreduce" : "bcast", bytes,
-               slowest[0], slowest[1], slowest[1] / slowest[0]);
+        double ratio = quantile(ratios, kRounds, 0.5);
+        printf("%-10s %10zu %12.2f %12.2f %8.2f  (%.2f-%.2f)\n", allreduce ? "allreduce" : "bcast",
+               bytes, quantile(rounds[0], kRounds, 0.5), quantile(rounds[1], kRounds, 0.5), ratio,
+               quantile(ratios, kRounds, 0.25), quantile(ratios, kRounds, 0.75));
         fflush(stdout);
       }
       MPI_Request_free(&persistent);

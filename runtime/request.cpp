@@ -92,7 +92,7 @@ struct RequestState final : PendingOperation, Pooled<RequestState> {
   std::atomic<std::uint32_t> refs{1};
   EventLoop* loop;
   std::atomic<bool> done{false};
-  bool has_waiter = false;  // an application thread sleeps in wait() (progress thread only)
+  bool has_waiter = false;       // an application thread sleeps in wait() (progress thread only)
   WaitDriver* driver = nullptr;  // make_pending_drained(loop, driver)
   Status status;
   // Most requests get at most one callback: it is kept inline, the rest in the vector.

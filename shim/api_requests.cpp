@@ -43,11 +43,11 @@ PendingRequest* active_request(MPI_Request handle) {
   return pending != nullptr && !pending->inactive() ? pending : nullptr;
 }
 
-// Reports a completed request into `status`. A one-shot request is freed and its handle set
-// to MPI_REQUEST_NULL; a persistent one turns inactive. Returns its error (class, message,
-// handler); class MPI_SUCCESS when it succeeded or was cancelled.
-MpiError finish(MPI_Request& handle, MPI_Status* status) {
-  PendingRequest* pending = active_request(handle);
+// Reports the completed request `pending` of `handle` (null: nothing active there) into
+// `status`. A one-shot request is freed and its handle set to MPI_REQUEST_NULL; a persistent
+// one turns inactive. Returns its error (class, message, handler); class MPI_SUCCESS when it
+// succeeded or was cancelled.
+MpiError finish(MPI_Request& handle, PendingRequest* pending, MPI_Status* status) {
   if (pending == nullptr) {
     fill_empty_status(status);
     return {MPI_SUCCESS, {}};
@@ -60,7 +60,7 @@ MpiError finish(MPI_Request& handle, MPI_Status* status) {
     const halyard::Status& completion = pending->request.status();
     if (pending->complete && completion.ok()) pending->complete(completion);
     outcome.error_class = error_class_of(completion.code);
-    outcome.message = completion.message;
+    if (outcome.error_class != MPI_SUCCESS) outcome.message = completion.message;
     fill_status(status, completion, outcome.error_class);
   }
   if (pending->persistent()) {
@@ -74,6 +74,10 @@ MpiError finish(MPI_Request& handle, MPI_Status* status) {
     handle = MPI_REQUEST_NULL;
   }
   return outcome;
+}
+
+MpiError finish(MPI_Request& handle, MPI_Status* status) {
+  return finish(handle, active_request(handle), status);
 }
 
 void throw_if_failed(MpiError outcome) {
@@ -207,8 +211,9 @@ extern "C" {
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   return guarded("MPI_Wait", MPI_COMM_WORLD, [&] {
     check_out(request, "request");
-    if (PendingRequest* pending = active_request(*request)) pending->request.wait();
-    throw_if_failed(finish(*request, status));
+    PendingRequest* pending = active_request(*request);
+    if (pending != nullptr && !pending->request.done()) pending->request.wait();
+    throw_if_failed(finish(*request, pending, status));
   });
 }
 
@@ -218,7 +223,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     check_out(flag, "flag");
     PendingRequest* pending = active_request(*request);
     *flag = pending == nullptr || pending->request.test();
-    if (*flag) throw_if_failed(finish(*request, status));
+    if (*flag) throw_if_failed(finish(*request, pending, status));
   });
 }
 

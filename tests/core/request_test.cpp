@@ -174,6 +174,48 @@ TEST(Request, DrainedRequestIsLeftToItsProducer) {
   EXPECT_EQ(engine.status().message, "children drained");
 }
 
+// A driver that ends the operation itself after `rounds` calls of drive(), or gives up.
+class CountingDriver final : public WaitDriver {
+ public:
+  explicit CountingDriver(bool ends) : ends_(ends) {}
+  void drive(const Request& request) override {
+    ++drives;
+    if (ends_) request.complete(Status::failure(ErrorCode::kTruncated, "ended by the driver"));
+  }
+  int drives = 0;
+
+ private:
+  bool ends_;
+};
+
+// A waiter lets the request's driver run the operation before any loop pass: the driver's own
+// outcome is the wait's, and the loop never ran (the deferred task is still there).
+TEST(Request, WaitLetsTheDriverEndTheOperation) {
+  EventLoop loop(WaitPolicy::kSpin);
+  CountingDriver driver(/*ends=*/true);
+  Request r = Request::make_pending_drained(loop, driver);
+  bool loop_ran = false;
+  loop.defer([&] { loop_ran = true; });
+  const Status s = r.wait();
+  EXPECT_EQ(driver.drives, 1);
+  EXPECT_EQ(s.code, ErrorCode::kTruncated);
+  EXPECT_EQ(s.message, "ended by the driver");
+  EXPECT_FALSE(loop_ran);
+}
+
+// A driver that gives up leaves the request to the loop's passes; a completed request is never
+// driven.
+TEST(Request, WaitFallsBackToTheLoopWhenTheDriverGivesUp) {
+  EventLoop loop(WaitPolicy::kSpin);
+  CountingDriver driver(/*ends=*/false);
+  Request r = Request::make_pending_drained(loop, driver);
+  loop.defer([&] { r.complete(Status{}); });
+  EXPECT_TRUE(r.wait().ok());
+  EXPECT_EQ(driver.drives, 1);
+  EXPECT_TRUE(r.wait().ok());
+  EXPECT_EQ(driver.drives, 1);
+}
+
 TEST(Request, DroppedPendingRequestLeavesTheRegistry) {
   EventLoop loop(WaitPolicy::kSpin);
   {

@@ -5,7 +5,9 @@
  * - allreduce of a vector datatype with holes (packed anew each round, holes untouched);
  * - alltoall and scatter with MPI_IN_PLACE (their scratch copy taken anew each round);
  * - allreduce with a user op (MPI_Op_create);
- * - a planned allreduce and bcast on a duplicate communicator freed after init.
+ * - a planned allreduce and bcast on a duplicate communicator freed after init;
+ * - a planned round's activity, whether it ended at its start (the bcast root's small round
+ *   usually does, and then has no Halyard request) or not.
  */
 #include <mpi.h>
 #include <string.h>
@@ -144,6 +146,38 @@ static void check_freed_communicator(void) {
   CHECK_MPI(MPI_Request_free(&requests[1]));
 }
 
+/* A planned round is active from MPI_Start until its completion is reported: a second start
+ * fails, MPI_Request_get_status sees it complete without ending it, MPI_Test ends it (with an
+ * empty status for a collective), and a wait after that returns at once. */
+static void check_round_activity(void) {
+  int data[kCount], want[kCount];
+  MPI_Request request;
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  CHECK_MPI(MPI_Bcast_init(data, kCount, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request));
+  for (int round = 0; round < kRounds; ++round) {
+    for (int i = 0; i < kCount; ++i) {
+      data[i] = rank == 0 ? value(0, round, i) : -1;
+      want[i] = value(0, round, i);
+    }
+    CHECK_MPI(MPI_Start(&request));
+    CHECK_CLASS(MPI_Start(&request), MPI_ERR_REQUEST);
+    int flag = 0;
+    while (!flag) CHECK_MPI(MPI_Request_get_status(request, &flag, MPI_STATUS_IGNORE));
+    CHECK_CLASS(MPI_Start(&request), MPI_ERR_REQUEST);
+    MPI_Status status;
+    flag = 0;
+    CHECK_MPI(MPI_Test(&request, &flag, &status));
+    CHECK(flag == 1);
+    CHECK(status.MPI_ERROR == MPI_SUCCESS);
+    CHECK_ARRAY("MPI_Bcast_init round", data, want, kCount);
+    status.MPI_SOURCE = 12345;
+    CHECK_MPI(MPI_Wait(&request, &status));
+    CHECK(status.MPI_SOURCE == MPI_ANY_SOURCE && status.MPI_TAG == MPI_ANY_TAG);
+  }
+  CHECK_MPI(MPI_Request_free(&request));
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+}
+
 int main(int argc, char** argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   ring_position(&rank, &size, &left, &right);
@@ -151,6 +185,7 @@ int main(int argc, char** argv) {
   check_in_place_alltoall_and_scatter();
   check_user_op_allreduce();
   check_freed_communicator();
+  check_round_activity();
   CHECK_MPI(MPI_Finalize());
   return finish_checks("shim_persistent_planned");
 }
