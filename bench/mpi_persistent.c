@@ -5,14 +5,16 @@
  * below 1: the persistent form is faster).
  *
  *   hlaunch -n 2 build/bin/mpi_persistent_halyard [--min-size B] [--max-size B] [--scale F]
+ *                                                 [--back-to-back]
  *
  * Each size is checked first (both forms, the result compared element by element), so a wrong
  * answer never yields a figure. Timing alternates the two forms over kRounds short rounds, the
  * form that goes first changing from round to round, so that the machine's drifts (a VM's
  * speed changes by tens of percent within seconds) hit both alike; each call is followed by an
- * untimed barrier. A round's figure per form is the slowest rank's average call time; the table
- * shows each form's median over the rounds and the median of the rounds' ratios, with the
- * quartiles of those ratios.
+ * untimed barrier, so that every call starts with the ranks together, or, with --back-to-back,
+ * a round's calls follow each other (one rank then waits less, since the other runs ahead). A
+ * round's figure per form is the slowest rank's average call time; the table shows each form's
+ * median over the rounds and the median of the rounds' ratios, with the quartiles of those ratios.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -59,8 +61,17 @@ static long verify(int allreduce, MPI_Request* persistent, float* send, float* r
   return wrong;
 }
 
+static int back_to_back = 0;
+
 static double time_calls(int allreduce, MPI_Request* persistent, float* send, float* recv,
                          int count, int iterations) {
+  if (back_to_back) {
+    double start = MPI_Wtime();
+    for (int i = 0; i < iterations; ++i) run_once(allreduce, persistent, send, recv, count);
+    double total = MPI_Wtime() - start;
+    MPI_Barrier(MPI_COMM_WORLD);
+    return total;
+  }
   double total = 0.0;
   for (int i = 0; i < iterations; ++i) {
     double start = MPI_Wtime();
@@ -85,10 +96,15 @@ static double quantile(double* values, int n, double q) {
 int main(int argc, char** argv) {
   size_t min_size = 4, max_size = 4u << 20;
   double scale = 1.0;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--min-size") == 0) min_size = parse_size(argv[i + 1]);
-    if (strcmp(argv[i], "--max-size") == 0) max_size = parse_size(argv[i + 1]);
-    if (strcmp(argv[i], "--scale") == 0) scale = atof(argv[i + 1]);
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--back-to-back") == 0) back_to_back = 1;
+    if (i + 1 == argc) break;
+    if (strcmp(argv[i], "--min-size") == 0)
+      min_size = parse_size(argv[++i]);
+    else if (strcmp(argv[i], "--max-size") == 0)
+      max_size = parse_size(argv[++i]);
+    else if (strcmp(argv[i], "--scale") == 0)
+      scale = atof(argv[++i]);
   }
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -98,8 +114,8 @@ int main(int argc, char** argv) {
   float* recv = malloc(max_size + sizeof(float));
   int failed = 0;
   if (rank == 0) {
-    printf("# persistent (MPI_*_init + MPI_Start/MPI_Wait) vs blocking, %d ranks; us per call\n",
-           size);
+    printf("# persistent (MPI_*_init + MPI_Start/MPI_Wait) vs blocking, %d ranks; us per call%s\n",
+           size, back_to_back ? " (back to back)" : "");
     printf("%-10s %10s %12s %12s %8s  %s\n", "call", "size(B)", "blocking", "persistent", "ratio",
            "(quartiles)");
   }
@@ -122,16 +138,16 @@ int main(int argc, char** argv) {
         break;
       }
       int iterations = iterations_for(bytes, scale);
-      double rounds[2][kRounds], ratios[kRounds]; /* [blocking, persistent][round], us */
+      double rounds[2][kRounds], ratios[kRounds];   /* [blocking, persistent][round], us */
       run_once(allreduce, NULL, send, recv, count); /* warm-up */
       run_once(allreduce, &persistent, send, recv, count);
       for (int round = 0; round < kRounds; ++round) {
         double mine[2], slowest[2];
         for (int k = 0; k < 2; ++k) {
           int form = (round + k) % 2; /* odd rounds: persistent first */
-          mine[form] = time_calls(allreduce, form ? &persistent : NULL, send, recv, count,
-                                  iterations) *
-                       1e6 / iterations;
+          mine[form] =
+              time_calls(allreduce, form ? &persistent : NULL, send, recv, count, iterations) *
+              1e6 / iterations;
         }
         MPI_Reduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         rounds[0][round] = slowest[0];
