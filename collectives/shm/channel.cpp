@@ -136,6 +136,8 @@ std::optional<Status> Channel::run_inline(Call& call, const Communicator& comm) 
 }
 
 void Channel::drive(const Request& request) {
+  // Where several threads may run the loop, the queue is theirs too: only the loop touches it.
+  if (loop_.threaded()) return;
   // A call behind others cannot move before they end: the loop runs them.
   if (queue_.empty() || failure_ != nullptr || !queue_.front().request.same_as(request)) return;
   Call& call = queue_.front();
