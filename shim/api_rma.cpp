@@ -87,9 +87,13 @@ struct LocalSide {
   const TypeObject* type = nullptr;
 };
 
+// `target` is the target's datatype, checked already: most calls pass the same handle for both
+// sides, which is then looked up once.
 LocalSide checked_side(const void* addr, int count, MPI_Datatype datatype, const char* addr_name,
-                       const char* count_name, const char* type_name) {
-  const TypeObject& type = checked_datatype(datatype, type_name);
+                       const char* count_name, const char* type_name, MPI_Datatype target_datatype,
+                       const TypeObject& target_type) {
+  const TypeObject& type =
+      datatype == target_datatype ? target_type : checked_datatype(datatype, type_name);
   const std::size_t n = checked_count(count, count_name);
   check_buffer(addr, n, type, addr_name);
   return {addr, n, &type};
@@ -123,11 +127,11 @@ halyard::Request start_rma(WindowObject& window, const RmaArgs& a, bool may_pack
   LocalSide origin, result;
   if (has_origin(a)) {
     origin = checked_side(a.origin_addr, a.origin_count, a.origin_datatype, "origin_addr",
-                          "origin_count", "origin_datatype");
+                          "origin_count", "origin_datatype", a.target_datatype, target_type);
   }
   if (has_result(a)) {
     result = checked_side(a.result_addr, a.result_count, a.result_datatype, "result_addr",
-                          "result_count", "result_datatype");
+                          "result_count", "result_datatype", a.target_datatype, target_type);
   }
   if ((a.kind == RmaKind::kPut || a.kind == RmaKind::kGet) &&
       contiguous_put_or_get(window, a, a.kind == RmaKind::kPut ? origin : result, target_type,
