@@ -252,7 +252,8 @@ void Channel::finish(std::uint64_t seq) {
 void Channel::finish_chunk(Call& call) {
   finish(seq_of(call));
   ++call.chunk;
-  call.published = false;
+  call.published = call.published_next;
+  call.published_next = false;
   call.reduced = false;
   call.next_peer = 0;
 }

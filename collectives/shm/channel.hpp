@@ -99,13 +99,14 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     // call's first chunk carries the number of chunks (root_tells_chunks at the root).
     bool learns_chunks = false;
     bool root_tells_chunks = false;
-    std::uint64_t chunk = 0;   // the chunk under way
-    bool begun = false;        // it has its seqs (begin())
-    bool published = false;    // this rank's part of that chunk is out
-    bool sliced = false;       // allreduce by slices (see advance_sliced_allreduce)
-    bool reduced = false;      // sliced: this rank's slice of the chunk is out
-    bool single_copy = false;  // bcast or reduce by a CMA read (see advance_single_copy)
-    Status status;             // the call's outcome once it ended (a failed CMA read)
+    std::uint64_t chunk = 0;      // the chunk under way
+    bool begun = false;           // it has its seqs (begin())
+    bool published = false;       // this rank's part of that chunk is out
+    bool sliced = false;          // allreduce by slices (see advance_sliced_allreduce)
+    bool reduced = false;         // sliced: this rank's slice of the chunk is out
+    bool published_next = false;  // sliced: its part of the next chunk is out already
+    bool single_copy = false;     // bcast or reduce by a CMA read (see advance_single_copy)
+    Status status;                // the call's outcome once it ended (a failed CMA read)
     // Allreduce on 2 members: slicing pays only for a result written through a layout (it
     // must be unpacked anyway, and each rank then reduces half), which one member may have and
     // the other not; each says at the first chunk whether it wants slices (its flag line's
@@ -287,6 +288,9 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool either_wants_slices(std::uint64_t seq) const;
   // Whether every member but this rank has published its reduced slice of `seq`.
   bool all_reduced(Call& call, std::uint64_t seq);
+  // Sliced allreduce: while this rank waits for the others' slices of a chunk, it publishes its
+  // part of the next chunk (packing a part from a send layout is a third of such a call's work).
+  void publish_next_part(Call& call);
   // Wakes the sleeping members after a flag store, and owes the progress source a check
   // after its next fence.
   void announce();

@@ -234,7 +234,10 @@ bool Channel::advance_sliced_allreduce(Call& call) {
       call.reduced = true;
       call.next_peer = 0;
     }
-    if (!all_reduced(call, seq)) return false;
+    if (!all_reduced(call, seq)) {
+      publish_next_part(call);
+      return false;
+    }
     for (int r = 0; r < size_; ++r) {
       const auto [from, bytes] = slice_of(call, r);
       if (bytes > 0) place_result(call, offset_of(call) + from, slice_result(r, seq, from), bytes);
@@ -242,6 +245,25 @@ bool Channel::advance_sliced_allreduce(Call& call) {
     finish_chunk(call);
   }
   return true;
+}
+
+// The next chunk's parity holds this rank's slice of the chunk before this one, free once every
+// member's done flag says it finished that chunk. A post no longer proves that here (a member
+// that published ahead has not), so the flags themselves are read, not reusable()'s estimate.
+// Publishing early tells the others the same untruth about this rank (Channel::posted); nobody
+// acts on it before this rank's slice of the next chunk, which it reduces only after it
+// finished this one.
+void Channel::publish_next_part(Call& call) {
+  if (call.published_next || call.chunk + 1 >= call.chunks) return;
+  const std::uint64_t seq = seq_of(call);
+  const std::size_t offset = offset_of(call) + call.chunk_bytes;
+  if (offset >= call.bytes) return;
+  for (int r = 0; r < size_; ++r) {
+    if (r != rank_ && load_seq(headers_[static_cast<std::size_t>(r)]->done) < seq - 1) return;
+  }
+  const std::uint64_t next = seq + 1;
+  publish_send(call, next, offset, std::min(call.chunk_bytes, call.bytes - offset), kAllReaders);
+  call.published_next = true;
 }
 
 // Scatter(v): the root publishes each chunk with every member's piece of it in that member's slot
