@@ -174,7 +174,7 @@ TEST(Request, DrainedRequestIsLeftToItsProducer) {
   EXPECT_EQ(engine.status().message, "children drained");
 }
 
-// A driver that ends the operation itself after `rounds` calls of drive(), or gives up.
+// A driver that ends the operation at its first drive() (with a failure of its own), or gives up.
 class CountingDriver final : public WaitDriver {
  public:
   explicit CountingDriver(bool ends) : ends_(ends) {}
