@@ -5,7 +5,7 @@
 # limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
-#     PART: build compare noise hbench p2p overlap tune datatypes, and cuda (= cuda-tests
+#     PART: build compare noise hbench p2p overlap tune datatypes rules, and cuda (= cuda-tests
 #     cuda-bench);
 #     the default is build compare noise hbench p2p. The device tool allows 10 minutes a
 #     command; the parts' limits add up to about 11 plus the build, so to be safe run
@@ -28,8 +28,11 @@
 # GPU benchmarks of docs/transport-cuda-ipc.md: device bcast with 2, 4 and 8 ranks against the
 # GPU's device-to-device copy bandwidth, and the 64 MiB float32 allreduce against reductions on
 # the CPU. If that machine has no GoogleTest, carry this machine's along:
-#   mkdir -p .device/gtest/usr/lib/x86_64-linux-gnu && cp -r /usr/include/gtest .device/gtest/usr/include/ &&
-#   cp -r /usr/lib/x86_64-linux-gnu/libgtest*.a /usr/lib/x86_64-linux-gnu/cmake .device/gtest/usr/lib/x86_64-linux-gnu/
+#   mkdir -p .device/gtest/usr/include .device/gtest/usr/lib/x86_64-linux-gnu/cmake &&
+#   cp -r /usr/include/gtest /usr/include/gmock .device/gtest/usr/include/ &&
+#   cp /usr/lib/x86_64-linux-gnu/libg{test,mock}*.a .device/gtest/usr/lib/x86_64-linux-gnu/ &&
+#   cp -r /usr/lib/x86_64-linux-gnu/cmake/GTest .device/gtest/usr/lib/x86_64-linux-gnu/cmake/
+# (GTest's folder only: the other packages' CMake files there name libraries that do not travel).
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -94,6 +97,33 @@ if wanted p2p; then
   log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
   timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
 fi
+if wanted rules; then
+  # The one-node rules above 16 KiB were measured on 2 cores (2-8 ranks oversubscribed): here
+  # every candidate of bcast, reduce and allreduce runs forced (HALYARD_<COLL>_ALG) on 16, 8 and
+  # 4 ranks, two alternating rounds, one line per size in rules_<ranks>.txt, to set the rules where
+  # ranks have their own cores (docs/collectives.md, "Rules").
+  candidates=(bcast:shm bcast:intranode:cma bcast:adapt:binary bcast:adapt:knomial bcast:base:binomial
+    reduce:shm reduce:intranode:cma reduce:adapt:binary reduce:adapt:knomial reduce:base:binomial
+    allreduce:shm allreduce:intranode:cma allreduce:base:rabenseifner allreduce:base:ring)
+  for ranks in $n 8 4; do
+    log "rules: every candidate forced, $ranks ranks, 16 KiB .. 16 MiB, 2 rounds"
+    for round in 1 2; do
+      for spec in "${candidates[@]}"; do
+        coll=${spec%%:*} alg=${spec#*:}
+        env "HALYARD_${coll^^}_ALG=$alg" timeout 60 "$build/bin/hlaunch" --oversubscribe -n "$ranks" -- \
+          "$build/bin/mpi_collectives_halyard" --only "$coll" --min-size 16K --max-size 16M --scale 0.3 2>&1 |
+          awk -v c="$coll" -v a="$alg" '$1 ~ /^[0-9]+$/ {print c, a, $1, $2} !/^[#0-9]/ {print "# " c " " a ": " $0}' \
+            >>"$out/rules_$ranks.txt"
+      done
+    done
+    log "$(grep -c '^[a-z]' "$out/rules_$ranks.txt") figures, $(grep -c '^#' "$out/rules_$ranks.txt") other lines"
+    # One line per collective and size: the candidates' best times, fastest first.
+    awk '/^[a-z]/ { k = $1 " " $3 " " $2; if (!(k in best) || $4 < best[k]) best[k] = $4 }
+      END { for (k in best) print k, best[k] }' "$out/rules_$ranks.txt" | sort -k1,1 -k2,2n -k4,4g |
+      awk '{ if ($1 " " $2 != row) { if (row != "") print ""; printf "%-9s %9s", $1, $2; row = $1 " " $2 }
+             printf "  %s=%s", $3, $4 } END { print "" }' | tee "$out/rules_${ranks}_ranked.txt" >>"$out/summary.txt"
+  done
+fi
 if wanted datatypes; then
   # Issue 25: MPI_Allreduce of 1 MiB as vector datatypes against contiguous, 2 ranks; goal: the
   # ratio within 1.5x (docs/mpi-shim.md, Derived datatypes).
@@ -133,7 +163,8 @@ cuda_configure_and_build() {
     cuda_cmake || { log "CUDA configure failed"; tail -30 "$out/cuda_cmake.log"; exit 1; }
   fi
   local targets=(hlaunch halyard_bench_cuda)
-  [[ $cuda_tests == ON ]] && targets+=(cuda_collective_check fake_device_check cuda_ipc_device_test cuda_ipc_cache_test cuda_ipc_dispatch_test)
+  [[ $cuda_tests == ON ]] && targets+=(cuda_collective_check fake_device_check stub_driver_check cuda_ipc_device_test
+    cuda_ipc_cache_test cuda_ipc_dispatch_test)
   timeout 400 cmake --build "$cuda_build" -j "$(nproc)" --target "${targets[@]}" >"$out/cuda_build.log" 2>&1 ||
     { log "CUDA build failed"; tail -40 "$out/cuda_build.log"; exit 1; }
   cuda_built=1
@@ -143,7 +174,7 @@ cuda_configure_and_build() {
 if wanted cuda || wanted cuda-tests; then
   cuda_configure_and_build
   if [[ $cuda_tests == ON ]]; then
-    # On a GPU machine nothing here may report "Skipped".
+    # On a GPU machine nothing here may report "Skipped" but the tests that need two GPUs.
     timeout 420 ctest --test-dir "$cuda_build" --output-on-failure --timeout 300 \
       -R '^(cuda_|Cuda|IpcMappingCache|DeviceDispatch)' >"$out/cuda_tests.txt" 2>&1
     log "CUDA tests rc=$?: $(grep -E 'tests passed|tests failed' "$out/cuda_tests.txt")"

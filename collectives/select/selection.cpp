@@ -44,8 +44,9 @@ constexpr std::size_t kHanAllreduceBytes = 256 * 1024;
 constexpr std::size_t kHanAllgatherMinBytes = 4 * 1024;
 constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 
-// Communicators inside one node (docs/collectives.md, "The shm engine", has the measurements:
-// hbench on 2 ranks and on 4 and 8 oversubscribed ranks, 1 KiB to 4 MiB). The shm engine won
+// Communicators inside one node, on 2 ranks and where the host's ranks share CPUs
+// (docs/collectives.md, "The shm engine", has the measurements: hbench on 2 ranks and on 4 and 8
+// oversubscribed ranks, 1 KiB to 4 MiB; own_cpus_rule below has the rest). The shm engine won
 // bcast up to 16 KiB on 2 ranks and 64 KiB on more, allreduce up to 64 KiB, reduce at every
 // size (its root reduces straight from the cells; on 2 ranks from 16 to 256 KiB it reads the
 // other rank's buffer with one CMA copy), allgather up to 64 KiB per rank, and
@@ -80,10 +81,65 @@ constexpr std::size_t kShmAllgatherBytes = 64 * 1024;
 // size could choose differently on different members.
 constexpr std::size_t kShmScatterReduceScatterBytes = 8 * 1024;
 
+// Where each of more than 2 ranks has a CPU of its own, the measurements above (2 cores, 3-8
+// ranks oversubscribed) do not hold: there the engine's readers copy out of the root's cells in
+// parallel, while CMA pulls from one process contend in its kernel mm. 2026-11-28 on the 16-core
+// GPU machine (bench/device_run.sh rules: every candidate forced; best of 4 rounds on 16 and 8
+// ranks, of 2 on 4; us; docs/collectives.md has the table):
+// - bcast: the engine fastest at every size 16 KiB-16 MiB (1 MiB 178 / 166 / 102 on 16 / 8 / 4
+//   ranks against the next best's 399 / 286 / 157 and intranode:cma's 1,591 / 812 / 367);
+// - reduce on 8 and 16 ranks: the engine up to 64 KiB (16 ranks 23.5 against binomial's 26.1),
+//   binomial at 256 KiB (95.6 / 72.5 against intranode:cma's 155 / 107, the engine's 245 / 117),
+//   intranode:cma from 1 MiB (480 / 364 against ADAPT binary's 599 / 558); on 4 ranks the
+//   engine is first or within 2% of the first at every size (1 MiB 270 against binomial's 265);
+// - allreduce on 16 ranks: the engine up to 64 KiB (52.4 against Rabenseifner's 54.8), the flat
+//   rule's Rabenseifner at 256 KiB and 1 MiB (160 and 625 against the engine's 174 and 748 and
+//   intranode:cma's 236 and 761), intranode:cma from 4 MiB (2,377 against 2,626); on 8 and 4
+//   ranks the engine up to 4 MiB (8 ranks 1 MiB 488 against Rabenseifner's 480, 4 MiB 1,978
+//   against intranode:cma's 2,049; 4 ranks 4 MiB 1,403 against 1,343), intranode:cma above
+//   (8 ranks 16 MiB 8,993 against 9,961).
+constexpr int kOwnCpusFewRanks = 4;
+constexpr int kOwnCpusMidRanks = 8;
+constexpr std::size_t kOwnCpusShmReduceBytes = 64 * 1024;
+constexpr std::size_t kOwnCpusBinomialReduceBytes = 512 * 1024;
+constexpr std::size_t kOwnCpusShmAllreduceBytes = 64 * 1024;
+constexpr std::size_t kOwnCpusFlatAllreduceBytes = 1024 * 1024;
+constexpr std::size_t kOwnCpusShmAllreduceMidRanksBytes = 4 * 1024 * 1024;
+
+// The default for bcast, reduce and allreduce on more than 2 ranks of one node that have a CPU
+// each; nullopt: the flat rule's.
+std::optional<SelectedAlgorithm> own_cpus_rule(Collective collective, int ranks,
+                                               std::size_t bytes) {
+  switch (collective) {
+    case Collective::kReduce:
+      if (ranks <= kOwnCpusFewRanks || bytes <= kOwnCpusShmReduceBytes) {
+        return SelectedAlgorithm{Algorithm::kShm};
+      }
+      if (bytes <= kOwnCpusBinomialReduceBytes) return SelectedAlgorithm{Algorithm::kBinomial};
+      return SelectedAlgorithm{Algorithm::kIntranodeCma};
+    case Collective::kAllreduce:
+      if (ranks <= kOwnCpusMidRanks) {
+        if (bytes <= kOwnCpusShmAllreduceMidRanksBytes) return SelectedAlgorithm{Algorithm::kShm};
+        return SelectedAlgorithm{Algorithm::kIntranodeCma};
+      }
+      if (bytes <= kOwnCpusShmAllreduceBytes) return SelectedAlgorithm{Algorithm::kShm};
+      if (bytes <= kOwnCpusFlatAllreduceBytes) return std::nullopt;
+      return SelectedAlgorithm{Algorithm::kIntranodeCma};
+    default:
+      return SelectedAlgorithm{Algorithm::kShm};
+  }
+}
+
 // The default on a communicator whose members share one node, if the rules have one.
 std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const CommShape& shape,
                                                std::size_t bytes) {
   if (shape.nodes != 1 || shape.size < 2) return std::nullopt;
+  const bool measured_on_own_cpus = collective == Collective::kBcast ||
+                                    collective == Collective::kReduce ||
+                                    collective == Collective::kAllreduce;
+  if (shape.size > 2 && !shape.cpus_shared && measured_on_own_cpus) {
+    return own_cpus_rule(collective, shape.size, bytes);
+  }
   switch (collective) {
     case Collective::kBarrier:
     case Collective::kReduce:

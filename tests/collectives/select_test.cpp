@@ -220,10 +220,18 @@ TEST(SelectRules, DecisionTableOverridesRulesAndMayDefer) {
 }
 
 // The shm engine: the default on one node with more than one rank, up to its size limits;
-// never across nodes.
+// never across nodes. These are the rules of ranks that share CPUs (measured on 2 cores); 2
+// ranks have the same with or without.
 TEST(SelectRules, ShmEngineOnOneNode) {
   const CommShape two_ranks = CommShape::single_node(2);
-  const CommShape four_ranks = CommShape::single_node(4);
+  const CommShape four_ranks = CommShape::single_node(4, /*cpus_shared=*/true);
+  const CommShape eight_ranks = CommShape::single_node(8, /*cpus_shared=*/true);
+  for (std::size_t bytes : {8u, 1u << 20, 16u << 20}) {
+    for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce}) {
+      EXPECT_EQ(builtin_rule(c, two_ranks, bytes),
+                builtin_rule(c, CommShape::single_node(2, true), bytes));
+    }
+  }
   for (Collective c : {Collective::kBcast, Collective::kReduce, Collective::kAllreduce}) {
     EXPECT_EQ(builtin_rule(c, two_ranks, 8).algorithm, Algorithm::kShm);
     EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
@@ -240,9 +248,8 @@ TEST(SelectRules, ShmEngineOnOneNode) {
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 256u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 1u << 20).algorithm,
             Algorithm::kIntranodeCma);
-  EXPECT_EQ(builtin_rule(Collective::kBcast, CommShape::single_node(8), 64u << 10).algorithm,
-            Algorithm::kShm);
-  EXPECT_EQ(builtin_rule(Collective::kBcast, CommShape::single_node(8), 128u << 10).algorithm,
+  EXPECT_EQ(builtin_rule(Collective::kBcast, eight_ranks, 64u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, eight_ranks, 128u << 10).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kReduce, four_ranks, 4u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
@@ -256,6 +263,56 @@ TEST(SelectRules, ShmEngineOnOneNode) {
   EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 1u << 20).algorithm, Algorithm::kRing);
   EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, 8).algorithm, Algorithm::kLinear);
+}
+
+// More than 2 ranks of one node with a CPU each (measured with 4, 8 and 16 ranks on 16 cores):
+// bcast keeps the engine at every size; reduce on more than 4 ranks goes engine, binomial, CMA;
+// allreduce goes engine, then CMA from 4 MiB on up to 8 ranks, and on more ranks engine, flat
+// rule, CMA. Other collectives, and the same sizes
+// where CPUs are shared, keep the rules above.
+TEST(SelectRules, OwnCpusRulesForLargeMessages) {
+  const CommShape own = CommShape::single_node(16);
+  const CommShape shared = CommShape::single_node(16, /*cpus_shared=*/true);
+  for (std::size_t bytes : {8u, 128u << 10, 1u << 20, 16u << 20}) {
+    for (int ranks : {3, 4, 8, 16}) {
+      EXPECT_EQ(builtin_rule(Collective::kBcast, CommShape::single_node(ranks), bytes).algorithm,
+                Algorithm::kShm)
+          << ranks << " ranks, " << bytes;
+    }
+    EXPECT_EQ(builtin_rule(Collective::kReduce, CommShape::single_node(4), bytes).algorithm,
+              Algorithm::kShm)
+        << bytes;
+  }
+  EXPECT_EQ(builtin_rule(Collective::kBcast, shared, 1u << 20).algorithm, Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kReduce, own, 64u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kReduce, own, (64u << 10) + 4).algorithm,
+            Algorithm::kBinomial);
+  EXPECT_EQ(builtin_rule(Collective::kReduce, own, 512u << 10).algorithm, Algorithm::kBinomial);
+  EXPECT_EQ(builtin_rule(Collective::kReduce, own, (512u << 10) + 4).algorithm,
+            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kReduce, CommShape::single_node(5), 1u << 20).algorithm,
+            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kReduce, shared, 1u << 20).algorithm, Algorithm::kShm);
+  // Allreduce on more than 8 ranks: the engine to 64 KiB, the flat rule (Rabenseifner on a
+  // power of two, else the ring) to 1 MiB, CMA slices above.
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, own, 64u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, own, (64u << 10) + 4).algorithm,
+            Algorithm::kRabenseifner);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, CommShape::single_node(12), 1u << 20).algorithm,
+            Algorithm::kRing);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, own, (1u << 20) + 4).algorithm,
+            Algorithm::kIntranodeCma);
+  const CommShape eight = CommShape::single_node(8);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, eight, 4u << 20).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, eight, (4u << 20) + 4).algorithm,
+            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, shared, 256u << 10).algorithm,
+            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, own, 1u << 20),
+            builtin_rule(Collective::kAllgather, shared, 1u << 20));
+  // Across nodes the one-node rules do not apply, CPUs shared or not.
+  EXPECT_NE(builtin_rule(Collective::kBcast, CommShape{16, 2, 8}, 1u << 20).algorithm,
+            Algorithm::kShm);
 }
 
 // Issue 24: scatter and reduce-scatter take the shm engine on one node while the whole vector

@@ -1,6 +1,7 @@
-// A job-test rank under `taskset -c CPU hlaunch ...`: checks that hlaunch kept it on that CPU
-// and that the runtime busy-polls (and spins long before yielding) only where the host's ranks
-// have a CPU each.
+// A job-test rank under `taskset -c CPU hlaunch ...`: checks that hlaunch kept it on that CPU,
+// that the runtime busy-polls (and spins long before yielding) only where the host's ranks
+// have a CPU each, and that the selection sees the same (CommShape::cpus_shared: on more than 2
+// ranks sharing CPUs, a 1 MiB bcast takes the rule of shared CPUs, intranode:cma).
 //   cpu_share_rank CPU spin|sleep     the CPU hlaunch was given; the loop's expected choice
 #include <sched.h>
 
@@ -8,6 +9,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "collectives/core/comm_shape.hpp"
+#include "collectives/select/selection.hpp"
 #include "halyard/halyard.hpp"
 
 int main(int argc, char** argv) {
@@ -45,6 +48,25 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rank %d: the event loop spins %d passes before yielding, expected %d\n",
                  runtime.rank(), passes, want_passes);
     ++failures;
+  }
+  if (runtime.loop().cpu_shared() == want_spin) {
+    std::fprintf(stderr, "rank %d: the event loop says the CPUs are %s\n", runtime.rank(),
+                 want_spin ? "shared" : "not shared");
+    ++failures;
+  }
+  const select::CommShape shape = select::shape_of(runtime.world());
+  if (shape.cpus_shared == want_spin) {
+    std::fprintf(stderr, "rank %d: the world's shape says the CPUs are %s\n", runtime.rank(),
+                 want_spin ? "shared" : "not shared");
+    ++failures;
+  }
+  if (shape.size > 2 && shape.cpus_shared) {
+    const auto chosen = select::choose(select::Collective::kBcast, shape, std::size_t{1} << 20);
+    if (chosen.algorithm != select::Algorithm::kIntranodeCma) {
+      std::fprintf(stderr, "rank %d: a 1 MiB bcast on %d ranks sharing a CPU chose %s\n",
+                   runtime.rank(), shape.size, select::algorithm_name(chosen).c_str());
+      ++failures;
+    }
   }
   runtime.finalize();
   return failures == 0 ? 0 : 1;
