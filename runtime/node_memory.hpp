@@ -32,6 +32,9 @@ class NodeMemory {
   // a probe found that the kernel refuses CMA towards a peer (logged once at debug). Collectives
   // decide their flavour with it before they start, so every rank of a node decides alike.
   virtual bool single_copy_usable() = 0;
+  // Whether HALYARD_SHM_SINGLE_COPY=cma asked for single copies where they are optional (the shm
+  // collective engine's 2-rank bcast and reduce, which copy through their cells otherwise).
+  virtual bool single_copy_requested() const = 0;
 
   // Copies `bytes` from address `remote` in the process of `world_rank` to `local`. Returns ok,
   // or a kTransport status naming the rank and errno. Synchronous: callers keep each call

@@ -52,12 +52,11 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // other rank's buffer with one CMA copy), allgather up to 64 KiB per rank, and
 // barrier. Above, bcast kept the tree on 2 ranks (a single CMA copy) and ran best as CMA pulls
 // on more; allreduce ran best as CMA slice reductions; allgather keeps the flat rule (ring).
-// Gather is not measured yet: it keeps the flat rule too. Since the engine's bcast on 2 ranks
-// reads the root's buffer with one CMA copy from 16 KiB (Channel::kSingleCopyMinBytes), it wins
-// there up to 256 KiB too (mpi_collectives, 2 ranks: 16 KiB 1.70-1.85 us against binomial's
-// 2.55-2.65, 64 KiB 3.98-4.12 against 4.88-5.05, 256 KiB 12.7 against 13.7; 1 MiB stays with
-// binomial: 32-36 us against 101-107 through the cells).
-constexpr std::size_t kShmBcastTwoRanksBytes = 256 * 1024;
+// Gather is not measured yet: it keeps the flat rule too. Bcast on 2 ranks takes the engine at
+// every size since its cells copy at full speed (copy_bytes' aliasing fix): 2026-11-28,
+// mpi_collectives, 2 ranks, 3 alternating runs, engine / binomial: 16 KiB 1.40-1.45 / 6.62-6.79
+// us, 256 KiB 11.7-12.9 / 15.9-17.8, 1 MiB 42-45 / 54-106, 4 MiB 173-259 / 209-237, 16 MiB
+// 742-819 / 1,201-1,313 (before the fix 1 MiB took 101-107 us through the cells).
 // On 3 and 4 ranks the engine's cells also beat the CMA pulls up to 256 KiB, on 8 not above 64
 // KiB (2026-11-27, mpi_collectives on the 2 cores, medians of 5-12 alternating runs, engine /
 // intranode:cma: 3 ranks 128 KiB 28.6 / 37.9 us, 256 KiB 56.0 / 63.5, 512 KiB 121.0 / 121.6;
@@ -145,13 +144,11 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
     case Collective::kReduce:
       return SelectedAlgorithm{Algorithm::kShm};
     case Collective::kBcast:
-      if (bytes <= (shape.size == 2                   ? kShmBcastTwoRanksBytes
-                    : shape.size <= kShmBcastFewRanks ? kShmBcastFewRanksBytes
-                                                      : kShmBcastBytes)) {
+      if (shape.size == 2 ||
+          bytes <= (shape.size <= kShmBcastFewRanks ? kShmBcastFewRanksBytes : kShmBcastBytes)) {
         return SelectedAlgorithm{Algorithm::kShm};
       }
-      if (shape.size > 2) return SelectedAlgorithm{Algorithm::kIntranodeCma};
-      return std::nullopt;
+      return SelectedAlgorithm{Algorithm::kIntranodeCma};
     case Collective::kAllreduce:
       if (bytes <= kShmAllreduceBytes || shape.size == 2) return SelectedAlgorithm{Algorithm::kShm};
       return SelectedAlgorithm{Algorithm::kIntranodeCma};

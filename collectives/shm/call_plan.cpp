@@ -86,7 +86,7 @@ std::unique_ptr<const CallLayouts> Channel::copied_layouts(const core::CollArgs&
 bool Channel::goes_by_single_copy(const core::CollArgs& args) const {
   return (args.collective == Collective::kBcast || args.collective == Collective::kReduce) &&
          size_ == 2 && args.bytes >= kSingleCopyMinBytes && args.bytes <= kSingleCopyMaxBytes &&
-         memory_.single_copy_usable();
+         memory_.single_copy_requested() && memory_.single_copy_usable();
 }
 
 bool Channel::takes_layouts(const core::CollArgs& args) const {

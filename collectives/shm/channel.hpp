@@ -150,11 +150,14 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   static constexpr unsigned kRoundsPerLoopPass = 256;
   // From this size on more than 2 ranks, allreduce goes by slices (docs/collectives.md).
   static constexpr std::size_t kSlicedAllreduceMinBytes = 8 * 1024;
-  // Bcast and reduce on two members, from kSingleCopyMinBytes to kSingleCopyMaxBytes, read the
-  // other member's buffer with one CMA copy where the node allows it: a copy through the cells
-  // costs a transfer of every line the writer just filled, a single copy reads a buffer that
-  // stays clean. A reduce's root copies the whole part in one read (a read per piece cost more
-  // than the pieces' cache reuse saved) and lets the other member go before it reduces. Not on
+  // With HALYARD_SHM_SINGLE_COPY=cma (NodeMemory::single_copy_requested), bcast and reduce on
+  // two members, from kSingleCopyMinBytes to kSingleCopyMaxBytes, read the other member's buffer
+  // with one CMA copy: a copy through the cells costs a transfer of every line the writer just
+  // filled, a single copy reads a buffer that stays clean, but pays process_vm_readv's fixed
+  // cost, which varies with the kernel and the VM (2.6 us on the 2-core VM on 2026-11-28, where
+  // the cells then won at 16-256 KiB: docs/collectives.md, "Single copy"), so not by default.
+  // A reduce's root copies the whole part in one read (a read per piece cost more than the
+  // pieces' cache reuse saved) and lets the other member go before it reduces. Not on
   // more members (the root then waits for every reader, which oversubscribed ranks reach late,
   // and readers contend in the kernel); not above 256 KiB, where the cells' pipeline wins
   // (docs/collectives.md, "Single copy").

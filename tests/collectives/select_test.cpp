@@ -237,12 +237,12 @@ TEST(SelectRules, ShmEngineOnOneNode) {
     EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
     EXPECT_NE(builtin_rule(c, CommShape::single_node(1), 8).algorithm, Algorithm::kShm);
   }
-  // Bcast on 2 ranks: the engine up to 256 KiB (its single CMA copy from 16 KiB), the tree
-  // above. Above the engine's sizes: CMA pulls on more ranks (bcast); CMA slice reductions
-  // (allreduce on more than 2 ranks; on 2 the engine keeps every size).
+  // Bcast and allreduce on 2 ranks: the engine at every size. Above the engine's sizes on more
+  // ranks: CMA pulls (bcast), CMA slice reductions (allreduce).
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 32u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
-  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kBinomial);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 16u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 32u << 10).algorithm, Algorithm::kShm);
   // 3 and 4 ranks: the engine up to 256 KiB; more ranks: up to 64 KiB.
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 256u << 10).algorithm, Algorithm::kShm);

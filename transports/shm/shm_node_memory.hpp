@@ -25,6 +25,7 @@ class ShmNodeMemory final : public NodeMemory {
 
   bool on_this_node(int world_rank) const override;
   bool single_copy_usable() override;
+  bool single_copy_requested() const override { return mode_ == SingleCopyMode::kCma; }
   Status read(int world_rank, const void* remote, void* local, std::size_t bytes) override;
   std::span<std::byte> scratch_slot(int world_rank) override;
   std::size_t scratch_slot_bytes() const override { return kScratchSlotBytes; }
