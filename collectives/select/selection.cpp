@@ -47,11 +47,10 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // Communicators inside one node, on 2 ranks and where the host's ranks share CPUs
 // (docs/collectives.md, "The shm engine", has the measurements: hbench on 2 ranks and on 4 and 8
 // oversubscribed ranks, 1 KiB to 4 MiB; own_cpus_rule below has the rest). The shm engine won
-// bcast up to 16 KiB on 2 ranks and 64 KiB on more, allreduce up to 64 KiB, reduce at every
-// size (its root reduces straight from the cells; on 2 ranks from 16 to 256 KiB it reads the
-// other rank's buffer with one CMA copy), allgather up to 64 KiB per rank, and
-// barrier. Above, bcast kept the tree on 2 ranks (a single CMA copy) and ran best as CMA pulls
-// on more; allreduce ran best as CMA slice reductions; allgather keeps the flat rule (ring).
+// bcast up to 64 KiB on more than 2 ranks, allreduce up to 64 KiB, reduce at every size (its
+// root reduces straight from the cells), allgather up to 64 KiB per rank, and barrier. Above,
+// bcast ran best as CMA pulls on more than 2 ranks; allreduce ran best as CMA slice
+// reductions; allgather keeps the flat rule (ring).
 // Gather is not measured yet: it keeps the flat rule too. Bcast on 2 ranks takes the engine at
 // every size since its cells copy at full speed (copy_bytes' aliasing fix): 2026-11-28,
 // mpi_collectives, 2 ranks, 3 alternating runs, engine / binomial: 16 KiB 1.40-1.45 / 6.62-6.79
