@@ -268,8 +268,7 @@ TEST(SelectRules, ShmEngineOnOneNode) {
 // More than 2 ranks of one node with a CPU each (measured with 4, 8 and 16 ranks on 16 cores):
 // bcast keeps the engine at every size; reduce on more than 4 ranks goes engine, binomial, CMA;
 // allreduce goes engine, then CMA from 4 MiB on up to 8 ranks, and on more ranks engine, flat
-// rule, CMA. Other collectives, and the same sizes
-// where CPUs are shared, keep the rules above.
+// rule, CMA. Other collectives, and the same sizes where CPUs are shared, keep the rules above.
 TEST(SelectRules, OwnCpusRulesForLargeMessages) {
   const CommShape own = CommShape::single_node(16);
   const CommShape shared = CommShape::single_node(16, /*cpus_shared=*/true);
