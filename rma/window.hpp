@@ -43,6 +43,7 @@
 #include "runtime/event_loop.hpp"
 #include "runtime/remote_memory.hpp"
 #include "runtime/request.hpp"
+#include "runtime/support/copy_bytes.hpp"
 
 namespace halyard {
 
@@ -108,6 +109,32 @@ class Window {
   // osu_put_bw's and most programs' small puts are: no RmaCall, no block list.
   bool try_contiguous(RmaKind kind, int target, std::int64_t disp, std::int64_t target_offset,
                       std::byte* local, std::size_t bytes, bool may_pack);
+  // try_contiguous's load/store copy alone, inline and without taking the loop (the caller
+  // holds it): towards another rank whose window this process maps, inside its bounds, in a
+  // lock, lock_all or fence epoch. False for anything else (a post/start epoch included), and
+  // the caller goes on to try_contiguous. The MPI shim's MPI_Put and MPI_Get try it first: a
+  // one-byte put of osu_put_bw costs the shim's checks and this.
+  bool copy_mapped(bool put, int target, std::int64_t disp, std::int64_t target_offset,
+                   std::byte* local, std::size_t bytes) {
+    if (target == rank_ || freed_ || !direct_paths_ || flavor_ == WindowFlavor::kDynamic) {
+      return false;
+    }
+    const auto t = static_cast<std::size_t>(target);
+    const WindowPeer& peer = peers_[t];
+    std::int64_t offset = 0;
+    if (peer.mapped == nullptr || (!fence_epoch_ && !lock_all_ && lock_type_[t] == 0) ||
+        __builtin_mul_overflow(disp, peer.disp_unit, &offset) ||
+        __builtin_add_overflow(offset, target_offset, &offset) || offset < 0 ||
+        static_cast<std::uint64_t>(offset) + bytes > static_cast<std::uint64_t>(peer.size)) {
+      return false;
+    }
+    if (put) {
+      copy_bytes(peer.mapped + offset, local, bytes);
+    } else {
+      copy_bytes(local, peer.mapped + offset, bytes);
+    }
+    return true;
+  }
 
   // Contiguous forms of start() for C++ callers: `data` / `into` are this rank's bytes, the
   // target's are the same number of bytes from displacement `disp`. Each completes at the next

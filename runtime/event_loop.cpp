@@ -255,16 +255,17 @@ void EventLoop::run_until(const std::function<bool()>& done) {
   }
   int idle = 0;
   Clock::time_point busy_until{};
+  const int spin_passes = this->spin_passes();
   while (!done()) {
     if (poll() > 0) {
       idle = 0;
       continue;
     }
     ++idle;
-    if (policy_ == WaitPolicy::kSpin || idle < spin_passes_) continue;
+    if (policy_ == WaitPolicy::kSpin || idle < spin_passes) continue;
     if (busy_poll_.count() > 0 && policy_ == WaitPolicy::kBlock) {
       // Reading the clock every 64th idle pass keeps its cost out of the polling.
-      if (idle == spin_passes_) busy_until = Clock::now() + busy_poll_;
+      if (idle == spin_passes) busy_until = Clock::now() + busy_poll_;
       if (idle % 64 != 0 || Clock::now() < busy_until) continue;
       block_once();
       continue;
@@ -273,10 +274,10 @@ void EventLoop::run_until(const std::function<bool()>& done) {
       ::sched_yield();
       continue;
     }
-    if (idle < spin_passes_ + kYieldPasses) {
+    if (idle < spin_passes + kYieldPasses) {
       const Clock::time_point yielded = Clock::now();
       ::sched_yield();
-      if (Clock::now() - yielded > kYieldedAway) idle = spin_passes_ + kYieldPasses;
+      if (Clock::now() - yielded > kYieldedAway) idle = spin_passes + kYieldPasses;
       continue;
     }
     block_once();

