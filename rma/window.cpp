@@ -37,15 +37,20 @@ enum MessageId : int {
 };
 
 // Packing (window.hpp): an operation's payload (a get's: its result) up to kMaxPackedPayload
-// bytes may join its target's pack, which is sent once it holds kPackBytes or its gets fetch
-// that many (packs the size of one eager active message, 8 KiB, were tried: over ofi's tcp
-// provider each message costs more than a pack's rendezvous, osu_put_bw 1.3-2.4x slower from
-// 64 B to 16 KiB). Each record of a pack is its header's and its payload's length (two
-// uint32), the header, then the payload. The target answers a pack with one kPackAck: its
-// header the count of puts and accumulates applied, its payload the gets' results, each as
-// (id, bytes) (two uint64) and the bytes.
+// bytes may join its target's pack, which is sent before an operation would take it, or the
+// answer to its gets, past kPackBytes (the ofi transport's default eager limit, so that both
+// travel as one eager message), at a flush, or when the epoch ends (packs the size of one eager
+// active message, 8 KiB, were tried: over ofi's tcp provider each message costs more than a pack's
+// rendezvous, osu_put_bw 1.3-2.4x slower from 64 B to 16 KiB). Each record of a pack is its
+// header's and its payload's length (two uint32), the header, then the payload. The target answers
+// a pack with one kPackAck: its header the count of puts and accumulates applied, its payload the
+// gets' results, each as (id, bytes) (two uint64) and the bytes.
 constexpr std::size_t kMaxPackedPayload = 16 * 1024;
 constexpr std::size_t kPackBytes = 64 * 1024;
+// The head of a get's result in a pack's answer: its id and byte count.
+constexpr std::size_t kAnswerRecordBytes = 2 * sizeof(std::uint64_t);
+// Sent packs' and answers' buffers kept for reuse (spare_buffers_): a few targets' in flight.
+constexpr std::size_t kSpareBuffers = 4;
 
 // What every rank tells the others when a window is made.
 struct PeerRecord {
@@ -193,7 +198,7 @@ Window::Window(const Communicator& comm, WindowFlavor flavor, void* base, std::i
   posts_seen_.assign(n, 0);
   next_sequence_.assign(n, 0);
   packs_.resize(n);
-  pack_fetch_bytes_.assign(n, 0);
+  pack_answer_bytes_.assign(n, 0);
   ops_since_flush_.assign(n, 0);
   ops_before_flush_.assign(n, 0);
   expected_sequence_.assign(n, 0);
@@ -523,10 +528,33 @@ Request Window::start_remote(RmaCall& call, std::span<const std::int64_t> blocks
 void Window::send_pack(int target) {
   std::vector<std::byte>& pack = packs_[static_cast<std::size_t>(target)];
   if (pack.empty()) return;
-  pack_fetch_bytes_[static_cast<std::size_t>(target)] = 0;
+  pack_answer_bytes_[static_cast<std::size_t>(target)] = 0;
+  send_recycling(target, kPack, {}, std::move(pack));
+  pack.clear();  // moved from: empty, and its next operation takes a spare buffer
+}
+
+std::vector<std::byte> Window::take_spare_buffer() {
+  std::vector<std::byte> buffer;
+  if (!spare_buffers_->empty()) {
+    buffer = std::move(spare_buffers_->back());
+    spare_buffers_->pop_back();
+  }
+  return buffer;
+}
+
+void Window::send_recycling(int peer, int id, std::vector<std::byte> header,
+                            std::vector<std::byte>&& payload) {
   auto message = std::make_shared<Outgoing>();
-  message->owned_payload.swap(pack);
-  comm_.am_send(target, kPack, {}, message->owned_payload, [message](const Status&) {});
+  message->header = std::move(header);
+  message->owned_payload = std::move(payload);
+  comm_.am_send(peer, id, message->header, message->owned_payload,
+                [message, spares = spare_buffers_](const Status&) {
+                  std::vector<std::byte>& sent = message->owned_payload;
+                  if (sent.capacity() > 0 && spares->size() < kSpareBuffers) {
+                    sent.clear();
+                    spares->push_back(std::move(sent));
+                  }
+                });
 }
 
 // A pack's operations one after the other, as if each had come alone, answered together
@@ -546,11 +574,7 @@ void Window::on_pack(int origin, std::span<const std::byte> pack) {
   }
   pack_answer_ = nullptr;
   if (answer.applied > 0 || !answer.fetched.empty()) {
-    auto message = std::make_shared<Outgoing>();
-    message->header = bytes_of_value(answer.applied);
-    message->owned_payload = std::move(answer.fetched);
-    comm_.am_send(origin, kPackAck, message->header, message->owned_payload,
-                  [message](const Status&) {});
+    send_recycling(origin, kPackAck, bytes_of_value(answer.applied), std::move(answer.fetched));
   }
 }
 
@@ -576,8 +600,10 @@ void Window::acknowledge_packed(int origin, std::uint64_t count) {
 bool Window::answer_in_pack(std::uint64_t id, std::span<const std::byte> fetched) {
   if (pack_answer_ == nullptr || fetched.size() > kMaxPackedPayload) return false;
   const std::uint64_t record[2] = {id, fetched.size()};
+  static_assert(sizeof record == kAnswerRecordBytes);
   const auto* record_bytes = reinterpret_cast<const std::byte*>(record);
   std::vector<std::byte>& out = pack_answer_->fetched;
+  if (out.capacity() == 0) out = take_spare_buffer();
   out.insert(out.end(), record_bytes, record_bytes + sizeof record);
   out.insert(out.end(), fetched.begin(), fetched.end());
   return true;
@@ -605,17 +631,12 @@ bool Window::try_contiguous(RmaKind kind, int target, std::int64_t disp, std::in
   EventLoop::Access access(*loop_);
   if (freed_ || flavor_ == WindowFlavor::kDynamic) return false;
   const WindowPeer& peer = peers_[static_cast<std::size_t>(target)];
-  const std::int64_t offset = disp * peer.disp_unit + target_offset;
-  if (offset < 0 || offset + static_cast<std::int64_t>(bytes) > peer.size) return false;
-  if (!in_access_epoch(target)) return false;
+  const std::int64_t offset = offset_within(peer, disp, target_offset, bytes);
+  if (offset < 0 || !in_access_epoch(target)) return false;
   const bool put = kind == RmaKind::kPut;
   if (direct_paths_) {
     if (std::byte* at = mapped_at(target, disp)) {
-      if (put) {
-        copy_bytes(at + target_offset, local, bytes);
-      } else {
-        copy_bytes(local, at + target_offset, bytes);
-      }
+      copy_direction(put, at + target_offset, local, bytes);
       return true;
     }
     const std::int64_t block[2] = {offset, static_cast<std::int64_t>(bytes)};
@@ -646,6 +667,19 @@ void Window::pack_operation(std::size_t target, RmaKind kind, AccumulateCode op,
                             std::span<const std::int64_t> blocks,
                             std::span<const std::byte> payload, std::span<std::byte> result,
                             std::function<void()>* result_landed) {
+  // A pack, and the answer to its gets, each stay within kPackBytes, one eager message over ofi
+  // (a larger one took the transport's rendezvous: 64 puts of 1 KiB and a flush 0.6 ms, against
+  // 0.09 ms): an operation that would take either past it starts the next pack.
+  std::uint32_t lengths[2] = {
+      static_cast<std::uint32_t>(sizeof(OperationWire) + blocks.size_bytes()),
+      static_cast<std::uint32_t>(payload.size())};
+  const std::size_t record = sizeof lengths + lengths[0] + lengths[1];
+  const std::size_t answer = result.empty() ? 0 : kAnswerRecordBytes + result.size();
+  std::vector<std::byte>& pack = packs_[target];
+  if (!pack.empty() &&
+      (pack.size() + record > kPackBytes || pack_answer_bytes_[target] + answer > kPackBytes)) {
+    send_pack(static_cast<int>(target));
+  }
   // A packed put or accumulate has id 0: it is counted, not tracked (no request, no pending
   // entry); a packed get is tracked, for its result, but has no request either.
   const std::uint64_t id = kind == RmaKind::kGet ? next_op_++ : 0;
@@ -661,17 +695,14 @@ void Window::pack_operation(std::size_t target, RmaKind kind, AccumulateCode op,
                            static_cast<std::uint32_t>(blocks.size() / 2),
                            disp,
                            result.size()};
-  const std::uint32_t lengths[2] = {static_cast<std::uint32_t>(sizeof wire + blocks.size_bytes()),
-                                    static_cast<std::uint32_t>(payload.size())};
-  const std::size_t record = sizeof lengths + lengths[0] + lengths[1];
   // One allocation for a typical epoch's pack (64 one-byte puts take 4.7 KiB), where growing
   // a record at a time reallocated about six times.
   constexpr std::size_t kFirstPackCapacity = 8 * 1024;
-  std::vector<std::byte>& pack = packs_[target];
+  if (pack.capacity() == 0) pack = take_spare_buffer();
   if (pack.capacity() == 0) pack.reserve(std::max(kFirstPackCapacity, record));
   const std::size_t at = pack.size();
   pack.resize(at + record);
-  pack_fetch_bytes_[target] += wire.fetch_bytes;
+  pack_answer_bytes_[target] += answer;
   std::byte* out = pack.data() + at;
   std::memcpy(out, lengths, sizeof lengths);
   out += sizeof lengths;
@@ -680,7 +711,7 @@ void Window::pack_operation(std::size_t target, RmaKind kind, AccumulateCode op,
   std::memcpy(out, blocks.data(), blocks.size_bytes());
   out += blocks.size_bytes();
   if (!payload.empty()) std::memcpy(out, payload.data(), payload.size());
-  if (pack.size() >= kPackBytes || pack_fetch_bytes_[target] >= kPackBytes) {
+  if (pack.size() >= kPackBytes || pack_answer_bytes_[target] >= kPackBytes) {
     send_pack(static_cast<int>(target));
   }
 }
@@ -693,11 +724,7 @@ bool Window::direct(RmaCall& call, std::span<const std::int64_t> blocks) {
     std::size_t position = 0;
     for (std::size_t i = 0; i < blocks.size(); i += 2) {
       auto bytes = static_cast<std::size_t>(blocks[i + 1]);
-      if (put) {
-        copy_bytes(at + blocks[i], local + position, bytes);
-      } else {
-        copy_bytes(local + position, at + blocks[i], bytes);
-      }
+      copy_direction(put, at + blocks[i], local + position, bytes);
       position += bytes;
     }
   } else {

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "runtime/point_to_point.hpp"
 #include "runtime/support/config.hpp"
 #include "runtime/support/log.hpp"
+#include "runtime/support/scratch_pool.hpp"
 
 namespace halyard {
 
@@ -44,7 +46,9 @@ struct ActiveMessages::Inbound {
   std::span<const std::byte> payload;
   std::uint64_t payload_bytes = 0;
   std::shared_ptr<IncomingMessage> payload_message;  // rendezvous: still at the sender
-  std::vector<std::byte> payload_storage;            // when the handler gave no destination
+  // When the handler gave no destination; reused from call to call (a fresh buffer of a large
+  // payload cost page faults, and its free a heap trim).
+  std::optional<ScratchBuffer> payload_storage;
 };
 
 std::size_t ActiveMessages::eager_limit_from_environment() {
@@ -269,8 +273,7 @@ void ActiveMessages::fetch_payload(const std::shared_ptr<Inbound>& in, const Reg
   void* dst = nullptr;
   if (reg.destination) dst = reg.destination(in->source, in->header, in->payload_bytes);
   if (dst == nullptr && in->payload_bytes > 0) {
-    in->payload_storage.resize(in->payload_bytes);
-    dst = in->payload_storage.data();
+    dst = in->payload_storage.emplace(in->payload_bytes).data();
   }
   in->payload = std::span<const std::byte>(static_cast<const std::byte*>(dst), in->payload_bytes);
   std::shared_ptr<IncomingMessage> message = std::move(in->payload_message);
