@@ -2,7 +2,7 @@
  * flavor against a serial model, derived datatypes (and contiguous ones whose data starts past
  * displacement 0), request forms, atomic accumulates,
  * exclusive locks, fence ordering, small operations packed per target among others that are
- * not, attributes, names, info and error classes.
+ * not, packs filled to their bound, attributes, names, info and error classes.
  *   shim_rma           the whole suite
  *   shim_rma busy      rank 1 computes for 1 s while rank 0 locks, puts and unlocks its
  *                      window: with a progress thread that must finish before rank 1 is done
@@ -362,6 +362,53 @@ static void packed_operations(void) {
   CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* Puts of 3000 bytes and gets of 5000 interleaved in one epoch towards a rank reached by
+ * messages (--vnodes, HALYARD_RMA_DIRECT=0): the packs (64 KiB) and the answers to their gets
+ * (64 KiB) each fill up and split at other operations, and every put lands and every get reads
+ * what the target holds. */
+static void packs_at_their_bound(void) {
+  enum { kPuts = 48, kPutInts = 750, kGets = kPuts / 2, kGetInts = 1250 };
+  enum { kGetsFrom = kPuts * kPutInts, kCount = kGetsFrom + kGets * kGetInts };
+  int* base = NULL;
+  MPI_Win win;
+  CHECK_MPI(MPI_Win_allocate(kCount * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                             &base, &win));
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+  for (int i = 0; i < kCount; ++i) base[i] = i < kGetsFrom ? -1 : rank * 1000000 + i;
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  static int puts[kPuts][kPutInts], gets[kGets][kGetInts];
+  for (int p = 0; p < kPuts; ++p) {
+    for (int j = 0; j < kPutInts; ++j) puts[p][j] = rank * 1000000 + p * kPutInts + j;
+  }
+  memset(gets, 0, sizeof gets);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+  for (int p = 0; p < kPuts; ++p) {
+    CHECK_MPI(MPI_Put(puts[p], kPutInts, MPI_INT, right, p * kPutInts, kPutInts, MPI_INT, win));
+    if (p % 2 == 1) {
+      const int g = p / 2;
+      CHECK_MPI(MPI_Get(gets[g], kGetInts, MPI_INT, right, kGetsFrom + g * kGetInts, kGetInts,
+                        MPI_INT, win));
+    }
+  }
+  CHECK_MPI(MPI_Win_unlock(right, win));
+  int wrong_gets = 0;
+  for (int g = 0; g < kGets; ++g) {
+    for (int j = 0; j < kGetInts; ++j) {
+      wrong_gets += gets[g][j] != right * 1000000 + kGetsFrom + g * kGetInts + j;
+    }
+  }
+  CHECK(wrong_gets == 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+  int wrong_puts = 0;
+  for (int i = 0; i < kGetsFrom; ++i) wrong_puts += base[i] != left * 1000000 + i;
+  CHECK(wrong_puts == 0);
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 /* Puts and gets large enough to travel alone (one-sided writes and reads across nodes, CMA or
  * loads and stores on one node): contiguous, a target vector of 4 blocks, one of 64 blocks (a
  * message), a derived origin for a get (unpacked when it lands), request forms; every element
@@ -684,6 +731,7 @@ int main(int argc, char** argv) {
   offset_types(MPI_WIN_FLAVOR_ALLOCATE);
   ordered_accumulates();
   packed_operations();
+  packs_at_their_bound();
   large_transfers(MPI_WIN_FLAVOR_CREATE);
   large_transfers(MPI_WIN_FLAVOR_ALLOCATE);
   misplaced_transfers();
