@@ -5,15 +5,15 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   char* base; MPI_Win win;
-  MPI_Win_allocate(1 << 16, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
-  char src[64] = {0};
+  MPI_Win_allocate(1 << 22, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+  static char src[1<<20]; int sz = argc > 2 ? atoi(argv[2]) : 1;
   double tput = 0, tflush = 0;
-  int iters = 2000, skip = 200; int nput = argc > 1 ? atoi(argv[1]) : 64;
+  int iters = argc > 3 ? atoi(argv[3]) : 300, skip = 30; int nput = argc > 1 ? atoi(argv[1]) : 64;
   if (rank == 0) {
     MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
     for (int i = 0; i < iters + skip; ++i) {
       double t0 = MPI_Wtime();
-      for (int j = 0; j < nput; ++j) MPI_Put(src + j % 64, 1, MPI_CHAR, 1, j, 1, MPI_CHAR, win);
+      for (int j = 0; j < nput; ++j) (argc > 4 ? MPI_Get(src + j * sz, sz, MPI_CHAR, 1, j * sz, sz, MPI_CHAR, win) : MPI_Put(src + j * sz, sz, MPI_CHAR, 1, j * sz, sz, MPI_CHAR, win));
       double t1 = MPI_Wtime();
       MPI_Win_flush(1, win);
       double t2 = MPI_Wtime();
