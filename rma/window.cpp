@@ -38,20 +38,23 @@ enum MessageId : int {
 
 // Packing (window.hpp): an operation's payload (a get's: its result) up to kMaxPackedPayload
 // bytes may join its target's pack, which is sent before an operation would take it, or the
-// answer to its gets, past kPackBytes (the ofi transport's default eager limit, so that both
-// travel as one eager message), at a flush, or when the epoch ends (packs the size of one eager
-// active message, 8 KiB, were tried: over ofi's tcp provider each message costs more than a pack's
-// rendezvous, osu_put_bw 1.3-2.4x slower from 64 B to 16 KiB). Each record of a pack is its
-// header's and its payload's length (two uint32), the header, then the payload. The target answers
-// a pack with one kPackAck: its header the count of puts and accumulates applied, its payload the
-// gets' results, each as (id, bytes) (two uint64) and the bytes.
-constexpr std::size_t kMaxPackedPayload = 16 * 1024;
-constexpr std::size_t kPackBytes = 64 * 1024;
+// answer to its gets, past kPackBytes, at a flush, or when the epoch ends. Over ofi's tcp
+// provider each message costs about 25 us whether it carries 32 or 64 KiB, so packs are large:
+// with 64 KiB packs (one eager message) and gets packed up to 16 KiB, 32 gets of 32 KiB and a
+// flush took 684 us and 64 of 16 KiB 577; with these bounds (a pack above 64 KiB goes by the
+// transport's rendezvous) 358 and 374, Open MPI's tcp path 335 for the first (packs the size of
+// one eager active message, 8 KiB, were tried as well: osu_put_bw 1.3-2.4x slower from 64 B to
+// 16 KiB). Each record of a pack is its header's and its payload's length (two uint32), the
+// header, then the payload. The target answers a pack with one kPackAck: its header the count of
+// puts and accumulates applied, its payload the gets' results, each as (id, bytes) (two uint64)
+// and the bytes.
+constexpr std::size_t kMaxPackedPayload = 32 * 1024;
+constexpr std::size_t kPackBytes = 256 * 1024;
 // The head of a get's result in a pack's answer: its id and byte count.
 constexpr std::size_t kAnswerRecordBytes = 2 * sizeof(std::uint64_t);
-// Sent packs' and answers' buffers kept for reuse (spare_buffers_), at most 64 KiB each: as many
-// as 64 puts of 16 KiB keep in flight (21; with 4 kept, such an epoch took 1.9 ms, not 0.6).
-constexpr std::size_t kSpareBuffers = 32;
+// Sent packs' and answers' buffers kept for reuse (spare_buffers_), at most kPackBytes each:
+// enough for the packs an epoch of 64 puts of 32 KiB keeps in flight.
+constexpr std::size_t kSpareBuffers = 8;
 
 // What every rank tells the others when a window is made.
 struct PeerRecord {

@@ -336,10 +336,10 @@ class Window {
   std::vector<std::uint64_t> next_sequence_;   // per target: of the next operation message
   std::vector<std::vector<std::byte>> packs_;  // per target: operations packed, not yet sent
   // Buffers of packs and pack answers whose sends completed, emptied, their capacity kept for
-  // the next ones: a buffer allocated afresh and freed each epoch cost page faults as it grew
-  // and glibc's heap trims when freed (over ofi, 28 puts of 2 KiB and a flush took 0.58 ms an
-  // epoch, 0.05 ms with the buffers kept). Shared with the sends' completions, which may
-  // outlive the window.
+  // the next ones (at most 8 of at most 256 KiB): a buffer allocated afresh and freed each
+  // epoch cost page faults as it grew and glibc's heap trims when freed (over ofi, 28 puts of
+  // 2 KiB and a flush took 0.58 ms an epoch, 0.05 ms with the buffers kept). Shared with the
+  // sends' completions, which may outlive the window.
   std::shared_ptr<std::vector<std::vector<std::byte>>> spare_buffers_ =
       std::make_shared<std::vector<std::vector<std::byte>>>();
   std::vector<std::size_t> pack_answer_bytes_;  // per target: the answer the packed gets fetch

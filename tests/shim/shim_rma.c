@@ -363,11 +363,11 @@ static void packed_operations(void) {
 }
 
 /* Puts of 3000 bytes and gets of 5000 interleaved in one epoch towards a rank reached by
- * messages (--vnodes, HALYARD_RMA_DIRECT=0): the packs (64 KiB) and the answers to their gets
- * (64 KiB) each fill up and split at other operations, and every put lands and every get reads
- * what the target holds. */
+ * messages (--vnodes, HALYARD_RMA_DIRECT=0): the packs (256 KiB) and the answers to their gets
+ * (256 KiB) each fill up and split at other operations (480 KB of puts, 400 KB of gets), and
+ * every put lands and every get reads what the target holds. */
 static void packs_at_their_bound(void) {
-  enum { kPuts = 48, kPutInts = 750, kGets = kPuts / 2, kGetInts = 1250 };
+  enum { kPuts = 160, kPutInts = 750, kGets = kPuts / 2, kGetInts = 1250 };
   enum { kGetsFrom = kPuts * kPutInts, kCount = kGetsFrom + kGets * kGetInts };
   int* base = NULL;
   MPI_Win win;
