@@ -671,9 +671,8 @@ void Window::pack_operation(std::size_t target, RmaKind kind, AccumulateCode op,
                             std::span<const std::int64_t> blocks,
                             std::span<const std::byte> payload, std::span<std::byte> result,
                             std::function<void()>* result_landed) {
-  // A pack, and the answer to its gets, each stay within kPackBytes, one eager message over ofi
-  // (a larger one took the transport's rendezvous: 64 puts of 1 KiB and a flush 0.6 ms, against
-  // 0.09 ms): an operation that would take either past it starts the next pack.
+  // A pack, and the answer to its gets, each stay within kPackBytes: an operation that would
+  // take either past it starts the next pack.
   std::uint32_t lengths[2] = {
       static_cast<std::uint32_t>(sizeof(OperationWire) + blocks.size_bytes()),
       static_cast<std::uint32_t>(payload.size())};
