@@ -47,7 +47,7 @@ class ActiveMessages {
   using SendFunction =
       std::function<void(int peer, const Envelope& env, const void* buffer, Completion done)>;
 
-  // Payloads above this (with their header) go by rendezvous; HALYARD_AM_EAGER_LIMIT, default 8K.
+  // Payloads above this (with their header) go by rendezvous; HALYARD_AM_EAGER_LIMIT, default
   // 64 KiB, the ofi transport's eager limit: over ofi an active message up to it is one eager
   // frame, where the rendezvous form takes two (a window's pack of 64 puts of 64 B to another
   // node: osu_put_bw 75 MB/s with 8 KiB, 100-115 with 64 KiB).
