@@ -10,7 +10,10 @@
 #     e.g. bench/compare_rma.sh --build build/dev /work/suites/osu -- -m 1:1048576 -i 200
 #
 # Ratios: latency Halyard / Open MPI (below 1: Halyard faster); bandwidth Open MPI / Halyard
-# (below 1: Halyard faster), so every column reads the same way against the goals.
+# (below 1: Halyard faster), so every column reads the same way against the goals. "ratio" is
+# that of the best rounds; "paired" is the median of the rounds' own ratios (each round runs
+# the two back to back) with their range, which a change in the machine's speed between rounds
+# (this VM's memory bandwidth moves by 20% from minute to minute) does not sway.
 set -euo pipefail
 
 build=build rounds=3 nodes=both
@@ -70,34 +73,46 @@ run() {  # run IMPL NODES PROGRAM: OSU's rows "size value"
 
 wheres=(one two)
 [[ $nodes == both ]] || wheres=("$nodes")
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores; OSU args: ${osu_args[*]}; best of $rounds alternating rounds"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores; OSU args: ${osu_args[*]}; $rounds alternating rounds"
 echo "# one node: Halyard hlaunch -n 2 --bind-to core, Open MPI's defaults; two: Halyard --vnodes 2, Open MPI --mca pml ob1 --mca osc pt2pt --mca btl tcp,self"
 for where in "${wheres[@]}"; do
   for program in "${programs[@]}"; do
     results=$work/$where-$program
     : >"$results"
     for ((round = 1; round <= rounds; round++)); do
-      for impl in halyard openmpi; do
-        run "$impl" "$where" "$program" | sed "s/^/$impl /" >>"$results"
+      impls=(halyard openmpi)
+      ((round % 2)) || impls=(openmpi halyard)  # who goes first alternates too
+      for impl in "${impls[@]}"; do
+        run "$impl" "$where" "$program" | sed "s/^/$impl $round /" >>"$results"
       done
     done
     awk -v program="$program" -v where="$where" '
-      { v = $3 + 0; k = $2
+      { v = $4 + 0; k = $3; value[$1, $2, k] = v; if ($2 > rounds) rounds = $2
         if (!(($1, k) in best) || (program ~ /_bw$/ ? v > best[$1, k] : v < best[$1, k])) best[$1, k] = v
         if (!(k in seen)) { seen[k] = 1; order[++n] = k } }  # OSU prints sizes in increasing order
+      function ratio(h, o) { return bw ? o / h : h / o }
       END {
         bw = program ~ /_bw$/
         printf "# %s, %s node%s: %s\n", program, where, where == "one" ? "" : "s", bw ? "MB/s (higher is better)" : "us (lower is better)"
-        printf "%10s %12s %12s %8s\n", "size(B)", "halyard", "openmpi", "ratio"
-        worst = 0
+        printf "%10s %12s %12s %8s %8s %13s\n", "size(B)", "halyard", "openmpi", "ratio", "paired", "range"
+        worst = 0; worst_paired = 0
         for (i = 1; i <= n; i++) {
           k = order[i]; h = best["halyard", k]; o = best["openmpi", k]
           if (h == "" || o == "" || h == 0) continue
-          r = bw ? o / h : h / o
+          r = ratio(h, o)
           if (r > worst) { worst = r; at = k }
-          printf "%10s %12.2f %12.2f %8.2f\n", k, h, o, r
+          m = 0
+          for (round = 1; round <= rounds; round++) {
+            if ((("halyard", round, k) in value) && (("openmpi", round, k) in value) && value["halyard", round, k] > 0) {
+              pr[++m] = ratio(value["halyard", round, k], value["openmpi", round, k])
+            }
+          }
+          for (a = 2; a <= m; a++) for (b = a; b > 1 && pr[b - 1] > pr[b]; b--) { t = pr[b]; pr[b] = pr[b - 1]; pr[b - 1] = t }
+          median = m % 2 ? pr[(m + 1) / 2] : (pr[m / 2] + pr[m / 2 + 1]) / 2
+          if (median > worst_paired) { worst_paired = median; paired_at = k }
+          printf "%10s %12.2f %12.2f %8.2f %8.2f %6.2f-%-6.2f\n", k, h, o, r, median, pr[1], pr[m]
         }
-        printf "# %s, %s: worst ratio %.2f at %s B\n", program, where, worst, at
+        printf "# %s, %s: worst ratio %.2f at %s B; worst paired median %.2f at %s B\n", program, where, worst, at, worst_paired, paired_at
       }' "$results"
   done
 done
