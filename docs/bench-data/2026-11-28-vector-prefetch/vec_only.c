@@ -1,6 +1,3 @@
-/* One layout alone: MPI_Allreduce (sum) of 1 MiB of doubles, contiguous (B = 0) or as blocks of B doubles 2B
- * apart, ITERATIONS calls; rank 0 prints the average.  hmpicc -O2 vec_only.c -o vec_only &&
- * hlaunch -n 2 --bind-to core ./vec_only B ITERATIONS (under perf: a wrapper that runs perf record per rank). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +5,7 @@
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   long B = atol(argv[1]); int iters = atoi(argv[2]);
-  long count = 131072;
+  long count = argc > 3 ? atol(argv[3]) : 131072;
   double* send = malloc(sizeof(double) * count * 2); double* recv = malloc(sizeof(double) * count * 2);
   for (long i = 0; i < count * 2; ++i) send[i] = i % 7;
   MPI_Datatype type = MPI_DOUBLE; int n = (int)count;
