@@ -1,3 +1,6 @@
+/* One layout alone: MPI_Allreduce (sum) of COUNT doubles (131072 by default), contiguous (B = 0) or as blocks of B
+ * doubles 2B apart, ITERATIONS calls; rank 0 prints the average.  hmpicc -O2 vec_only.c -o vec_only &&
+ * hlaunch -n 2 --bind-to core ./vec_only B ITERATIONS [COUNT] (under perf: a wrapper that runs perf record per rank). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
