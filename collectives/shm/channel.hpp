@@ -328,6 +328,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   std::vector<std::byte> scratch_;        // an in-place root's own chunk while it reduces into recv
   std::vector<std::byte> reduced_chunk_;  // a piece of result on its way to a recv layout
   std::vector<std::byte> own_chunk_;      // a reduce root's own chunk packed from a send layout
+  std::vector<std::byte> staged_part_;    // a part packed from a send layout, bound for the cell
   static constexpr std::size_t kReducedPieceBytes = 8 * 1024;
   static constexpr std::size_t kInPlaceBlockBytes = 1024;  // a recv block reduced into in place
   const Status* failure_ = nullptr;  // the process failure that stopped the channel
