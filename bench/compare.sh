@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Halyard next to Open MPI's collective components and MPICH, in one invocation: the same MPI
-# program (bench/mpi_collectives.c: Bcast, Reduce, Allreduce per size, and Barrier) built with
+# program (bench/mpi_collectives.c: Bcast, Reduce, Allreduce per size, and Barrier; with --only,
+# also Allgather, Gather, Scatter, Reduce_scatter_block) built with
 # hmpicc (Halyard's MPI shim), with Open MPI's mpicc, run as coll "tuned", "han" and "adapt" (each
 # chosen by MCA priority), and with MPICH's mpicc.mpich when it is installed. The implementations
 # alternate, round after round, so a drift in the machine's load weighs on all of them; each
@@ -12,7 +13,7 @@
 #
 #   bench/compare.sh [--build DIR] [--baseline DIR] [--out DIR] [-n RANKS] [--vnodes K[,K...]]
 #                    [--rounds R] [--stat best|median] [--timeout S] [--] [mpi_collectives args: --min-size B
-#                    --max-size B --scale F --only bcast|reduce|allreduce|barrier]
+#                    --max-size B --scale F --only COLL[,COLL...]]
 #     e.g. bench/compare.sh --build build/dev -n 2 --max-size 4M --scale 0.3
 #          bench/compare.sh -n 16 --vnodes 1,2,4 --max-size 16M --scale 0.3   (the GPU machine)
 #

@@ -5,8 +5,8 @@
 # limit so one slow part cannot eat the others. Results go to $OUT (or out/).
 #
 #   bench/device_run.sh [PART...]   (from the repository root, on the device machine)
-#     PART: build compare noise hbench p2p overlap tune datatypes rules, and cuda (= cuda-tests
-#     cuda-bench);
+#     PART: build compare noise hbench p2p overlap tune datatypes rules gathers, and cuda
+#     (= cuda-tests cuda-bench);
 #     the default is build compare noise hbench p2p. The device tool allows 10 minutes a
 #     command; the parts' limits add up to about 11 plus the build, so to be safe run
 #     `bench/device_run.sh build compare noise`, then `bench/device_run.sh hbench p2p` on the same
@@ -36,7 +36,7 @@
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
-# RANKS, VNODES and BUILD change the defaults (e.g. to try the script on a small machine:
+# RANKS, VNODES, BUILD and SWEEP_MAX (rules, gathers) change the defaults (e.g. to try the script on a small machine:
 # RANKS=2 VNODES=1,2 BUILD=build/dev OUT=/tmp/run bench/device_run.sh compare noise hbench).
 build=${BUILD:-build/device}
 n=${RANKS:-16}
@@ -97,32 +97,48 @@ if wanted p2p; then
   log "p2p over ofi (tcp;ofi_rxm) vs Open MPI tcp"
   timeout 60 bench/compare_p2p.sh "$build" >"$out/p2p_ofi.txt" 2>&1; log "rc=$?"
 fi
-if wanted rules; then
-  # The one-node rules above 16 KiB were measured on 2 cores (2-8 ranks oversubscribed): here
-  # every candidate of bcast, reduce and allreduce runs forced (HALYARD_<COLL>_ALG) on 16, 8 and
-  # 4 ranks, two alternating rounds, one line per size in rules_<ranks>.txt, to set the rules where
-  # ranks have their own cores (docs/collectives.md, "Rules").
-  candidates=(bcast:shm bcast:intranode:cma bcast:adapt:binary bcast:adapt:knomial bcast:base:binomial
-    reduce:shm reduce:intranode:cma reduce:adapt:binary reduce:adapt:knomial reduce:base:binomial
-    allreduce:shm allreduce:intranode:cma allreduce:base:rabenseifner allreduce:base:ring)
+# forced_sweep NAME SPEC...: every candidate SPEC (collective:algorithm) forced
+# (HALYARD_<COLL>_ALG) on $n, 8 and 4 ranks, two alternating rounds, 16 KiB .. SWEEP_MAX (16 MiB),
+# one line per size in NAME_<ranks>.txt, then per collective and size the candidates' best
+# times, fastest first, in NAME_<ranks>_ranked.txt and the summary.
+forced_sweep() {
+  local name=$1
+  shift
+  local ranks round spec coll alg
   for ranks in $n 8 4; do
-    log "rules: every candidate forced, $ranks ranks, 16 KiB .. 16 MiB, 2 rounds"
+    log "$name: every candidate forced, $ranks ranks, 16 KiB .. ${SWEEP_MAX:-16M}, 2 rounds"
     for round in 1 2; do
-      for spec in "${candidates[@]}"; do
+      for spec in "$@"; do
         coll=${spec%%:*} alg=${spec#*:}
         env "HALYARD_${coll^^}_ALG=$alg" timeout 60 "$build/bin/hlaunch" --oversubscribe -n "$ranks" -- \
-          "$build/bin/mpi_collectives_halyard" --only "$coll" --min-size 16K --max-size 16M --scale 0.3 2>&1 |
+          "$build/bin/mpi_collectives_halyard" --only "$coll" --min-size 16K --max-size "${SWEEP_MAX:-16M}" --scale 0.3 2>&1 |
           awk -v c="$coll" -v a="$alg" '$1 ~ /^[0-9]+$/ {print c, a, $1, $2} !/^[#0-9]/ {print "# " c " " a ": " $0}' \
-            >>"$out/rules_$ranks.txt"
+            >>"$out/${name}_$ranks.txt"
       done
     done
-    log "$(grep -c '^[a-z]' "$out/rules_$ranks.txt") figures, $(grep -c '^#' "$out/rules_$ranks.txt") other lines"
-    # One line per collective and size: the candidates' best times, fastest first.
+    log "$(grep -c '^[a-z]' "$out/${name}_$ranks.txt") figures, $(grep -c '^#' "$out/${name}_$ranks.txt") other lines"
     awk '/^[a-z]/ { k = $1 " " $3 " " $2; if (!(k in best) || $4 < best[k]) best[k] = $4 }
-      END { for (k in best) print k, best[k] }' "$out/rules_$ranks.txt" | sort -k1,1 -k2,2n -k4,4g |
+      END { for (k in best) print k, best[k] }' "$out/${name}_$ranks.txt" | sort -k1,1 -k2,2n -k4,4g |
       awk '{ if ($1 " " $2 != row) { if (row != "") print ""; printf "%-9s %9s", $1, $2; row = $1 " " $2 }
-             printf "  %s=%s", $3, $4 } END { print "" }' | tee "$out/rules_${ranks}_ranked.txt" >>"$out/summary.txt"
+             printf "  %s=%s", $3, $4 } END { print "" }' | tee "$out/${name}_${ranks}_ranked.txt" >>"$out/summary.txt"
   done
+}
+
+if wanted rules; then
+  # The one-node rules above 16 KiB were measured on 2 cores (2-8 ranks oversubscribed): here
+  # every candidate of bcast, reduce and allreduce runs forced to set the rules where ranks have
+  # their own cores (docs/collectives.md, "Rules").
+  forced_sweep rules bcast:shm bcast:intranode:cma bcast:adapt:binary bcast:adapt:knomial \
+    bcast:base:binomial reduce:shm reduce:intranode:cma reduce:adapt:binary reduce:adapt:knomial \
+    reduce:base:binomial allreduce:shm allreduce:intranode:cma allreduce:base:rabenseifner \
+    allreduce:base:ring
+fi
+
+if wanted gathers; then
+  # The gather family's one-node rules (docs/collectives.md, "The gather family"), measured on
+  # 2 cores only: the shm engine against the flat algorithms where ranks have their own cores.
+  forced_sweep gathers allgather:shm allgather:base:ring gather:shm gather:base:linear \
+    scatter:shm scatter:base:linear reduce_scatter_block:shm reduce_scatter_block:base:ring
 fi
 if wanted datatypes; then
   # Issue 25: MPI_Allreduce of 1 MiB as vector datatypes against contiguous, 2 ranks; goal: the

@@ -1,15 +1,20 @@
 /* mpi_collectives: OSU-style latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce per message
- * size, and of MPI_Barrier (one row, size 0). One source, built with hmpicc (Halyard's MPI shim)
- * and, for comparison only, with Open MPI's mpicc and MPICH's mpicc.mpich. bench/compare.sh runs
- * them side by side.
+ * size, and of MPI_Barrier (one row, size 0); on request (--only) also MPI_Allgather,
+ * MPI_Gather, MPI_Scatter and MPI_Reduce_scatter_block. One source, built with hmpicc (Halyard's
+ * MPI shim) and, for comparison only, with Open MPI's mpicc and MPICH's mpicc.mpich.
+ * bench/compare.sh runs them side by side.
  *
  *   hlaunch -n 2 build/bin/mpi_collectives_halyard [--min-size B] [--max-size B] [--scale F]
- *                                                  [--only bcast|reduce|allreduce|barrier]
+ *                                                  [--only COLL[,COLL...]]
+ *
+ * COLL: bcast, reduce, allreduce, barrier (the default: these four), allgather, gather,
+ * scatter, reduce_scatter_block.
  *
  * Like the OSU micro-benchmarks: per size, some untimed warm-up calls, then timed calls each
  * followed by an (untimed) barrier so that one call's skew does not hide inside the next;
  * every rank averages its own call times, and the table shows the average, minimum and
- * maximum of those per-rank averages. Reductions sum floats; a size is the bytes per rank.
+ * maximum of those per-rank averages. Reductions sum floats; a size is the bytes per rank (one
+ * block of the gather family; reduce_scatter_block's result block). Roots are rank 0.
  * Before timing, each size is run once and its result checked, so a wrong answer never
  * produces a figure (a barrier carries no data: what is checked is that no rank leaves it early).
  */
@@ -20,10 +25,15 @@
 
 #include "mpi_size_arg.h"
 
-enum collective { BCAST, REDUCE, ALLREDUCE, BARRIER };
-static const char* const kNames[] = {"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier"};
-static const char* const kOptionNames[] = {"bcast", "reduce", "allreduce", "barrier"};
+enum collective { BCAST, REDUCE, ALLREDUCE, BARRIER, ALLGATHER, GATHER, SCATTER, REDUCE_SCATTER };
+static const char* const kNames[] = {
+    "MPI_Bcast",     "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier",
+    "MPI_Allgather", "MPI_Gather", "MPI_Scatter",   "MPI_Reduce_scatter_block"};
+static const char* const kOptionNames[] = {
+    "bcast",     "reduce", "allreduce", "barrier",
+    "allgather", "gather", "scatter",   "reduce_scatter_block"};
 static const int kCollectives = (int)(sizeof kNames / sizeof kNames[0]);
+static const int kDefaultCollectives = 4; /* bcast .. barrier */
 
 static int iterations_for(size_t size, double scale) {
   int base = size <= (16u << 10) ? 1000 : size <= (256u << 10) ? 200 : size <= (2u << 20) ? 50 : 20;
@@ -45,7 +55,28 @@ static void run_once(enum collective which, float* send, float* recv, int count)
     case BARRIER:
       MPI_Barrier(MPI_COMM_WORLD);
       break;
+    case ALLGATHER:
+      MPI_Allgather(send, count, MPI_FLOAT, recv, count, MPI_FLOAT, MPI_COMM_WORLD);
+      break;
+    case GATHER:
+      MPI_Gather(send, count, MPI_FLOAT, recv, count, MPI_FLOAT, 0, MPI_COMM_WORLD);
+      break;
+    case SCATTER:
+      MPI_Scatter(send, count, MPI_FLOAT, recv, count, MPI_FLOAT, 0, MPI_COMM_WORLD);
+      break;
+    case REDUCE_SCATTER:
+      MPI_Reduce_scatter_block(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      break;
   }
+}
+
+/* Floats in each buffer for `count` floats per rank: the gather family's whole vector on one
+ * side. */
+static size_t send_floats(enum collective which, int count, int size) {
+  return (size_t)count * (which == SCATTER || which == REDUCE_SCATTER ? (size_t)size : 1);
+}
+static size_t recv_floats(enum collective which, int count, int size) {
+  return (size_t)count * (which == ALLGATHER || which == GATHER ? (size_t)size : 1);
 }
 
 /* What a barrier promises: no rank leaves it before every rank has entered. Rank 0 enters last,
@@ -78,23 +109,31 @@ static void verify_barrier(int rank, int size) {
   }
 }
 
-/* One untimed call whose result is checked: rank r contributes r + 1 (bcast: root's 7). */
+/* One untimed call whose result is checked: rank r contributes r + 1 (bcast: root's 7; scatter:
+ * the root's block r holds r + 1; the gathers' block r holds r + 1). */
 static void verify(enum collective which, float* send, float* recv, int count, int rank, int size) {
   if (which == BARRIER) {
     verify_barrier(rank, size);
     return;
   }
-  for (int i = 0; i < count; ++i) {
-    send[i] = which == BCAST ? (rank == 0 ? 7.0f : 0.0f) : (float)(rank + 1);
-    recv[i] = -1.0f;
+  size_t sends = send_floats(which, count, size), recvs = recv_floats(which, count, size);
+  for (size_t i = 0; i < sends; ++i) {
+    send[i] = which == BCAST     ? (rank == 0 ? 7.0f : 0.0f)
+              : which == SCATTER ? (float)(i / (size_t)count + 1)
+                                 : (float)(rank + 1);
   }
+  for (size_t i = 0; i < recvs; ++i) recv[i] = -1.0f;
   run_once(which, send, recv, count);
-  float want = which == BCAST ? 7.0f : (float)size * (float)(size + 1) / 2.0f;
+  if ((which == REDUCE || which == GATHER) && rank != 0) return;
   const float* got = which == BCAST ? send : recv;
-  if (which == REDUCE && rank != 0) return;
-  for (int i = 0; i < count; ++i) {
+  size_t n = which == BCAST ? (size_t)count : recvs;
+  for (size_t i = 0; i < n; ++i) {
+    float want = which == BCAST                          ? 7.0f
+                 : which == ALLGATHER || which == GATHER ? (float)(i / (size_t)count + 1)
+                 : which == SCATTER                      ? (float)(rank + 1)
+                                                         : (float)size * (float)(size + 1) / 2.0f;
     if (got[i] != want) {
-      fprintf(stderr, "mpi_collectives: %s of %d floats: element %d is %g, expected %g\n",
+      fprintf(stderr, "mpi_collectives: %s of %d floats: element %zu is %g, expected %g\n",
               kNames[which], count, i, (double)got[i], (double)want);
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -130,8 +169,9 @@ static void measure_size(enum collective which, float* send, float* recv, size_t
  * which moves no data, has the one row of size 0. */
 static void measure(enum collective which, size_t min_size, size_t max_size, double scale, int rank,
                     int size) {
-  float* send = malloc(max_size + sizeof(float));
-  float* recv = malloc(max_size + sizeof(float));
+  int max_count = (int)(max_size / sizeof(float));
+  float* send = malloc((send_floats(which, max_count, size) + 1) * sizeof(float));
+  float* recv = malloc((recv_floats(which, max_count, size) + 1) * sizeof(float));
   if (rank == 0) {
     printf("# %s latency, %d ranks\n", kNames[which], size);
     printf("%-12s %14s %14s %14s\n", "# size(B)", "avg(us)", "min(us)", "max(us)");
@@ -150,7 +190,8 @@ static void measure(enum collective which, size_t min_size, size_t max_size, dou
 int main(int argc, char** argv) {
   size_t min_size = 4, max_size = (size_t)16 << 20;
   double scale = 1.0;
-  int only = -1;
+  int wanted[sizeof kNames / sizeof kNames[0]] = {0};
+  int any_wanted = 0;
   MPI_Init(&argc, &argv);
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--min-size") == 0) {
@@ -160,8 +201,16 @@ int main(int argc, char** argv) {
     } else if (strcmp(argv[i], "--scale") == 0) {
       scale = atof(argv[i + 1]);
     } else if (strcmp(argv[i], "--only") == 0) {
-      for (int c = 0; c < kCollectives; ++c) {
-        if (strcmp(argv[i + 1], kOptionNames[c]) == 0) only = c;
+      for (char* name = strtok(argv[i + 1], ","); name != NULL; name = strtok(NULL, ",")) {
+        int found = 0;
+        for (int c = 0; c < kCollectives; ++c) {
+          if (strcmp(name, kOptionNames[c]) == 0) found = wanted[c] = any_wanted = 1;
+        }
+        if (!found) {
+          fprintf(stderr, "mpi_collectives: --only %s: not a collective this program measures\n",
+                  name);
+          MPI_Abort(MPI_COMM_WORLD, 2);
+        }
       }
     }
   }
@@ -170,7 +219,9 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (int c = 0; c < kCollectives; ++c) {
-    if (only < 0 || only == c) measure((enum collective)c, min_size, max_size, scale, rank, size);
+    if (any_wanted ? wanted[c] : c < kDefaultCollectives) {
+      measure((enum collective)c, min_size, max_size, scale, rank, size);
+    }
   }
   MPI_Finalize();
   return 0;
