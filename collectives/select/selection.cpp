@@ -48,10 +48,9 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // (docs/collectives.md, "The shm engine", has the measurements: hbench on 2 ranks and on 4 and 8
 // oversubscribed ranks, 1 KiB to 4 MiB; own_cpus_rule below has the rest). The shm engine won
 // bcast up to 64 KiB on more than 2 ranks, allreduce up to 64 KiB, reduce at every size (its
-// root reduces straight from the cells), allgather up to 64 KiB per rank, and barrier. Above,
-// bcast ran best as CMA pulls on more than 2 ranks; allreduce ran best as CMA slice
-// reductions; allgather keeps the flat rule (ring).
-// Gather is not measured yet: it keeps the flat rule too. Bcast on 2 ranks takes the engine at
+// root reduces straight from the cells), and barrier. Above, bcast ran best as CMA pulls on
+// more than 2 ranks; allreduce ran best as CMA slice reductions (the gather family's rules are
+// at kShmGatherBytes below). Bcast on 2 ranks takes the engine at
 // every size since its cells copy at full speed (copy_bytes' aliasing fix): 2026-11-28,
 // mpi_collectives, 2 ranks, 3 alternating runs, engine / binomial: 16 KiB 1.40-1.45 / 6.62-6.79
 // us, 256 KiB 11.7-12.9 / 15.9-17.8, 1 MiB 42-45 / 54-106, 4 MiB 173-259 / 209-237, 16 MiB
@@ -70,14 +69,23 @@ constexpr std::size_t kShmBcastBytes = 64 * 1024;
 // 54.6 / 71.0, 1 MiB 197 / 247, 4 MiB 1,094 / 1,927, 16 MiB 6,050 / 9,839 (an earlier hbench
 // run, before the engine's blocking path, had cma ahead at 256 KiB, 40 / 56, level at 4 MiB).
 constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
-constexpr std::size_t kShmAllgatherBytes = 64 * 1024;
-// Scatter and reduce-scatter (issue 24, not measured yet): the engine only where the whole
-// vector is at most 8 KiB, so the call is one chunk, one flag per member (and inline up to 56
-// bytes), where p2p pays p - 1 messages (linear scatter) or p - 1 ring steps. The engine's
-// allreduce, which moves more, won up to 64 KiB: 8 KiB keeps a wide margin. The v-variants have
-// no rule: their bytes are this rank's own block, which differs between ranks, so a rule by
-// size could choose differently on different members.
-constexpr std::size_t kShmScatterReduceScatterBytes = 8 * 1024;
+// Allgather, gather, scatter and reduce_scatter(_block): the engine forced against the rules
+// before (2026-11-28, bench/mpi_collectives --only, 4 B to 16 MiB, best of 2-3 alternating
+// rounds on 2, 3, 4 and 8 ranks of the 2 cores; docs/collectives.md, "The gather family"):
+// - allgather: the engine first or level at every size and rank count (before, the ring above
+//   64 KiB per rank: 2 ranks 1 MiB 102 / 257 us, 8 ranks 1 MiB 2,704 / 4,909);
+// - gather: the engine at every size on 2 ranks (4 MiB 319 / 671); on more, up to 64 KiB per rank
+//   (8 ranks 64 KiB 12.0 / 70.6), behind the linear gather from 256 KiB (8 ranks 1 MiB 860 / 423):
+//   its root copies every block out of the cells alone;
+// - scatter: the engine at every size on 2 ranks (16 MiB 1,951 / 3,552); on more, while the
+//   whole vector is at most 64 KiB (4 ranks 16 KiB blocks 5.3 / 19.1, 8 ranks 16 KiB blocks
+//   62.5 / 24.3): every member's block passes through the root's one cell;
+// - reduce_scatter_block: the engine at every size and rank count (the ring, which then copied
+//   its whole input per call, took 154 ms for 16 MiB blocks on 2 ranks, against 3.4 ms).
+// The v-variants have no rule: their bytes are this rank's own block, which differs between
+// ranks, so a rule by size could choose differently on different members.
+constexpr std::size_t kShmGatherBytes = 64 * 1024;
+constexpr std::size_t kShmScatterBytes = 64 * 1024;
 
 // Where each of more than 2 ranks has a CPU of its own, the measurements above (2 cores, 3-8
 // ranks oversubscribed) do not hold: there the engine's readers copy out of the root's cells in
@@ -152,15 +160,17 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
       if (bytes <= kShmAllreduceBytes || shape.size == 2) return SelectedAlgorithm{Algorithm::kShm};
       return SelectedAlgorithm{Algorithm::kIntranodeCma};
     case Collective::kAllgather:
-      if (bytes <= kShmAllgatherBytes) return SelectedAlgorithm{Algorithm::kShm};
+    case Collective::kReduceScatterBlock:
+    case Collective::kReduceScatter:
+      return SelectedAlgorithm{Algorithm::kShm};
+    case Collective::kGather:
+      if (shape.size == 2 || bytes <= kShmGatherBytes) return SelectedAlgorithm{Algorithm::kShm};
       return std::nullopt;
     case Collective::kScatter:
-    case Collective::kReduceScatterBlock:
       // `bytes` is one block: the vector is size() of them.
-      bytes *= static_cast<std::size_t>(shape.size);
-      [[fallthrough]];
-    case Collective::kReduceScatter:
-      if (bytes <= kShmScatterReduceScatterBytes) return SelectedAlgorithm{Algorithm::kShm};
+      if (shape.size == 2 || bytes * static_cast<std::size_t>(shape.size) <= kShmScatterBytes) {
+        return SelectedAlgorithm{Algorithm::kShm};
+      }
       return std::nullopt;
     default:
       return std::nullopt;

@@ -261,8 +261,9 @@ TEST(SelectRules, ShmEngineOnOneNode) {
   EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape::single_node(8), 0).algorithm,
             Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
-  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 1u << 20).algorithm, Algorithm::kRing);
-  EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, 8).algorithm, Algorithm::kLinear);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 1u << 20).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllgather, eight_ranks, 16u << 20).algorithm,
+            Algorithm::kShm);
 }
 
 // More than 2 ranks of one node with a CPU each (measured with 4, 8 and 16 ranks on 16 cores):
@@ -314,19 +315,33 @@ TEST(SelectRules, OwnCpusRulesForLargeMessages) {
             Algorithm::kShm);
 }
 
-// Issue 24: scatter and reduce-scatter take the shm engine on one node while the whole vector
-// is at most 8 KiB (scatter and reduce_scatter_block size by one block); the v-variants never
-// by default (their sizes differ between ranks), nor across nodes.
-TEST(SelectRules, ShmBlockCollectivesOnSmallVectors) {
+// Issue 24, the gather family on one node: reduce_scatter(_block) takes the shm engine at every
+// size; gather and scatter at every size on 2 ranks, on more while a block (gather) or the whole
+// vector (scatter, sized by one block) is at most 64 KiB, the flat rule's linear algorithms
+// above; the v-variants never by default (their sizes differ between ranks), nor across nodes.
+TEST(SelectRules, ShmGatherFamilyOnOneNode) {
+  const CommShape two_ranks = CommShape::single_node(2);
   const CommShape four_ranks = CommShape::single_node(4);
-  for (Collective c : {Collective::kScatter, Collective::kReduceScatterBlock}) {
-    EXPECT_EQ(builtin_rule(c, four_ranks, 2048).algorithm, Algorithm::kShm);
-    EXPECT_NE(builtin_rule(c, four_ranks, 2049).algorithm, Algorithm::kShm);
+  for (std::size_t bytes : {8u, 64u << 10, 16u << 20}) {
+    for (const CommShape& shape : {two_ranks, four_ranks, CommShape::single_node(8)}) {
+      for (Collective c : {Collective::kReduceScatterBlock, Collective::kReduceScatter}) {
+        EXPECT_EQ(builtin_rule(c, shape, bytes).algorithm, Algorithm::kShm)
+            << shape.size << " ranks, " << bytes;
+      }
+    }
+    EXPECT_EQ(builtin_rule(Collective::kGather, two_ranks, bytes).algorithm, Algorithm::kShm);
+    EXPECT_EQ(builtin_rule(Collective::kScatter, two_ranks, bytes).algorithm, Algorithm::kShm);
+  }
+  EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, 64u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, (64u << 10) + 4).algorithm,
+            Algorithm::kLinear);
+  EXPECT_EQ(builtin_rule(Collective::kScatter, four_ranks, 16u << 10).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kScatter, four_ranks, (16u << 10) + 4).algorithm,
+            Algorithm::kLinear);
+  for (Collective c : {Collective::kGather, Collective::kScatter, Collective::kReduceScatterBlock,
+                       Collective::kReduceScatter}) {
     EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
   }
-  EXPECT_EQ(builtin_rule(Collective::kReduceScatter, four_ranks, 8192).algorithm, Algorithm::kShm);
-  EXPECT_EQ(builtin_rule(Collective::kReduceScatter, four_ranks, 8193).algorithm, Algorithm::kRing);
-  EXPECT_EQ(builtin_rule(Collective::kScatter, four_ranks, 4096).algorithm, Algorithm::kLinear);
   for (Collective c : {Collective::kGatherv, Collective::kScatterv, Collective::kAllgatherv}) {
     EXPECT_NE(builtin_rule(c, four_ranks, 8).algorithm, Algorithm::kShm);
   }
