@@ -136,6 +136,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     kEnded,       // the call completed
   };
   bool fits_single_chunk(const core::CollArgs& args) const;
+  // A member's slot of a scatter's payload in the root's cell (plan_blocks' chunk_bytes).
+  std::size_t scatter_slot_bytes(const core::CollArgs& args) const;
   SingleChunk start_single_chunk(const core::CollArgs& args);
 
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a

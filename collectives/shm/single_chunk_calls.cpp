@@ -1,8 +1,9 @@
 // The shm engine's single-chunk calls (channel.hpp, Channel::start_single_chunk): a call of one
 // seq, run from its arguments. Each step is the general algorithm's (flag_algorithms.cpp:
-// advance_rooted, advance_symmetric, advance_barrier) for a call of one chunk; where a step
-// must wait, the rank has done nothing yet (kNotStarted) or has published its part
-// (kPublished), and the general path takes the call from there.
+// advance_rooted, advance_symmetric, advance_scatter, advance_reduce_scatter, advance_barrier)
+// for a call of one chunk, with the same layout of payloads (call_plan.cpp); where a step must
+// wait, the rank has done nothing yet (kNotStarted) or has published its part (kPublished), and
+// the general path takes the call from there.
 #include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel.hpp"
 #include "runtime/support/copy_bytes.hpp"
@@ -16,16 +17,31 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
   static_assert(kSingleChunkMaxBytes < kSlicedAllreduceMinBytes);
   static_assert(kSingleChunkMaxBytes < kSingleCopyMinBytes);
   if (args.send_layout != nullptr || args.recv_layout != nullptr) return false;
+  const auto fits = [&](std::size_t bytes, std::size_t room) {
+    return args.bytes > 0 && bytes <= kSingleChunkMaxBytes && bytes <= room;
+  };
+  const auto members = static_cast<std::size_t>(size_);
   switch (args.collective) {
     case Collective::kBarrier:
       return size_ == 2;  // more members: gather and release, two seqs
     case Collective::kBcast:
     case Collective::kReduce:
     case Collective::kAllreduce:
-      return args.bytes > 0 && args.bytes <= kSingleChunkMaxBytes && args.bytes <= cell_bytes_;
+    case Collective::kAllgather:  // a block per member, each in its own cell
+    case Collective::kGather:
+      return fits(args.bytes, cell_bytes_);
+    case Collective::kScatter:  // every member's block in its slot of the root's cell
+      return fits(args.bytes, scatter_slot_bytes(args));
+    case Collective::kReduceScatterBlock:  // the whole vector in each member's cell
+      return fits(args.bytes * members, cell_bytes_);
     default:
       return false;
   }
+}
+
+std::size_t Channel::scatter_slot_bytes(const core::CollArgs& args) const {
+  const std::size_t element = datatype_size(args.type);
+  return cell_bytes_ / static_cast<std::size_t>(size_) / element * element;
 }
 
 Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
@@ -42,11 +58,26 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
   };
   // A writer places its part once the readers of its parity's last payload finished it; the
   // members are woken by the publish or finish() that follows.
-  const auto place_own = [&](const std::byte* data, int reader) {
+  const auto place_bytes = [&](const std::byte* data, std::size_t length, int reader) {
     if (!reusable(seq)) return false;
     ++next_seq_;
-    place(seq, data, bytes, reader);
+    place(seq, data, length, reader);
     return true;
+  };
+  const auto place_own = [&](const std::byte* data, int reader) {
+    return place_bytes(data, bytes, reader);
+  };
+  // Gather and allgather: this rank's block (in place, already at its place in recv), and
+  // member r's block goes to recv + r * bytes (this rank's from `own`, unless it lies there).
+  const auto own_block = [&]() -> const std::byte* {
+    return core::is_in_place(args.send) ? recv + static_cast<std::size_t>(rank_) * bytes : send;
+  };
+  const auto place_blocks_from = [&](const std::byte* own) {
+    for (int r = 0; r < size_; ++r) {
+      std::byte* to = recv + static_cast<std::size_t>(r) * bytes;
+      const std::byte* from = r == rank_ ? own : payload(r, seq, bytes);
+      if (from != to) copy_bytes(to, from, bytes);
+    }
   };
   switch (args.collective) {
     case Collective::kBcast:
@@ -59,12 +90,18 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       }
       break;
     case Collective::kReduce:
+    case Collective::kGather:
+      // The others place their part for the root, which reduces them or places the blocks.
       if (rank_ != args.root) {
         if (!place_own(send, args.root)) return SingleChunk::kNotStarted;
       } else {
         if (!all_posted_now()) return SingleChunk::kNotStarted;
         ++next_seq_;
-        reduce_parts(args.op, args.type, seq, bytes, 0, bytes, send, recv);
+        if (args.collective == Collective::kReduce) {
+          reduce_parts(args.op, args.type, seq, bytes, 0, bytes, send, recv);
+        } else {
+          place_blocks_from(own_block());
+        }
       }
       break;
     case Collective::kAllreduce:
@@ -75,6 +112,52 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       if (!all_posted_now()) return SingleChunk::kPublished;
       reduce_parts(args.op, args.type, seq, bytes, 0, bytes, payload(rank_, seq, bytes), recv);
       break;
+    case Collective::kAllgather:
+      if (!place_own(own_block(), kAllReaders)) return SingleChunk::kNotStarted;
+      announce();
+      if (!all_posted_now()) return SingleChunk::kPublished;
+      place_blocks_from(own_block());
+      break;
+    case Collective::kScatter: {
+      // The root's payload: a slot per member (plan_blocks' chunk_bytes), in its flag line when
+      // all of them fit there.
+      const auto members = static_cast<std::size_t>(size_);
+      const std::size_t slot = bytes * members <= kInlineBytes ? bytes : scatter_slot_bytes(args);
+      if (rank_ == args.root) {
+        if (!reusable(seq)) return SingleChunk::kNotStarted;
+        ++next_seq_;
+        // The root's send is args.send itself (`send` above is recv when args.send is in place).
+        const auto* all = static_cast<const std::byte*>(args.send);
+        std::byte* out = outbox(seq, slot * members, kAllReaders);
+        for (int r = 0; r < size_; ++r) {
+          if (r == rank_) continue;
+          copy_bytes(out + static_cast<std::size_t>(r) * slot,
+                     all + static_cast<std::size_t>(r) * bytes, bytes);
+        }
+        post(seq);
+        if (!core::is_in_place(args.recv)) {
+          copy_bytes(recv, all + static_cast<std::size_t>(rank_) * bytes, bytes);
+        }
+      } else {
+        if (!posted(args.root, seq)) return SingleChunk::kNotStarted;
+        ++next_seq_;
+        copy_bytes(recv,
+                   payload(args.root, seq, slot * members) + static_cast<std::size_t>(rank_) * slot,
+                   bytes);
+      }
+      break;
+    }
+    case Collective::kReduceScatterBlock: {
+      // Everyone publishes its whole input and reduces its own block of every part in rank
+      // order, its own part read back from where it published it (so in place works).
+      const std::size_t whole = bytes * static_cast<std::size_t>(size_);
+      if (!place_bytes(send, whole, kAllReaders)) return SingleChunk::kNotStarted;
+      announce();
+      if (!all_posted_now()) return SingleChunk::kPublished;
+      reduce_parts(args.op, args.type, seq, whole, static_cast<std::size_t>(rank_) * bytes, bytes,
+                   payload(rank_, seq, whole), recv);
+      break;
+    }
     case Collective::kBarrier:
       ++next_seq_;
       publish(seq, nullptr, 0, kAllReaders);
