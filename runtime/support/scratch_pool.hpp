@@ -6,7 +6,7 @@
 // reduction itself. Freeing one that malloc had mapped also raises glibc's mmap threshold to its
 // size, so that the application's own blocks up to that size then come from the heap, where
 // varying sizes fragment it. The pool keeps a few freed buffers per thread (the thread that
-// drives the event loop) and hands them out again; it holds at most 32, of at most 4 MiB each
+// drives the event loop) and hands them out again; it holds at most 32, of at most 16 MiB each
 // and 32 MiB in all.
 #pragma once
 
