@@ -46,12 +46,19 @@ std::vector<TypedBlock> blocks_of(const halyard::Communicator& comm, const SideA
   const bool per_peer = side.types != nullptr;
   const TypeObject* shared = per_peer ? nullptr : &checked_datatype(side.datatype, side.type_name);
   std::vector<TypedBlock> blocks;
+  blocks.reserve(static_cast<std::size_t>(comm.size()));
   for (int r = 0; r < comm.size(); ++r) {
-    const std::string count_name = indexed(side.counts_name, r);
-    const std::size_t n = checked_count(side.counts[r], count_name.c_str());
-    const std::string type_name = per_peer ? indexed(side.type_name, r) : side.type_name;
-    const TypeObject& type =
-        per_peer ? checked_datatype(side.types[r], type_name.c_str()) : *shared;
+    // The checks of checked_count and checked_datatype, with the argument's indexed name
+    // ("recvcounts[3]") built only for the message of a failure: a string per rank and call
+    // would cost a small call more than the rest of its checks.
+    const int count = side.counts[r];
+    if (count < 0) [[unlikely]]
+      invalid_count(count, indexed(side.counts_name, r).c_str());
+    const std::size_t n = static_cast<std::size_t>(count);
+    const TypeObject* found = per_peer ? datatype_table().find(side.types[r]) : shared;
+    if (found == nullptr || !found->committed) [[unlikely]]
+      found = &checked_datatype(side.types[r], indexed(side.type_name, r).c_str());  // throws
+    const TypeObject& type = *found;
     // Displacements count extents (bytes for MPI_Alltoallw), and may be negative.
     blocks.push_back(
         {static_cast<MPI_Aint>(side.displs[r]) * (per_peer ? 1 : type.extent), n, &type});
@@ -73,7 +80,7 @@ std::size_t own_block(const Block& send, const PackedBlocks& layout, const char*
                       int rank) {
   const std::size_t expected = layout.counts()[static_cast<std::size_t>(rank)];
   if (send.bytes != expected) {
-    fail(MPI_ERR_ARG, send.description + " does not match " + indexed(counts_name, rank) + " (" +
+    fail(MPI_ERR_ARG, send.description() + " does not match " + indexed(counts_name, rank) + " (" +
                           std::to_string(expected) + " bytes)");
   }
   return expected;

@@ -20,19 +20,20 @@ HALYARD_FAST_TLS thread_local CheckingOnly* checking_only = nullptr;
 }  // namespace
 
 Block block_of(int count, MPI_Datatype datatype, const char* side) {
-  std::string count_name = std::string(side) + "count";
-  std::string type_name = std::string(side) + "type";
-  std::size_t n = checked_count(count, count_name.c_str());
-  const TypeObject& type = checked_datatype(datatype, type_name.c_str());
-  std::size_t bytes = bytes_of(n, type);
-  return {n, &type, bytes,
-          count_name + " " + std::to_string(count) + " x " + display_name(type) + " (" +
-              std::to_string(bytes) + " bytes)"};
+  const bool send = side[0] == 's';
+  std::size_t n = checked_count(count, send ? "sendcount" : "recvcount");
+  const TypeObject& type = checked_datatype(datatype, send ? "sendtype" : "recvtype");
+  return {n, &type, bytes_of(n, type), side};
+}
+
+std::string Block::description() const {
+  return std::string(side) + "count " + std::to_string(count) + " x " + display_name(*type) + " (" +
+         std::to_string(bytes) + " bytes)";
 }
 
 std::size_t matching_block(const Block& send, const Block& recv) {
   if (send.bytes != recv.bytes) {
-    fail(MPI_ERR_ARG, send.description + " does not match " + recv.description);
+    fail(MPI_ERR_ARG, send.description() + " does not match " + recv.description());
   }
   return send.bytes;
 }

@@ -31,8 +31,11 @@ inline constexpr Datatype kBytes = Datatype::kUint8;
 struct Block {
   std::size_t count;
   const TypeObject* type;
-  std::size_t bytes;        // packed
-  std::string description;  // "sendcount 4 x MPI_INT (16 bytes)"
+  std::size_t bytes;  // packed
+  const char* side;   // "send" or "recv"
+  // For error messages only ("sendcount 4 x MPI_INT (16 bytes)"): built when a check fails,
+  // since the strings cost a small call more than the rest of its argument checks.
+  std::string description() const;
 };
 
 // Checks (count, datatype) of one side ("send" or "recv"): MPI_ERR_COUNT, MPI_ERR_TYPE.

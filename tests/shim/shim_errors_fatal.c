@@ -3,6 +3,7 @@
  * Ranks that are not at fault wait in a barrier until the job is ended.
  *
  *   shim_errors_fatal bad-root | negative-count | bad-op | null-comm | bad-datatype |
+ *                     unequal-blocks | negative-counts-entry | uncommitted-types-entry |
  *                     truncate | abort | before-init | after-finalize
  */
 #include <mpi.h>
@@ -38,6 +39,17 @@ int main(int argc, char** argv) {
       MPI_Barrier(MPI_COMM_NULL);
     } else if (strcmp(scenario, "bad-datatype") == 0) {
       MPI_Send(data, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD);
+    } else if (strcmp(scenario, "unequal-blocks") == 0) {
+      MPI_Allgather(data, 2, MPI_INT, data + 2, 1, MPI_INT, MPI_COMM_WORLD);
+    } else if (strcmp(scenario, "negative-counts-entry") == 0) {
+      int counts[2] = {1, -1}, displs[2] = {0, 1};
+      MPI_Allgatherv(data, 1, MPI_INT, data + 2, counts, displs, MPI_INT, MPI_COMM_WORLD);
+    } else if (strcmp(scenario, "uncommitted-types-entry") == 0) {
+      MPI_Datatype pair;
+      MPI_Type_contiguous(2, MPI_INT, &pair); /* never committed */
+      int counts[2] = {1, 1}, displs[2] = {0, 8};
+      MPI_Datatype types[2] = {MPI_INT, pair};
+      MPI_Alltoallw(data, counts, displs, types, data, counts, displs, types, MPI_COMM_WORLD);
     } else if (strcmp(scenario, "truncate") == 0) {
       MPI_Recv(data, 2, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (strcmp(scenario, "abort") == 0) {
