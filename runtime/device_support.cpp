@@ -42,7 +42,7 @@ void refuse_device_buffer(const Communicator& comm, const void* buffer, const ch
   if (comm.loop_if_alive() == nullptr) return;
   DeviceSupport* support = device_support_of(comm);
   if (support == nullptr || buffer == nullptr) return;
-  if (SurelyHostMemory::now().contains(buffer) || !support->may_hold_device_memory()) return;
+  if (!support->may_hold_device_memory() || SurelyHostMemory::now().contains(buffer)) return;
   if (support->kind_of(buffer) == MemoryKind::kDevice) refuse_device_memory(operation, "buffer");
 }
 

@@ -27,18 +27,19 @@ bool all_surely_host(std::initializer_list<CallBuffer> buffers) {
 MemoryKind call_memory_kind(DeviceSupport* support, std::initializer_list<CallBuffer> buffers,
                             std::string_view operation) {
   if (support == nullptr) return MemoryKind::kHost;
-  // A CUDA build pays for every call's question, even in a program that never uses a GPU: is
-  // the driver loaded (~180 instructions: dl_iterate_phdr takes the loader's lock), and if so,
-  // cudaPointerGetAttributes per buffer. Nothing cheaper tells that no device memory exists:
-  // the application may load CUDA and cudaMalloc at any time without Halyard seeing it (a
-  // count of Halyard's own allocations would miss those), and a CUDA context can only be asked
-  // about once the driver is loaded. What is cheap (~30 instructions) is where a buffer lies:
-  // the brk heap and this thread's live stack hold host memory only, whatever CUDA did. Small
-  // buffers (the calls where 180 instructions count) mostly lie there; others are asked.
-  if (all_surely_host(buffers)) return MemoryKind::kHost;
-  // One question for the whole call where no device memory can exist (the driver is not
-  // loaded), not one per buffer.
+  // A CUDA build pays for every call's question, even in a program that never uses a GPU.
+  // First, whether device memory can exist at all: not before the driver is loaded, which a
+  // look at the loaded objects tells (~150 instructions: dl_iterate_phdr takes the loader's
+  // lock), remembered for a tick of the coarse clock (cuda_pointer_query.cpp): a few
+  // instructions on most calls. Nothing cheaper tells that no device memory exists: the
+  // application may load CUDA and cudaMalloc at any time without Halyard seeing it (a count of
+  // Halyard's own allocations would miss those), and a CUDA context can only be asked about
+  // once the driver is loaded.
   if (!support->may_hold_device_memory()) return MemoryKind::kHost;
+  // Then, before one cudaPointerGetAttributes per buffer, where each buffer lies (~30
+  // instructions): the brk heap and this thread's live stack hold host memory only, whatever
+  // CUDA did. Small buffers mostly lie there; others are asked.
+  if (all_surely_host(buffers)) return MemoryKind::kHost;
   std::optional<CallBuffer> first;
   MemoryKind first_kind = MemoryKind::kHost;
   for (const CallBuffer& buffer : buffers) {

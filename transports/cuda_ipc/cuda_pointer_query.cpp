@@ -5,7 +5,10 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <time.h>
+
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -33,20 +36,42 @@ int find_driver(dl_phdr_info* info, std::size_t, void* out) {
   return 1;
 }
 
+// The coarse monotonic clock, in its own ticks (1-10 ms: the kernel's CONFIG_HZ), read from the
+// vDSO in about 3 ns.
+std::int64_t coarse_tick() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+  return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
 void* loaded_driver() {
   // Once loaded, the driver stays loaded: remember its handle.
   static std::atomic<void*> handle{nullptr};
   static std::atomic<unsigned long long> loads_seen{~0ull};
+  // A look that found no driver holds for the rest of the coarse clock's tick it began in
+  // (at most 10 ms): device memory cannot appear that soon where the driver was absent, since
+  // loading libcuda alone takes milliseconds and cuInit, which any allocation needs, tens of
+  // milliseconds or more. The look itself takes the loader's lock (dl_iterate_phdr, about 150
+  // instructions a call); the clock, a few.
+  static std::atomic<std::int64_t> absent_in_tick{-1};
   void* h = handle.load(std::memory_order_acquire);
   if (h != nullptr) return h;
+  const std::int64_t tick = coarse_tick();
+  if (absent_in_tick.load(std::memory_order_relaxed) == tick) return nullptr;
   unsigned long long loads = 0;
   ::dl_iterate_phdr(read_load_count, &loads);
-  if (loads_seen.exchange(loads) == loads) return nullptr;
-  std::string path;
-  if (::dl_iterate_phdr(find_driver, &path) == 0) return nullptr;
-  h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
-  if (h != nullptr) handle.store(h, std::memory_order_release);
-  return h;
+  if (loads_seen.exchange(loads) != loads) {
+    std::string path;
+    if (::dl_iterate_phdr(find_driver, &path) != 0) {
+      h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+      if (h != nullptr) {
+        handle.store(h, std::memory_order_release);
+        return h;
+      }
+    }
+  }
+  absent_in_tick.store(tick, std::memory_order_relaxed);
+  return nullptr;
 }
 
 // Errors meaning "no GPU here": this process cannot own device memory then. A stub libcuda.so
