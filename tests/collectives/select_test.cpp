@@ -342,8 +342,23 @@ TEST(SelectRules, ShmGatherFamilyOnOneNode) {
                        Collective::kReduceScatter}) {
     EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
   }
-  for (Collective c : {Collective::kGatherv, Collective::kScatterv, Collective::kAllgatherv}) {
-    EXPECT_NE(builtin_rule(c, four_ranks, 8).algorithm, Algorithm::kShm);
+}
+
+// The v-variants' rules depend on the shape alone: their bytes (this rank's block) differ
+// between members, which must all choose alike.
+TEST(SelectRules, ShmVectorVariantsByShapeAlone) {
+  for (std::size_t bytes : {0u, 8u, 64u << 10, 16u << 20}) {
+    for (int ranks : {2, 3, 4, 8}) {
+      const CommShape shape = CommShape::single_node(ranks);
+      EXPECT_EQ(builtin_rule(Collective::kAllgatherv, shape, bytes).algorithm, Algorithm::kShm);
+      EXPECT_EQ(builtin_rule(Collective::kGatherv, shape, bytes).algorithm, Algorithm::kShm);
+      EXPECT_EQ(builtin_rule(Collective::kScatterv, shape, bytes).algorithm,
+                ranks == 2 ? Algorithm::kShm : Algorithm::kLinear)
+          << ranks << " ranks, " << bytes;
+    }
+    for (Collective c : {Collective::kGatherv, Collective::kScatterv, Collective::kAllgatherv}) {
+      EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, bytes).algorithm, Algorithm::kShm);
+    }
   }
 }
 
