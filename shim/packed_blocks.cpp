@@ -32,20 +32,23 @@ std::size_t data_bytes(const std::vector<TypedBlock>& blocks) {
 
 PackedBlocks::PackedBlocks(const void* buf, const std::vector<TypedBlock>& blocks,
                            TypedBuffer::Use use) {
+  // Two allocations a call (the counts and displacements the collective reads), none more:
+  // small v-variant calls are mostly this and their checks.
+  counts_.reserve(blocks.size());
   for (const TypedBlock& block : blocks) counts_.push_back(block.count * block.type->size);
   displacements_.assign(blocks.size(), 0);
   if (std::all_of(blocks.begin(), blocks.end(), is_contiguous)) {
     // The user's memory, based at the lowest start if a block starts below the buffer.
-    std::vector<MPI_Aint> starts(blocks.size(), 0);
+    const auto start = [&](std::size_t i) {
+      return blocks[i].origin + blocks[i].type->map.front().offset;
+    };
     MPI_Aint lowest = 0;
     for (std::size_t i = 0; i < blocks.size(); ++i) {
-      if (!has_data(blocks[i])) continue;
-      starts[i] = blocks[i].origin + blocks[i].type->map.front().offset;
-      lowest = std::min(lowest, starts[i]);
+      if (has_data(blocks[i])) lowest = std::min(lowest, start(i));
     }
     base_ = address_at(buf, lowest);
     for (std::size_t i = 0; i < blocks.size(); ++i) {
-      if (has_data(blocks[i])) displacements_[i] = static_cast<std::size_t>(starts[i] - lowest);
+      if (has_data(blocks[i])) displacements_[i] = static_cast<std::size_t>(start(i) - lowest);
     }
     return;
   }

@@ -122,13 +122,14 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     Communicator comm;  // set when the call is queued (its process failure is watched)
   };
 
-  // The single-chunk calls (single_chunk_calls.cpp): bcast, reduce and allreduce of at most
-  // kSingleChunkMaxBytes of contiguous data (one seq; inline in the flag line up to
-  // kInlineBytes, in the cell above), and the barrier of two members, when no call is before
-  // them. Small calls are most calls: they run their steps straight from the arguments,
-  // without planning a Call, so a writer's flag goes out after a few dozen instructions and a
-  // call that need not wait ends there. The steps are the general algorithms'
-  // (flag_algorithms.cpp), in the same order; those take over a call that must wait.
+  // The single-chunk calls (single_chunk_calls.cpp): bcast, reduce, allreduce, allgather(v),
+  // gather, scatter and reduce_scatter_block of at most kSingleChunkMaxBytes of contiguous data
+  // per member (one seq; inline in the flag line up to kInlineBytes, in the cell above), and
+  // the barrier of two members, when no call is before them. Small calls are most calls: they run
+  // their steps straight from the arguments, without planning a Call, so a writer's flag goes out
+  // after a few dozen instructions and a call that need not wait ends there. The steps are the
+  // general algorithms' (flag_algorithms.cpp), in the same order; those take over a call that must
+  // wait.
   static constexpr std::size_t kSingleChunkMaxBytes = 4 * 1024;
   enum class SingleChunk {
     kNotStarted,  // nothing done: the general path runs the call
@@ -138,6 +139,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool fits_single_chunk(const core::CollArgs& args) const;
   // A member's slot of a scatter's payload in the root's cell (plan_blocks' chunk_bytes).
   std::size_t scatter_slot_bytes(const core::CollArgs& args) const;
+  // Allgatherv: the largest member's block.
+  std::size_t largest_block_bytes(const core::CollArgs& args) const;
   SingleChunk start_single_chunk(const core::CollArgs& args);
 
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a

@@ -4,6 +4,8 @@
 // for a call of one chunk, with the same layout of payloads (call_plan.cpp); where a step must
 // wait, the rank has done nothing yet (kNotStarted) or has published its part (kPublished), and
 // the general path takes the call from there.
+#include <algorithm>
+
 #include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel.hpp"
 #include "runtime/support/copy_bytes.hpp"
@@ -34,9 +36,21 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
       return fits(args.bytes, scatter_slot_bytes(args));
     case Collective::kReduceScatterBlock:  // the whole vector in each member's cell
       return fits(args.bytes * members, cell_bytes_);
+    case Collective::kAllgatherv: {
+      // By the largest block, which every member knows (its own may be empty), so that all
+      // decide alike; each block in its own cell.
+      const std::size_t largest = largest_block_bytes(args);
+      return largest > 0 && largest <= kSingleChunkMaxBytes && largest <= cell_bytes_;
+    }
     default:
       return false;
   }
+}
+
+std::size_t Channel::largest_block_bytes(const core::CollArgs& args) const {
+  std::size_t largest = 0;
+  for (int r = 0; r < size_; ++r) largest = std::max(largest, args.counts[r]);
+  return largest * datatype_size(args.type);
 }
 
 std::size_t Channel::scatter_slot_bytes(const core::CollArgs& args) const {
@@ -118,6 +132,27 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       if (!all_posted_now()) return SingleChunk::kPublished;
       place_blocks_from(own_block());
       break;
+    case Collective::kAllgatherv: {
+      // As allgather, each block at its displacement; this rank's, in place, already there.
+      const std::size_t element = datatype_size(args.type);
+      const auto block_at = [&](int r) {
+        return recv + args.displacements[static_cast<std::size_t>(r)] * element;
+      };
+      const auto block_bytes = [&](int r) {
+        return args.counts[static_cast<std::size_t>(r)] * element;
+      };
+      const std::byte* own = core::is_in_place(args.send) ? block_at(rank_) : send;
+      if (!place_bytes(own, block_bytes(rank_), kAllReaders)) return SingleChunk::kNotStarted;
+      announce();
+      if (!all_posted_now()) return SingleChunk::kPublished;
+      for (int r = 0; r < size_; ++r) {
+        const std::size_t length = block_bytes(r);
+        if (length == 0) continue;
+        const std::byte* from = r == rank_ ? own : payload(r, seq, length);
+        if (from != block_at(r)) copy_bytes(block_at(r), from, length);
+      }
+      break;
+    }
     case Collective::kScatter: {
       // The root's payload: a slot per member (plan_blocks' chunk_bytes), in its flag line when
       // all of them fit there.
