@@ -82,10 +82,14 @@ constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
 //   62.5 / 24.3): every member's block passes through the root's one cell;
 // - reduce_scatter_block: the engine at every size and rank count (the ring, which then copied
 //   its whole input per call, took 154 ms for 16 MiB blocks on 2 ranks, against 3.4 ms).
-// The v-variants have no rule: their bytes are this rank's own block, which differs between
-// ranks, so a rule by size could choose differently on different members.
+// - alltoall (OSU 5.7, 2026-11-29, the engine / the p2p rule): 0.15-0.98 at every size from 1 B
+//   to 1 MiB per block on 2, 4 and 8 ranks (2 ranks 4 B 0.47, 1 MiB 0.91); larger blocks not
+//   measured.
+// The v-variants go by the shape alone (one_node_rule): their bytes are this rank's own block,
+// which differs between ranks, so a rule by size could choose differently on different members.
 constexpr std::size_t kShmGatherBytes = 64 * 1024;
 constexpr std::size_t kShmScatterBytes = 64 * 1024;
+constexpr std::size_t kShmAlltoallBytes = 1024 * 1024;
 
 // Where each of more than 2 ranks has a CPU of its own, the measurements above (2 cores, 3-8
 // ranks oversubscribed) do not hold: there the engine's readers copy out of the root's cells in
@@ -172,6 +176,10 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
       return SelectedAlgorithm{Algorithm::kShm};
     case Collective::kScatterv:
       if (shape.size == 2) return SelectedAlgorithm{Algorithm::kShm};
+      return std::nullopt;
+    case Collective::kAlltoall:
+      // `bytes` is one block, the same on every member.
+      if (bytes <= kShmAlltoallBytes) return SelectedAlgorithm{Algorithm::kShm};
       return std::nullopt;
     case Collective::kGather:
       if (shape.size == 2 || bytes <= kShmGatherBytes) return SelectedAlgorithm{Algorithm::kShm};

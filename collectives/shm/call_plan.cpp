@@ -142,6 +142,7 @@ void Channel::plan_blocks(Call& call, const core::CollArgs& args, std::size_t el
       return;
     }
     case Collective::kReduceScatterBlock:
+    case Collective::kAlltoall:  // the whole send vector published, one block per member
       call.varied = true;
       call.blocks = base::BlockLayout::uniform(size_, args.count, element);
       call.bytes = call.blocks.extent();

@@ -43,6 +43,8 @@ Request fallback(const CollArgs& a) {
       return base::ireduce_scatter_block_ring(a.comm, a.send, a.recv, a.count, a.type, a.op);
     case Collective::kReduceScatter:
       return base::ireduce_scatter_ring(a.comm, a.send, a.recv, a.counts, a.type, a.op);
+    case Collective::kAlltoall:
+      return base::ialltoall_pairwise(a.comm, a.send, a.recv, a.count, a.type);
     default:
       return base::iallreduce_recursive_doubling(a.comm, a.send, a.recv, a.count, a.type, a.op);
   }
@@ -89,6 +91,7 @@ constexpr core::AlgorithmEntry kAlgorithms[] = {
     entry(Collective::kScatter),       entry(Collective::kReduceScatterBlock),
     entry(Collective::kReduceScatter), entry(Collective::kGatherv),
     entry(Collective::kScatterv),      entry(Collective::kAllgatherv),
+    entry(Collective::kAlltoall),
 };
 
 }  // namespace

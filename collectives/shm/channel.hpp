@@ -123,13 +123,13 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   };
 
   // The single-chunk calls (single_chunk_calls.cpp): bcast, reduce, allreduce, allgather(v),
-  // gather, scatter and reduce_scatter_block of at most kSingleChunkMaxBytes of contiguous data
-  // per member (one seq; inline in the flag line up to kInlineBytes, in the cell above), and
-  // the barrier of two members, when no call is before them. Small calls are most calls: they run
-  // their steps straight from the arguments, without planning a Call, so a writer's flag goes out
-  // after a few dozen instructions and a call that need not wait ends there. The steps are the
-  // general algorithms' (flag_algorithms.cpp), in the same order; those take over a call that must
-  // wait.
+  // gather, scatter, reduce_scatter_block and alltoall of at most kSingleChunkMaxBytes of
+  // contiguous data per member (one seq; inline in the flag line up to kInlineBytes, in the cell
+  // above), and the barrier of two members, when no call is before them. Small calls are most
+  // calls: they run their steps straight from the arguments, without planning a Call, so a writer's
+  // flag goes out after a few dozen instructions and a call that need not wait ends there. The
+  // steps are the general algorithms' (flag_algorithms.cpp), in the same order; those take over a
+  // call that must wait.
   static constexpr std::size_t kSingleChunkMaxBytes = 4 * 1024;
   enum class SingleChunk {
     kNotStarted,  // nothing done: the general path runs the call
@@ -188,6 +188,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool advance_rooted(Call& call);
   bool advance_symmetric(Call& call);
   bool advance_sliced_allreduce(Call& call);
+  bool advance_alltoall(Call& call);
   bool advance_scatter(Call& call);
   bool advance_single_copy(Call& call);
   // A single-copy reduce's root: reads the other member's send buffer at `from`, finishes the

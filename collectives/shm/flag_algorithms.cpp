@@ -30,6 +30,8 @@ bool Channel::advance(Call& call) {
     case core::Collective::kReduceScatter:
     case core::Collective::kReduceScatterBlock:
       return advance_reduce_scatter(call);
+    case core::Collective::kAlltoall:
+      return advance_alltoall(call);
     default:
       break;
   }
@@ -338,6 +340,32 @@ bool Channel::advance_reduce_scatter(Call& call) {
       if (!all_posted(call, seq)) return false;
       reduce_parts(call.op, call.type, seq, length, from - offset, to - from,
                    payload(rank_, seq, length), call.recv + (from - mine));
+    }
+    finish_chunk(call);
+  }
+  return true;
+}
+
+// Alltoall, laid out as reduce_scatter_block: everyone publishes its whole send vector, chunk
+// by chunk, and copies its own block of every member's vector to that member's place in recv
+// (its own from its send buffer); a chunk without a byte of this rank's block needs nobody.
+bool Channel::advance_alltoall(Call& call) {
+  const std::size_t mine = block_offset(call, rank_);
+  const std::size_t mine_end = mine + block_bytes(call, rank_);
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const std::size_t offset = offset_of(call);
+    const std::size_t length = length_of(call);
+    if (!publish_part(call, seq, length)) return false;
+    const std::size_t from = std::max(offset, mine);
+    const std::size_t to = std::min(offset + length, mine_end);
+    if (from < to) {
+      if (!all_posted(call, seq)) return false;
+      for (int r = 0; r < size_; ++r) {
+        const std::byte* part =
+            r == rank_ ? call.send + from : payload(r, seq, length) + (from - offset);
+        copy_bytes(call.recv + block_offset(call, r) + (from - mine), part, to - from);
+      }
     }
     finish_chunk(call);
   }

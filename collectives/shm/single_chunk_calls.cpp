@@ -1,6 +1,7 @@
 // The shm engine's single-chunk calls (channel.hpp, Channel::start_single_chunk): a call of one
 // seq, run from its arguments. Each step is the general algorithm's (flag_algorithms.cpp:
-// advance_rooted, advance_symmetric, advance_scatter, advance_reduce_scatter, advance_barrier)
+// advance_rooted, advance_symmetric, advance_scatter, advance_reduce_scatter, advance_alltoall,
+// advance_barrier)
 // for a call of one chunk, with the same layout of payloads (call_plan.cpp); where a step must
 // wait, the rank has done nothing yet (kNotStarted) or has published its part (kPublished), and
 // the general path takes the call from there.
@@ -35,6 +36,7 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
     case Collective::kScatter:  // every member's block in its slot of the root's cell
       return fits(args.bytes, scatter_slot_bytes(args));
     case Collective::kReduceScatterBlock:  // the whole vector in each member's cell
+    case Collective::kAlltoall:
       return fits(args.bytes * members, cell_bytes_);
     case Collective::kAllgatherv: {
       // By the largest block, which every member knows (its own may be empty), so that all
@@ -191,6 +193,20 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       if (!all_posted_now()) return SingleChunk::kPublished;
       reduce_parts(args.op, args.type, seq, whole, static_cast<std::size_t>(rank_) * bytes, bytes,
                    payload(rank_, seq, whole), recv);
+      break;
+    }
+    case Collective::kAlltoall: {
+      // As reduce_scatter_block, without the reduction: everyone publishes its whole send
+      // vector and copies its own block of every member's to that member's place.
+      const std::size_t whole = bytes * static_cast<std::size_t>(size_);
+      const std::size_t mine = static_cast<std::size_t>(rank_) * bytes;
+      if (!place_bytes(send, whole, kAllReaders)) return SingleChunk::kNotStarted;
+      announce();
+      if (!all_posted_now()) return SingleChunk::kPublished;
+      for (int r = 0; r < size_; ++r) {
+        const std::byte* from = r == rank_ ? send + mine : payload(r, seq, whole) + mine;
+        copy_bytes(recv + static_cast<std::size_t>(r) * bytes, from, bytes);
+      }
       break;
     }
     case Collective::kBarrier:

@@ -44,7 +44,7 @@ TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
   EXPECT_EQ(valid_algorithm_names(Collective::kScatter),
             (std::vector<std::string>{"base:linear", "shm"}));
   EXPECT_EQ(valid_algorithm_names(Collective::kAlltoall),
-            (std::vector<std::string>{"base:pairwise", "base:bruck"}));
+            (std::vector<std::string>{"base:pairwise", "base:bruck", "shm"}));
   const std::vector<std::string> linear = {"base:linear", "shm"};
   const std::vector<std::string> ring = {"base:ring", "shm"};
   const std::vector<std::string> recursive_doubling = {"base:recursive_doubling"};
@@ -342,6 +342,17 @@ TEST(SelectRules, ShmGatherFamilyOnOneNode) {
                        Collective::kReduceScatter}) {
     EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
   }
+}
+
+TEST(SelectRules, ShmAlltoallOnOneNodeUpToOneMebibytePerBlock) {
+  for (int ranks : {2, 4, 8}) {
+    const CommShape shape = CommShape::single_node(ranks);
+    EXPECT_EQ(builtin_rule(Collective::kAlltoall, shape, 8).algorithm, Algorithm::kShm);
+    EXPECT_EQ(builtin_rule(Collective::kAlltoall, shape, 1u << 20).algorithm, Algorithm::kShm);
+    EXPECT_NE(builtin_rule(Collective::kAlltoall, shape, (1u << 20) + 4).algorithm,
+              Algorithm::kShm);
+  }
+  EXPECT_NE(builtin_rule(Collective::kAlltoall, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
 }
 
 // The v-variants' rules depend on the shape alone: their bytes (this rank's block) differ
