@@ -147,6 +147,11 @@ void off_node_suite(const SuiteContext& ctx) {
     expect_error("scatter on several nodes", kInvalid, needle,
                  [&] { iscatter(w, out.data(), mine.data(), 4, Datatype::kInt32, 0); });
   }
+  if (forced("HALYARD_ALLTOALL_ALG")) {
+    std::vector<int> blocks(out.size(), w.rank() + 1);
+    expect_error("alltoall on several nodes", kInvalid, needle,
+                 [&] { ialltoall(w, blocks.data(), out.data(), 4, Datatype::kInt32); });
+  }
   const std::vector<std::size_t> counts(static_cast<std::size_t>(w.size()), 4);
   if (forced("HALYARD_REDUCE_SCATTER_ALG")) {
     expect_error("reduce_scatter on several nodes", kInvalid, needle, [&] {
