@@ -123,7 +123,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   };
 
   // The single-chunk calls (single_chunk_calls.cpp): bcast, reduce, allreduce, allgather(v),
-  // gather, scatter, reduce_scatter_block and alltoall of at most kSingleChunkMaxBytes of
+  // gather, scatter(v), reduce_scatter_block and alltoall of at most kSingleChunkMaxBytes of
   // contiguous data per member (one seq; inline in the flag line up to kInlineBytes, in the cell
   // above), and the barrier of two members, when no call is before them. Small calls are most
   // calls: they run their steps straight from the arguments, without planning a Call, so a writer's

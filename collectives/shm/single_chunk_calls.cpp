@@ -6,6 +6,8 @@
 // wait, the rank has done nothing yet (kNotStarted) or has published its part (kPublished), and
 // the general path takes the call from there.
 #include <algorithm>
+#include <cstring>
+#include <utility>
 
 #include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel.hpp"
@@ -38,6 +40,18 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
     case Collective::kReduceScatterBlock:  // the whole vector in each member's cell
     case Collective::kAlltoall:
       return fits(args.bytes * members, cell_bytes_);
+    case Collective::kScatterv: {
+      // The root, which alone knows every count, by the largest block it sends (its slot of the
+      // cell must hold it); the others try, and take the call only where the root's flag says
+      // it has one chunk.
+      if (rank_ != args.root) return true;
+      std::size_t largest = 0;
+      for (int r = 0; r < size_; ++r) {
+        if (r != rank_) largest = std::max(largest, args.counts[static_cast<std::size_t>(r)]);
+      }
+      largest *= datatype_size(args.type);
+      return largest <= kSingleChunkMaxBytes && largest <= scatter_slot_bytes(args);
+    }
     case Collective::kAllgatherv: {
       // By the largest block, which every member knows (its own may be empty), so that all
       // decide alike; each block in its own cell.
@@ -134,6 +148,46 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       if (!all_posted_now()) return SingleChunk::kPublished;
       place_blocks_from(own_block());
       break;
+    case Collective::kScatterv: {
+      // As scatter, with the payload always in the cell and the root's flag line telling the
+      // number of chunks (one), which the others read before they take the call.
+      const std::size_t slot = scatter_slot_bytes(args);
+      const std::size_t payload_bytes = slot * static_cast<std::size_t>(size_);
+      if (rank_ == args.root) {
+        if (!reusable(seq)) return SingleChunk::kNotStarted;
+        ++next_seq_;
+        const std::size_t element = datatype_size(args.type);
+        const auto* all = static_cast<const std::byte*>(args.send);
+        const auto block = [&](int r) {
+          const auto i = static_cast<std::size_t>(r);
+          return std::pair(all + args.displacements[i] * element, args.counts[i] * element);
+        };
+        std::byte* out = outbox(seq, payload_bytes, kAllReaders);
+        for (int r = 0; r < size_; ++r) {
+          const auto [from, length] = block(r);
+          if (r != rank_ && length > 0) {
+            copy_bytes(out + static_cast<std::size_t>(r) * slot, from, length);
+          }
+        }
+        const std::uint64_t chunks = 1;
+        std::memcpy(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data, &chunks,
+                    sizeof chunks);
+        post(seq);
+        const auto [own, own_bytes] = block(rank_);
+        if (!core::is_in_place(args.recv) && own_bytes > 0) copy_bytes(recv, own, own_bytes);
+      } else {
+        if (!posted(args.root, seq) || chunks_told(args.root, seq) != 1) {
+          return SingleChunk::kNotStarted;
+        }
+        ++next_seq_;
+        if (bytes > 0) {
+          copy_bytes(
+              recv, payload(args.root, seq, payload_bytes) + static_cast<std::size_t>(rank_) * slot,
+              bytes);
+        }
+      }
+      break;
+    }
     case Collective::kAllgatherv: {
       // As allgather, each block at its displacement; this rank's, in place, already there.
       const std::size_t element = datatype_size(args.type);
