@@ -188,7 +188,6 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool advance_rooted(Call& call);
   bool advance_symmetric(Call& call);
   bool advance_sliced_allreduce(Call& call);
-  bool advance_alltoall(Call& call);
   bool advance_scatter(Call& call);
   bool advance_single_copy(Call& call);
   // A single-copy reduce's root: reads the other member's send buffer at `from`, finishes the
@@ -196,7 +195,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   void reduce_read(Call& call, int world_source, const std::byte* from);
   // The buffer address `rank` published inline with `seq` (single copy).
   std::uint64_t published_address(int rank, std::uint64_t seq) const;
-  bool advance_reduce_scatter(Call& call);
+  bool advance_own_blocks(Call& call);  // reduce_scatter(_block) and alltoall
   // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
   bool tell_gatherv_chunks(Call& call, std::uint64_t seq);
 

@@ -29,9 +29,8 @@ bool Channel::advance(Call& call) {
       return advance_scatter(call);
     case core::Collective::kReduceScatter:
     case core::Collective::kReduceScatterBlock:
-      return advance_reduce_scatter(call);
     case core::Collective::kAlltoall:
-      return advance_alltoall(call);
+      return advance_own_blocks(call);
     default:
       break;
   }
@@ -322,11 +321,14 @@ bool Channel::advance_scatter(Call& call) {
   return true;
 }
 
-// Reduce-scatter(_block): everyone publishes its input, chunk by chunk, and reduces its own
-// block's part of each chunk (every part, in rank order) from the cells straight into recv, as
-// the sliced allreduce reduces its slice. A chunk that holds none of this rank's block is
-// published and left at once. In place, results land below the input not yet published.
-bool Channel::advance_reduce_scatter(Call& call) {
+// Reduce-scatter(_block) and alltoall: everyone publishes its input (alltoall: its whole send
+// vector), chunk by chunk, and takes its own block's part of each chunk from every member:
+// reduce-scatter reduces the parts (in rank order) from the cells straight into recv, as the
+// sliced allreduce reduces its slice; alltoall copies member r's part to block r of recv (its
+// own from its send buffer). A chunk that holds none of this rank's block is published and
+// left at once. In place (reduce-scatter), results land below the input not yet published.
+bool Channel::advance_own_blocks(Call& call) {
+  const bool reduce = call.collective != core::Collective::kAlltoall;
   const std::size_t mine = block_offset(call, rank_);
   const std::size_t mine_end = mine + block_bytes(call, rank_);
   while (call.chunk < call.chunks) {
@@ -338,33 +340,15 @@ bool Channel::advance_reduce_scatter(Call& call) {
     const std::size_t to = std::min(offset + length, mine_end);
     if (from < to) {
       if (!all_posted(call, seq)) return false;
-      reduce_parts(call.op, call.type, seq, length, from - offset, to - from,
-                   payload(rank_, seq, length), call.recv + (from - mine));
-    }
-    finish_chunk(call);
-  }
-  return true;
-}
-
-// Alltoall, laid out as reduce_scatter_block: everyone publishes its whole send vector, chunk
-// by chunk, and copies its own block of every member's vector to that member's place in recv
-// (its own from its send buffer); a chunk without a byte of this rank's block needs nobody.
-bool Channel::advance_alltoall(Call& call) {
-  const std::size_t mine = block_offset(call, rank_);
-  const std::size_t mine_end = mine + block_bytes(call, rank_);
-  while (call.chunk < call.chunks) {
-    const std::uint64_t seq = seq_of(call);
-    const std::size_t offset = offset_of(call);
-    const std::size_t length = length_of(call);
-    if (!publish_part(call, seq, length)) return false;
-    const std::size_t from = std::max(offset, mine);
-    const std::size_t to = std::min(offset + length, mine_end);
-    if (from < to) {
-      if (!all_posted(call, seq)) return false;
-      for (int r = 0; r < size_; ++r) {
-        const std::byte* part =
-            r == rank_ ? call.send + from : payload(r, seq, length) + (from - offset);
-        copy_bytes(call.recv + block_offset(call, r) + (from - mine), part, to - from);
+      if (reduce) {
+        reduce_parts(call.op, call.type, seq, length, from - offset, to - from,
+                     payload(rank_, seq, length), call.recv + (from - mine));
+      } else {
+        for (int r = 0; r < size_; ++r) {
+          const std::byte* part =
+              r == rank_ ? call.send + from : payload(r, seq, length) + (from - offset);
+          copy_bytes(call.recv + block_offset(call, r) + (from - mine), part, to - from);
+        }
       }
     }
     finish_chunk(call);

@@ -1,8 +1,7 @@
 // The shm engine's single-chunk calls (channel.hpp, Channel::start_single_chunk): a call of one
 // seq, run from its arguments. Each step is the general algorithm's (flag_algorithms.cpp:
-// advance_rooted, advance_symmetric, advance_scatter, advance_reduce_scatter, advance_alltoall,
-// advance_barrier)
-// for a call of one chunk, with the same layout of payloads (call_plan.cpp); where a step must
+// advance_rooted, advance_symmetric, advance_scatter, advance_own_blocks, advance_barrier) for
+// a call of one chunk, with the same layout of payloads (call_plan.cpp); where a step must
 // wait, the rank has done nothing yet (kNotStarted) or has published its part (kPublished), and
 // the general path takes the call from there.
 #include <algorithm>

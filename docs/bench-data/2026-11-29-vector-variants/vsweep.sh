@@ -2,7 +2,7 @@
 # vsweep.sh N ROUNDS: OSU v-variants, default rules vs HALYARD_<COLL>_ALG=shm, alternating
 n=$1; rounds=$2; H=/work/main/build/dev/bin/hlaunch
 for r in $(seq 1 $rounds); do
-  for p in allgatherv gatherv scatterv; do
+  for p in ${PROGS:-allgatherv gatherv scatterv}; do
     var=HALYARD_$(echo $p | tr a-z A-Z)_ALG
     for s in default shm; do
       if [ $s = shm ]; then X="-x $var=shm"; else X=""; fi
