@@ -8,13 +8,14 @@
  *                                                  [--only COLL[,COLL...]]
  *
  * COLL: bcast, reduce, allreduce, barrier (the default: these four), allgather, gather,
- * scatter, reduce_scatter_block.
+ * scatter, reduce_scatter_block, alltoall.
  *
  * Like the OSU micro-benchmarks: per size, some untimed warm-up calls, then timed calls each
  * followed by an (untimed) barrier so that one call's skew does not hide inside the next;
  * every rank averages its own call times, and the table shows the average, minimum and
  * maximum of those per-rank averages. Reductions sum floats; a size is the bytes per rank (one
- * block of the gather family; reduce_scatter_block's result block). Roots are rank 0.
+ * block of the gather family and of alltoall; reduce_scatter_block's result block). Roots are
+ * rank 0.
  * Before timing, each size is run once and its result checked, so a wrong answer never
  * produces a figure (a barrier carries no data: what is checked is that no rank leaves it early).
  */
@@ -25,13 +26,25 @@
 
 #include "mpi_size_arg.h"
 
-enum collective { BCAST, REDUCE, ALLREDUCE, BARRIER, ALLGATHER, GATHER, SCATTER, REDUCE_SCATTER };
+enum collective {
+  BCAST,
+  REDUCE,
+  ALLREDUCE,
+  BARRIER,
+  ALLGATHER,
+  GATHER,
+  SCATTER,
+  REDUCE_SCATTER,
+  ALLTOALL
+};
 static const char* const kNames[] = {
     "MPI_Bcast",     "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier",
-    "MPI_Allgather", "MPI_Gather", "MPI_Scatter",   "MPI_Reduce_scatter_block"};
+    "MPI_Allgather", "MPI_Gather", "MPI_Scatter",   "MPI_Reduce_scatter_block",
+    "MPI_Alltoall"};
 static const char* const kOptionNames[] = {
     "bcast",     "reduce", "allreduce", "barrier",
-    "allgather", "gather", "scatter",   "reduce_scatter_block"};
+    "allgather", "gather", "scatter",   "reduce_scatter_block",
+    "alltoall"};
 static const int kCollectives = (int)(sizeof kNames / sizeof kNames[0]);
 static const int kDefaultCollectives = 4; /* bcast .. barrier */
 
@@ -67,16 +80,21 @@ static void run_once(enum collective which, float* send, float* recv, int count)
     case REDUCE_SCATTER:
       MPI_Reduce_scatter_block(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
       break;
+    case ALLTOALL:
+      MPI_Alltoall(send, count, MPI_FLOAT, recv, count, MPI_FLOAT, MPI_COMM_WORLD);
+      break;
   }
 }
 
 /* Floats in each buffer for `count` floats per rank: the gather family's whole vector on one
  * side. */
 static size_t send_floats(enum collective which, int count, int size) {
-  return (size_t)count * (which == SCATTER || which == REDUCE_SCATTER ? (size_t)size : 1);
+  return (size_t)count *
+         (which == SCATTER || which == REDUCE_SCATTER || which == ALLTOALL ? (size_t)size : 1);
 }
 static size_t recv_floats(enum collective which, int count, int size) {
-  return (size_t)count * (which == ALLGATHER || which == GATHER ? (size_t)size : 1);
+  return (size_t)count *
+         (which == ALLGATHER || which == GATHER || which == ALLTOALL ? (size_t)size : 1);
 }
 
 /* What a barrier promises: no rank leaves it before every rank has entered. Rank 0 enters last,
@@ -110,7 +128,8 @@ static void verify_barrier(int rank, int size) {
 }
 
 /* One untimed call whose result is checked: rank r contributes r + 1 (bcast: root's 7; scatter:
- * the root's block r holds r + 1; the gathers' block r holds r + 1). */
+ * the root's block r holds r + 1; the gathers' block r holds r + 1; alltoall: rank r's block j
+ * holds r * size + j + 1). */
 static void verify(enum collective which, float* send, float* recv, int count, int rank, int size) {
   if (which == BARRIER) {
     verify_barrier(rank, size);
@@ -118,9 +137,10 @@ static void verify(enum collective which, float* send, float* recv, int count, i
   }
   size_t sends = send_floats(which, count, size), recvs = recv_floats(which, count, size);
   for (size_t i = 0; i < sends; ++i) {
-    send[i] = which == BCAST     ? (rank == 0 ? 7.0f : 0.0f)
-              : which == SCATTER ? (float)(i / (size_t)count + 1)
-                                 : (float)(rank + 1);
+    send[i] = which == BCAST      ? (rank == 0 ? 7.0f : 0.0f)
+              : which == SCATTER  ? (float)(i / (size_t)count + 1)
+              : which == ALLTOALL ? (float)((size_t)rank * (size_t)size + i / (size_t)count + 1)
+                                  : (float)(rank + 1);
   }
   for (size_t i = 0; i < recvs; ++i) recv[i] = -1.0f;
   run_once(which, send, recv, count);
@@ -131,7 +151,8 @@ static void verify(enum collective which, float* send, float* recv, int count, i
     float want = which == BCAST                          ? 7.0f
                  : which == ALLGATHER || which == GATHER ? (float)(i / (size_t)count + 1)
                  : which == SCATTER                      ? (float)(rank + 1)
-                                                         : (float)size * (float)(size + 1) / 2.0f;
+                 : which == ALLTOALL ? (float)(i / (size_t)count * (size_t)size + (size_t)rank + 1)
+                                     : (float)size * (float)(size + 1) / 2.0f;
     if (got[i] != want) {
       fprintf(stderr, "mpi_collectives: %s of %d floats: element %zu is %g, expected %g\n",
               kNames[which], count, i, (double)got[i], (double)want);
