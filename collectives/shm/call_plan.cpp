@@ -100,13 +100,6 @@ bool Channel::takes_layouts(const core::CollArgs& args) const {
 // block needs; scatter(v)'s root shares its payload among the members, a slot each.
 void Channel::plan_blocks(Call& call, const core::CollArgs& args, std::size_t element) const {
   const bool root = rank_ == args.root;
-  const auto largest = [&](int except) {
-    std::size_t bytes = 0;
-    for (int r = 0; r < size_; ++r) {
-      if (r != except) bytes = std::max(bytes, call.blocks.bytes(r));
-    }
-    return bytes;
-  };
   switch (args.collective) {
     case Collective::kGatherv:
     case Collective::kAllgatherv:
@@ -118,7 +111,7 @@ void Channel::plan_blocks(Call& call, const core::CollArgs& args, std::size_t el
       call.root_tells_chunks = args.collective == Collective::kGatherv;
       call.blocks = base::BlockLayout(size_, args.counts, args.displacements, element);
       if (core::is_in_place(args.send)) call.send = call.recv + call.blocks.offset(rank_);
-      call.bytes = largest(-1);
+      call.bytes = largest_block_bytes(args);
       return;
     case Collective::kScatter:
     case Collective::kScatterv: {
@@ -138,7 +131,7 @@ void Channel::plan_blocks(Call& call, const core::CollArgs& args, std::size_t el
       call.varied = true;
       call.root_tells_chunks = true;
       call.blocks = base::BlockLayout(size_, args.counts, args.displacements, element);
-      call.bytes = largest(rank_);
+      call.bytes = largest_block_bytes(args, rank_);
       return;
     }
     case Collective::kReduceScatterBlock:
@@ -173,8 +166,8 @@ std::uint64_t Channel::chunks_told(int root, std::uint64_t seq) const {
   return chunks;
 }
 
-void Channel::tell_chunks(std::byte* line_data, const Call& call) const {
-  std::memcpy(line_data, &call.chunks, sizeof call.chunks);
+void Channel::tell_chunks(std::byte* line_data, std::uint64_t chunks) const {
+  std::memcpy(line_data, &chunks, sizeof chunks);
 }
 
 std::size_t Channel::block_bytes(const Call& call, int rank) const {

@@ -139,8 +139,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool fits_single_chunk(const core::CollArgs& args) const;
   // A member's slot of a scatter's payload in the root's cell (plan_blocks' chunk_bytes).
   std::size_t scatter_slot_bytes(const core::CollArgs& args) const;
-  // Allgatherv: the largest member's block.
-  std::size_t largest_block_bytes(const core::CollArgs& args) const;
+  // The v-variants: the largest block of args.counts, member `except`'s left out (-1: none).
+  std::size_t largest_block_bytes(const core::CollArgs& args, int except = -1) const;
   SingleChunk start_single_chunk(const core::CollArgs& args);
 
   // A blocking call (CollArgs::blocking) that did not finish at once runs here, without a
@@ -180,7 +180,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   void set_chunks(Call& call, std::uint64_t chunks);
   // The chunk count the root's flag of `seq` carries (learns_chunks), and the root's side.
   std::uint64_t chunks_told(int root, std::uint64_t seq) const;
-  void tell_chunks(std::byte* line_data, const Call& call) const;
+  void tell_chunks(std::byte* line_data, std::uint64_t chunks) const;
 
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);

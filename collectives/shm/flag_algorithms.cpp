@@ -159,7 +159,7 @@ void Channel::reduce_read(Call& call, int world_source, const std::byte* from) {
 bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
   if (call.chunk != 0 || call.published) return true;
   if (!reusable(seq)) return false;
-  tell_chunks(outbox(seq, sizeof call.chunks, kAllReaders), call);
+  tell_chunks(outbox(seq, sizeof call.chunks, kAllReaders), call.chunks);
   post(seq);
   call.published = true;
   return true;
@@ -297,7 +297,7 @@ bool Channel::advance_scatter(Call& call) {
                    call.send + block_offset(call, r) + offset, length);
       }
       if (call.root_tells_chunks && call.chunk == 0) {
-        tell_chunks(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data, call);
+        tell_chunks(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data, call.chunks);
       }
       post(seq);
       const std::size_t own = block_bytes(call, rank_);

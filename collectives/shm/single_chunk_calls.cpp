@@ -5,7 +5,6 @@
 // wait, the rank has done nothing yet (kNotStarted) or has published its part (kPublished), and
 // the general path takes the call from there.
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "collectives/core/in_place.hpp"
@@ -44,11 +43,7 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
       // cell must hold it); the others try, and take the call only where the root's flag says
       // it has one chunk.
       if (rank_ != args.root) return true;
-      std::size_t largest = 0;
-      for (int r = 0; r < size_; ++r) {
-        if (r != rank_) largest = std::max(largest, args.counts[static_cast<std::size_t>(r)]);
-      }
-      largest *= datatype_size(args.type);
+      const std::size_t largest = largest_block_bytes(args, rank_);
       return largest <= kSingleChunkMaxBytes && largest <= scatter_slot_bytes(args);
     }
     case Collective::kAllgatherv: {
@@ -62,9 +57,11 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
   }
 }
 
-std::size_t Channel::largest_block_bytes(const core::CollArgs& args) const {
+std::size_t Channel::largest_block_bytes(const core::CollArgs& args, int except) const {
   std::size_t largest = 0;
-  for (int r = 0; r < size_; ++r) largest = std::max(largest, args.counts[r]);
+  for (int r = 0; r < size_; ++r) {
+    if (r != except) largest = std::max(largest, args.counts[static_cast<std::size_t>(r)]);
+  }
   return largest * datatype_size(args.type);
 }
 
@@ -168,9 +165,7 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
             copy_bytes(out + static_cast<std::size_t>(r) * slot, from, length);
           }
         }
-        const std::uint64_t chunks = 1;
-        std::memcpy(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data, &chunks,
-                    sizeof chunks);
+        tell_chunks(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1].data, 1);
         post(seq);
         const auto [own, own_bytes] = block(rank_);
         if (!core::is_in_place(args.recv) && own_bytes > 0) copy_bytes(recv, own, own_bytes);
