@@ -40,14 +40,15 @@ struct SideArgs {
   const char* type_name;  // "recvtype", or "recvtypes" for the per-peer array
 };
 
-std::vector<TypedBlock> blocks_of(const halyard::Communicator& comm, const SideArgs& side) {
+TypedBlocks blocks_of(const halyard::Communicator& comm, const SideArgs& side) {
   if (side.counts == nullptr) fail(MPI_ERR_ARG, std::string(side.counts_name) + " is NULL");
   if (side.displs == nullptr) fail(MPI_ERR_ARG, std::string(side.displs_name) + " is NULL");
   const bool per_peer = side.types != nullptr;
   const TypeObject* shared = per_peer ? nullptr : &checked_datatype(side.datatype, side.type_name);
-  std::vector<TypedBlock> blocks;
-  blocks.reserve(static_cast<std::size_t>(comm.size()));
-  for (int r = 0; r < comm.size(); ++r) {
+  const int ranks = comm.size();
+  TypedBlocks blocks;
+  blocks.reserve(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
     // The checks of checked_count and checked_datatype, with the argument's indexed name
     // ("recvcounts[3]") built only for the message of a failure: a string per rank and call
     // would cost a small call more than the rest of its checks.
@@ -70,9 +71,10 @@ std::vector<TypedBlock> blocks_of(const halyard::Communicator& comm, const SideA
 // block's type has holes).
 PackedBlocks side_blocks(const halyard::Communicator& comm, const void* buf, const char* buf_name,
                          const SideArgs& side, TypedBuffer::Use use) {
-  const std::vector<TypedBlock> blocks = blocks_of(comm, side);
-  check_buffer(buf, data_bytes(blocks), buf_name);
-  return {buf, blocks, use};
+  const TypedBlocks blocks = blocks_of(comm, side);
+  const std::span<const TypedBlock> view(blocks.data(), blocks.size());
+  check_buffer(buf, data_bytes(view), buf_name);
+  return {buf, view, use};
 }
 
 // This rank's own block: `send` must carry what the other side's layout expects of it.
@@ -93,28 +95,29 @@ Started start_rooted_v(const halyard::Communicator& c, const RootedSides& call, 
                        MPI_Datatype own_type, int root) {
   check_root(root, c);
   const bool is_root = c.rank() == root;
-  const std::string blocks_name = std::string(call.blocks_side) + "buf";
-  const std::string own_name = std::string(call.own_side) + "buf";
   const bool gather = call.collective == Collective::kGatherv;
-  PackedBlocks layout;
-  std::size_t own_bytes = 0;
+  // The buffers' names for the messages ("recvbuf" holds a gatherv's blocks).
+  const char* const blocks_name = gather ? "recvbuf" : "sendbuf";
+  const char* const own_name = gather ? "sendbuf" : "recvbuf";
   const bool in_place = is_root && is_in_place(own);
   Block own_side{};
   if (!in_place) own_side = block_of(own_count, own_type, call.own_side);
+  // Initialized, not assigned: moving the blocks' inline arrays costs a copy of each.
+  const PackedBlocks layout =
+      is_root ? side_blocks(c, blocks, blocks_name, layout_args,
+                            gather ? TypedBuffer::Use::kReceive : TypedBuffer::Use::kSend)
+              : PackedBlocks();
+  std::size_t own_bytes = own_side.bytes;  // off the root, the blocks' side is not significant
   if (is_root) {
-    layout = side_blocks(c, blocks, blocks_name.c_str(), layout_args,
-                         gather ? TypedBuffer::Use::kReceive : TypedBuffer::Use::kSend);
     // In place, the root's block is already among the blocks: staged, it is packed there.
     if (in_place && gather) layout.pack_block(static_cast<std::size_t>(root));
     own_bytes = in_place ? layout.counts()[static_cast<std::size_t>(root)]
                          : own_block(own_side, layout, layout_args.counts_name, root);
-  } else {
-    own_bytes = own_side.bytes;  // the side with the blocks is not significant here
   }
   // The own block may be of a type with holes: packed (gather) or unpacked (scatter) here.
   TypedBuffer own_data;
   if (!in_place) {
-    check_buffer(own, own_side.count, *own_side.type, own_name.c_str());
+    check_buffer(own, own_side.count, *own_side.type, own_name);
     own_data = TypedBuffer(own, own_side.count, *own_side.type,
                            gather ? TypedBuffer::Use::kSend : TypedBuffer::Use::kReceive);
   }
@@ -142,9 +145,10 @@ Started start_alltoall_layouts(const halyard::Communicator& c, const void* sendb
   const PackedBlocks recv =
       side_blocks(c, recvbuf, "recvbuf", recv_side,
                   in_place ? TypedBuffer::Use::kSendAndReceive : TypedBuffer::Use::kReceive);
-  PackedBlocks send;
+  const PackedBlocks send =
+      in_place ? PackedBlocks()
+               : side_blocks(c, sendbuf, "sendbuf", send_side, TypedBuffer::Use::kSend);
   if (!in_place) {
-    send = side_blocks(c, sendbuf, "sendbuf", send_side, TypedBuffer::Use::kSend);
     // This rank's block to itself: both sides of the copy must agree.
     const auto me = static_cast<std::size_t>(c.rank());
     if (send.counts()[me] != recv.counts()[me]) {
@@ -179,7 +183,7 @@ Started start_gatherv(const halyard::Communicator& c, const void* sendbuf, int s
   if (intercomm_of(c) != nullptr)
     return inter_gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          root);
-  return start_rooted_v(c, {Collective::kGatherv, "recv", "send"}, recvbuf,
+  return start_rooted_v(c, {Collective::kGatherv, "send"}, recvbuf,
                         {recvcounts, "recvcounts", displs, "displs", recvtype, nullptr, "recvtype"},
                         sendbuf, sendcount, sendtype, root);
 }
@@ -190,7 +194,7 @@ Started start_scatterv(const halyard::Communicator& c, const void* sendbuf, cons
   if (intercomm_of(c) != nullptr)
     return inter_scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                           root);
-  return start_rooted_v(c, {Collective::kScatterv, "send", "recv"}, sendbuf,
+  return start_rooted_v(c, {Collective::kScatterv, "recv"}, sendbuf,
                         {sendcounts, "sendcounts", displs, "displs", sendtype, nullptr, "sendtype"},
                         recvbuf, recvcount, recvtype, root);
 }

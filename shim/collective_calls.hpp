@@ -55,8 +55,7 @@ TypedBuffer all_blocks(const void* buf, const Block& block, const Communicator& 
 // block stays where it is among the blocks.
 struct RootedSides {
   core::Collective collective;
-  const char* blocks_side;  // "recv" for the gathers
-  const char* own_side;     // "send" for the gathers
+  const char* own_side;  // "send" for the gathers
 };
 
 // A posted collective and what completing it takes: unpacking staged buffers.

@@ -17,23 +17,23 @@ bool is_contiguous(const TypedBlock& block) {
 
 // The same block as the one before it: the send side of a neighborhood allgather names one
 // block per neighbour; it is packed once.
-bool repeats(const std::vector<TypedBlock>& blocks, std::size_t i) {
+bool repeats(std::span<const TypedBlock> blocks, std::size_t i) {
   return i > 0 && blocks[i].origin == blocks[i - 1].origin &&
          blocks[i].count == blocks[i - 1].count && blocks[i].type == blocks[i - 1].type;
 }
 
 }  // namespace
 
-std::size_t data_bytes(const std::vector<TypedBlock>& blocks) {
+std::size_t data_bytes(std::span<const TypedBlock> blocks) {
   std::size_t bytes = 0;
   for (const TypedBlock& block : blocks) bytes += block.count * block.type->size;
   return bytes;
 }
 
-PackedBlocks::PackedBlocks(const void* buf, const std::vector<TypedBlock>& blocks,
+PackedBlocks::PackedBlocks(const void* buf, std::span<const TypedBlock> blocks,
                            TypedBuffer::Use use) {
-  // Two allocations a call (the counts and displacements the collective reads), none more:
-  // small v-variant calls are mostly this and their checks.
+  // No allocation up to kInlineBlocks ranks (the counts and displacements the collective
+  // reads): small v-variant calls are mostly this and their checks.
   counts_.reserve(blocks.size());
   for (const TypedBlock& block : blocks) counts_.push_back(block.count * block.type->size);
   displacements_.assign(blocks.size(), 0);
