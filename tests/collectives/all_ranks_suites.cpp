@@ -1,7 +1,9 @@
 // allreduce, allgather, alltoall and barrier: every small count, several datatype/op pairs,
 // kInPlace where the API allows it, and one large count.
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 
 #include "collectives/collectives.hpp"
 #include "tests/collectives/suites.hpp"
@@ -138,6 +140,22 @@ void barrier_suite(const SuiteContext& ctx) {
   if (got != left)
     fail("p2p token around barrier: expected " + std::to_string(left) + ", got " +
          std::to_string(got));
+  // Nobody leaves before the last member arrives: rank 0, then the last rank, comes 60 ms late
+  // (after a barrier that lines everyone up); the others must have waited for it.
+  using Clock = std::chrono::steady_clock;
+  constexpr auto kLate = std::chrono::milliseconds(60);
+  for (int late : {0, w.size() - 1}) {
+    expect_ok(ibarrier(w), "barrier before the late one");
+    const Clock::time_point entered = Clock::now();
+    if (w.rank() == late) std::this_thread::sleep_for(kLate);
+    expect_ok(ibarrier(w), "barrier with rank " + std::to_string(late) + " late");
+    const auto waited = Clock::now() - entered;
+    if (w.size() > 1 && waited < kLate / 2) {
+      fail("barrier: rank " + std::to_string(w.rank()) + " left after " +
+           std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(waited).count()) +
+           " us, before rank " + std::to_string(late) + " (60 ms late) arrived");
+    }
+  }
 }
 
 }  // namespace halyard::testing
