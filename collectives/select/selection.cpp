@@ -181,6 +181,9 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
       // `bytes` is one block, the same on every member.
       if (bytes <= kShmAlltoallBytes) return SelectedAlgorithm{Algorithm::kShm};
       return std::nullopt;
+    case Collective::kAlltoallv:
+      // By the shape alone, like the other v-variants (the members' bytes differ).
+      return SelectedAlgorithm{Algorithm::kShm};
     case Collective::kGather:
       if (shape.size == 2 || bytes <= kShmGatherBytes) return SelectedAlgorithm{Algorithm::kShm};
       return std::nullopt;

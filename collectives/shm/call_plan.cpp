@@ -144,6 +144,9 @@ void Channel::plan_blocks(Call& call, const core::CollArgs& args, std::size_t el
       call.varied = true;
       call.blocks = base::BlockLayout(size_, args.counts, nullptr, element);
       return;
+    case Collective::kAlltoallv:
+      plan_alltoallv(call, args, element);
+      return;
     default:
       return;
   }

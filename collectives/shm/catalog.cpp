@@ -45,6 +45,9 @@ Request fallback(const CollArgs& a) {
       return base::ireduce_scatter_ring(a.comm, a.send, a.recv, a.counts, a.type, a.op);
     case Collective::kAlltoall:
       return base::ialltoall_pairwise(a.comm, a.send, a.recv, a.count, a.type);
+    case Collective::kAlltoallv:
+      return base::ialltoallv_pairwise(a.comm, a.send, a.send_counts, a.send_displacements, a.recv,
+                                       a.counts, a.displacements, a.type);
     default:
       return base::iallreduce_recursive_doubling(a.comm, a.send, a.recv, a.count, a.type, a.op);
   }
@@ -91,7 +94,7 @@ constexpr core::AlgorithmEntry kAlgorithms[] = {
     entry(Collective::kScatter),       entry(Collective::kReduceScatterBlock),
     entry(Collective::kReduceScatter), entry(Collective::kGatherv),
     entry(Collective::kScatterv),      entry(Collective::kAllgatherv),
-    entry(Collective::kAlltoall),
+    entry(Collective::kAlltoall),      entry(Collective::kAlltoallv),
 };
 
 }  // namespace

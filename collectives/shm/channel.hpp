@@ -19,6 +19,7 @@
 // failure and the channel takes no more calls.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -95,6 +96,13 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     // the v-variants where this rank knows the counts, reduce_scatter(_block)'s input.
     bool varied = false;
     base::BlockLayout blocks;
+    // alltoallv (alltoallv_stream.cpp): where this rank's blocks for the others lie in its send
+    // buffer (`blocks` is the receive side), the bytes of its stream, and, per writer, where
+    // this rank's block starts in the writer's stream (read at the first chunk).
+    base::BlockLayout send_blocks;
+    std::size_t stream_bytes = 0;
+    boost::container::small_vector<std::size_t, 8> stream_offsets;
+    std::vector<std::byte> send_copy;  // in place over several chunks: what this rank sends
     // gatherv and scatterv off the root, which alone knows every count: the root's flag of the
     // call's first chunk carries the number of chunks (root_tells_chunks at the root).
     bool learns_chunks = false;
@@ -196,6 +204,12 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // The buffer address `rank` published inline with `seq` (single copy).
   std::uint64_t published_address(int rank, std::uint64_t seq) const;
   bool advance_own_blocks(Call& call);  // reduce_scatter(_block) and alltoall
+  // alltoallv (alltoallv_stream.cpp): every member publishes a stream of its blocks, each reads
+  // its own block out of every other member's.
+  void plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t element) const;
+  bool advance_alltoallv(Call& call);
+  void publish_stream_chunk(const Call& call, std::uint64_t seq);
+  void read_stream_chunk(Call& call, std::uint64_t seq);
   // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
   bool tell_gatherv_chunks(Call& call, std::uint64_t seq);
 

@@ -31,6 +31,8 @@ bool Channel::advance(Call& call) {
     case core::Collective::kReduceScatterBlock:
     case core::Collective::kAlltoall:
       return advance_own_blocks(call);
+    case core::Collective::kAlltoallv:
+      return advance_alltoallv(call);
     default:
       break;
   }

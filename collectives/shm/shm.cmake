@@ -7,4 +7,5 @@ target_sources(halyard PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/channel_progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/channel_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/flag_algorithms.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/single_chunk_calls.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/single_chunk_calls.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/alltoallv_stream.cpp)

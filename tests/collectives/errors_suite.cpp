@@ -166,6 +166,15 @@ void off_node_suite(const SuiteContext& ctx) {
                0);
     });
   }
+  if (forced("HALYARD_ALLTOALLV_ALG")) {
+    std::vector<std::size_t> displacements;
+    for (std::size_t r = 0; r < counts.size(); ++r) displacements.push_back(4 * r);
+    std::vector<int> blocks(out.size(), w.rank() + 1);
+    expect_error("alltoallv on several nodes", kInvalid, needle, [&] {
+      ialltoallv(w, blocks.data(), counts.data(), displacements.data(), out.data(), counts.data(),
+                 displacements.data(), Datatype::kInt32);
+    });
+  }
   // The same name runs on this rank's node communicator: the refusal is the communicator's.
   const Communicator node = w.node_comm();
   std::vector<int> sum(mine.size(), -1);

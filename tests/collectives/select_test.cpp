@@ -52,7 +52,7 @@ TEST(SelectCatalog, NamesAreTheDocumentedOnes) {
   EXPECT_EQ(valid_algorithm_names(Collective::kScatterv), linear);
   EXPECT_EQ(valid_algorithm_names(Collective::kAllgatherv), ring);
   EXPECT_EQ(valid_algorithm_names(Collective::kAlltoallv),
-            std::vector<std::string>{"base:pairwise"});
+            (std::vector<std::string>{"base:pairwise", "shm"}));
   const std::vector<std::string> ring_pairwise = {"base:ring", "base:pairwise", "shm"};
   EXPECT_EQ(valid_algorithm_names(Collective::kReduceScatterBlock), ring_pairwise);
   EXPECT_EQ(valid_algorithm_names(Collective::kReduceScatter), ring_pairwise);
@@ -363,11 +363,13 @@ TEST(SelectRules, ShmVectorVariantsByShapeAlone) {
       const CommShape shape = CommShape::single_node(ranks);
       EXPECT_EQ(builtin_rule(Collective::kAllgatherv, shape, bytes).algorithm, Algorithm::kShm);
       EXPECT_EQ(builtin_rule(Collective::kGatherv, shape, bytes).algorithm, Algorithm::kShm);
+      EXPECT_EQ(builtin_rule(Collective::kAlltoallv, shape, bytes).algorithm, Algorithm::kShm);
       EXPECT_EQ(builtin_rule(Collective::kScatterv, shape, bytes).algorithm,
                 ranks == 2 ? Algorithm::kShm : Algorithm::kLinear)
           << ranks << " ranks, " << bytes;
     }
-    for (Collective c : {Collective::kGatherv, Collective::kScatterv, Collective::kAllgatherv}) {
+    for (Collective c : {Collective::kGatherv, Collective::kScatterv, Collective::kAllgatherv,
+                         Collective::kAlltoallv}) {
       EXPECT_NE(builtin_rule(c, CommShape{4, 2, 2}, bytes).algorithm, Algorithm::kShm);
     }
   }
