@@ -38,6 +38,46 @@ void put_word(std::byte* at, std::uint64_t word) {
   std::memcpy(at, &word, sizeof word);
 }
 
+// A stream of `stream_bytes` in chunks of `cell_bytes`.
+std::uint64_t stream_chunks(std::size_t stream_bytes, std::size_t cell_bytes) {
+  return (stream_bytes + cell_bytes - 1) / cell_bytes;
+}
+
+// Writes bytes [begin, end) of member `me`'s stream into `cell`: its header where the range
+// starts the stream, then the parts of its blocks for the others that fall in the range.
+// `bytes(r)` and `at(r)`: the block for member r and where it lies in the send buffer.
+template <class Bytes, class At>
+void write_stream(std::byte* cell, std::size_t begin, std::size_t end, std::uint64_t chunks,
+                  int members, int me, Bytes bytes, At at) {
+  std::size_t position = header_bytes(members);
+  if (begin == 0) {
+    put_word(cell, chunks);
+    std::size_t offset = position;
+    for (int r = 0; r < members; ++r) {
+      put_word(cell + kWord * (static_cast<std::size_t>(r) + 1), offset);
+      if (r != me) offset += bytes(r);
+    }
+  }
+  for (int r = 0; r < members && position < end; ++r) {
+    if (r == me) continue;
+    const std::size_t length = bytes(r);
+    const std::size_t from = std::max(position, begin);
+    const std::size_t to = std::min(position + length, end);
+    if (from < to) copy_bytes(cell + (from - begin), at(r) + (from - position), to - from);
+    position += length;
+  }
+}
+
+// Copies the part of this rank's block from member r that lies in r's cell of the chunk that
+// holds stream bytes [begin, begin + cell_bytes): `start` is where the block starts in r's
+// stream, `length` its bytes.
+void read_block(std::byte* to, const std::byte* cell, std::size_t begin, std::size_t cell_bytes,
+                std::size_t start, std::size_t length) {
+  const std::size_t from = std::max(start, begin);
+  const std::size_t end = std::min(start + length, begin + cell_bytes);
+  if (from < end) copy_bytes(to + (from - start), cell + (from - begin), end - from);
+}
+
 }  // namespace
 
 void Channel::plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t element) const {
@@ -55,11 +95,9 @@ void Channel::plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t
   call.stream_bytes = stream;
   call.bytes = stream;  // chunked over the stream: this rank's own chunk count
   call.chunk_bytes = cell_bytes_;
-  const std::size_t own_chunks = (stream + cell_bytes_ - 1) / cell_bytes_;
-  if (in_place && own_chunks > 1) {
+  if (in_place && stream_chunks(stream, cell_bytes_) > 1) {
     // Blocks arriving in one chunk would overwrite blocks this rank sends in a later one.
-    const std::size_t extent = call.send_blocks.extent();
-    call.send_copy.assign(call.recv, call.recv + extent);
+    call.send_copy.assign(call.recv, call.recv + call.send_blocks.extent());
     call.send = call.send_copy.data();
   }
 }
@@ -74,43 +112,20 @@ void Channel::publish_stream_chunk(const Call& call, std::uint64_t seq) {
   std::byte* cell = cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_;
   payload_seq_[seq & 1] = seq;
   payload_reader_[seq & 1] = kAllReaders;
-  std::size_t position = header_bytes(size_);
-  if (begin == 0) {
-    put_word(cell, (call.stream_bytes + cell_bytes_ - 1) / cell_bytes_);
-    std::size_t offset = position;
-    for (int r = 0; r < size_; ++r) {
-      put_word(cell + kWord * (static_cast<std::size_t>(r) + 1), offset);
-      if (r != rank_) offset += call.send_blocks.bytes(r);
-    }
-  }
-  for (int r = 0; r < size_ && position < end; ++r) {
-    if (r == rank_) continue;
-    const std::size_t bytes = call.send_blocks.bytes(r);
-    const std::size_t from = std::max(position, begin);
-    const std::size_t to = std::min(position + bytes, end);
-    if (from < to) {
-      copy_bytes(cell + (from - begin), call.send + call.send_blocks.offset(r) + (from - position),
-                 to - from);
-    }
-    position += bytes;
-  }
-  store_seq(headers_[static_cast<std::size_t>(rank_)]->post[seq & 1], seq);
-  announce();
+  write_stream(
+      cell, begin, end, stream_chunks(call.stream_bytes, cell_bytes_), size_, rank_,
+      [&](int r) { return call.send_blocks.bytes(r); },
+      [&](int r) { return call.send + call.send_blocks.offset(r); });
+  post(seq);
 }
 
 void Channel::read_stream_chunk(Call& call, std::uint64_t seq) {
-  const std::size_t begin = offset_of(call);
-  const std::size_t end = begin + call.chunk_bytes;
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) continue;
-    const std::size_t start = call.stream_offsets[static_cast<std::size_t>(r)];
-    const std::size_t bytes = call.blocks.bytes(r);
-    const std::size_t from = std::max(start, begin);
-    const std::size_t to = std::min(start + bytes, end);
-    if (from >= to) continue;
-    const std::byte* cell = cells_[static_cast<std::size_t>(r)] + (seq & 1) * cell_bytes_;
-    copy_bytes(call.recv + call.blocks.offset(r) + (from - start), cell + (from - begin),
-               to - from);
+    read_block(call.recv + call.blocks.offset(r),
+               cells_[static_cast<std::size_t>(r)] + (seq & 1) * cell_bytes_, offset_of(call),
+               call.chunk_bytes, call.stream_offsets[static_cast<std::size_t>(r)],
+               call.blocks.bytes(r));
   }
 }
 
@@ -145,6 +160,63 @@ bool Channel::advance_alltoallv(Call& call) {
     finish_chunk(call);
   }
   return true;
+}
+
+std::size_t Channel::alltoallv_stream_bytes(const core::CollArgs& args) const {
+  const bool in_place = core::is_in_place(args.send);
+  const std::size_t* counts = in_place ? args.counts : args.send_counts;
+  std::size_t elements = 0;
+  for (int r = 0; r < size_; ++r) {
+    if (r != rank_) elements += counts[static_cast<std::size_t>(r)];
+  }
+  return header_bytes(size_) + elements * datatype_size(args.type);
+}
+
+// The first chunk straight from the arguments (fits_single_chunk: this rank's stream is one
+// chunk, so in place nothing it still sends can be overwritten): the call ends here when every
+// stream is one chunk; otherwise (or while a member has not published) the general path takes
+// it over at its first chunk, published.
+Channel::SingleChunk Channel::start_single_chunk_alltoallv(const core::CollArgs& args) {
+  const std::uint64_t seq = next_seq_;
+  if (!reusable(seq)) return SingleChunk::kNotStarted;
+  ++next_seq_;
+  const std::size_t element = datatype_size(args.type);
+  const bool in_place = core::is_in_place(args.send);
+  auto* recv = static_cast<std::byte*>(args.recv);
+  const std::byte* send = in_place ? recv : static_cast<const std::byte*>(args.send);
+  const std::size_t* send_counts = in_place ? args.counts : args.send_counts;
+  const std::size_t* send_displacements = in_place ? args.displacements : args.send_displacements;
+  const std::size_t stream = alltoallv_stream_bytes(args);
+  std::byte* cell = cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_;
+  payload_seq_[seq & 1] = seq;
+  payload_reader_[seq & 1] = kAllReaders;
+  write_stream(
+      cell, 0, stream, 1, size_, rank_,
+      [&](int r) { return send_counts[static_cast<std::size_t>(r)] * element; },
+      [&](int r) { return send + send_displacements[static_cast<std::size_t>(r)] * element; });
+  post(seq);
+  int next_peer = 0;
+  if (!all_posted_from(next_peer, seq)) return SingleChunk::kPublished;
+  for (int r = 0; r < size_; ++r) {
+    if (r != rank_ && word_at(cells_[static_cast<std::size_t>(r)] + (seq & 1) * cell_bytes_) != 1) {
+      return SingleChunk::kPublished;  // a longer stream: the general path reads on
+    }
+  }
+  const auto me = static_cast<std::size_t>(rank_);
+  for (int r = 0; r < size_; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    std::byte* to = recv + args.displacements[i] * element;
+    const std::size_t length = args.counts[i] * element;
+    if (r == rank_) {
+      const std::byte* from = send + send_displacements[i] * element;
+      if (length > 0 && from != to) copy_bytes(to, from, length);
+      continue;
+    }
+    const std::byte* other = cells_[i] + (seq & 1) * cell_bytes_;
+    read_block(to, other, 0, cell_bytes_, word_at(other + kWord * (me + 1)), length);
+  }
+  finish(seq);
+  return SingleChunk::kEnded;
 }
 
 }  // namespace halyard::shm

@@ -131,7 +131,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   };
 
   // The single-chunk calls (single_chunk_calls.cpp): bcast, reduce, allreduce, allgather(v),
-  // gather, scatter(v), reduce_scatter_block and alltoall of at most kSingleChunkMaxBytes of
+  // gather, scatter(v), reduce_scatter_block, alltoall and alltoallv (where this rank's stream
+  // is at most kSingleChunkMaxBytes: alltoallv_stream.cpp) of at most kSingleChunkMaxBytes of
   // contiguous data per member (one seq; inline in the flag line up to kInlineBytes, in the cell
   // above), and the barrier of two members, when no call is before them. Small calls are most
   // calls: they run their steps straight from the arguments, without planning a Call, so a writer's
@@ -210,6 +211,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool advance_alltoallv(Call& call);
   void publish_stream_chunk(const Call& call, std::uint64_t seq);
   void read_stream_chunk(Call& call, std::uint64_t seq);
+  std::size_t alltoallv_stream_bytes(const core::CollArgs& args) const;  // this rank's stream
+  SingleChunk start_single_chunk_alltoallv(const core::CollArgs& args);
   // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
   bool tell_gatherv_chunks(Call& call, std::uint64_t seq);
 

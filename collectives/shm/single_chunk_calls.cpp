@@ -46,6 +46,10 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
       const std::size_t largest = largest_block_bytes(args, rank_);
       return largest <= kSingleChunkMaxBytes && largest <= scatter_slot_bytes(args);
     }
+    case Collective::kAlltoallv:
+      // By this rank's stream alone: a member whose stream is longer takes the general path,
+      // which publishes its first chunk as this one does.
+      return alltoallv_stream_bytes(args) <= kSingleChunkMaxBytes;
     case Collective::kAllgatherv: {
       // By the largest block, which every member knows (its own may be empty), so that all
       // decide alike; each block in its own cell.
@@ -257,6 +261,8 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       }
       break;
     }
+    case Collective::kAlltoallv:
+      return start_single_chunk_alltoallv(args);
     case Collective::kBarrier:
       ++next_seq_;
       publish(seq, nullptr, 0, kAllReaders);

@@ -144,15 +144,13 @@ void check_allgatherv(const Communicator& comm, const ElementCase& c, std::size_
   });
 }
 
-// Rank s sends rank r a block of (count + s + r) % (count + 3) elements (some empty), with its
-// input for seed + r; the send side lays blocks out in reverse order, the receive side forward.
+// Rank s sends rank r a block of count_between(s, r) elements (some empty), with its input for
+// seed + r; the send side lays blocks out in reverse order, the receive side forward.
+template <typename CountBetween>
 void check_alltoallv(const Communicator& comm, const ElementCase& c, std::size_t count,
-                     std::uint32_t seed, bool in_place) {
+                     std::uint32_t seed, bool in_place, CountBetween count_between) {
   const int p = comm.size();
   const int me = comm.rank();
-  const auto count_between = [&](int from, int to) {
-    return (count + static_cast<std::size_t>(from + to)) % (count + 3);
-  };
   Layout to_send = uneven_layout(p, 0);
   Layout to_recv = to_send;
   std::size_t next = 0;
@@ -222,9 +220,27 @@ void allgatherv_suite(const SuiteContext& ctx) {
 
 void alltoallv_suite(const SuiteContext& ctx) {
   each_vector_case(ctx, 14, [&](const ElementCase& c, std::size_t count, std::uint32_t seed) {
-    check_alltoallv(ctx.world, c, count, seed, false);
-    check_alltoallv(ctx.world, c, count, seed + 1000, true);
+    const auto count_between = [&](int from, int to) {
+      return (count + static_cast<std::size_t>(from + to)) % (count + 3);
+    };
+    check_alltoallv(ctx.world, c, count, seed, false, count_between);
+    check_alltoallv(ctx.world, c, count, seed + 1000, true, count_between);
   });
+  // One member sends much, the others a little: with the shm engine its stream spans several
+  // cells while theirs fit one chunk, and every member must run as many chunks as the longest.
+  // In place the counts must be symmetric: the first and the last member exchange much.
+  std::uint32_t seed = 5000;
+  const int last = ctx.world.size() - 1;
+  for (const ElementCase& c : kVectorMoveCases) {
+    for (int heavy : {0, last}) {
+      const auto skewed = [&](int from, int) -> std::size_t { return from == heavy ? 40000 : 1; };
+      check_alltoallv(ctx.world, c, 40000, seed++, false, skewed);
+    }
+    const auto pair = [&](int from, int to) -> std::size_t {
+      return from != to && (from == 0 || from == last) && (to == 0 || to == last) ? 40000 : 1;
+    };
+    check_alltoallv(ctx.world, c, 40000, seed++, true, pair);
+  }
 }
 
 }  // namespace halyard::testing
