@@ -40,7 +40,9 @@ struct SideArgs {
   const char* type_name;  // "recvtype", or "recvtypes" for the per-peer array
 };
 
-TypedBlocks blocks_of(const halyard::Communicator& comm, const SideArgs& side) {
+// The blocks a side names, and the bytes of data they hold (`data_bytes`).
+TypedBlocks blocks_of(const halyard::Communicator& comm, const SideArgs& side,
+                      std::size_t& data_bytes) {
   if (side.counts == nullptr) fail(MPI_ERR_ARG, std::string(side.counts_name) + " is NULL");
   if (side.displs == nullptr) fail(MPI_ERR_ARG, std::string(side.displs_name) + " is NULL");
   const bool per_peer = side.types != nullptr;
@@ -48,6 +50,7 @@ TypedBlocks blocks_of(const halyard::Communicator& comm, const SideArgs& side) {
   const int ranks = comm.size();
   TypedBlocks blocks;
   blocks.reserve(static_cast<std::size_t>(ranks));
+  data_bytes = 0;
   for (int r = 0; r < ranks; ++r) {
     // The checks of checked_count and checked_datatype, with the argument's indexed name
     // ("recvcounts[3]") built only for the message of a failure: a string per rank and call
@@ -60,6 +63,7 @@ TypedBlocks blocks_of(const halyard::Communicator& comm, const SideArgs& side) {
     if (found == nullptr || !found->committed) [[unlikely]]
       found = &checked_datatype(side.types[r], indexed(side.type_name, r).c_str());  // throws
     const TypeObject& type = *found;
+    data_bytes += n * type.size;
     // Displacements count extents (bytes for MPI_Alltoallw), and may be negative.
     blocks.push_back(
         {static_cast<MPI_Aint>(side.displs[r]) * (per_peer ? 1 : type.extent), n, &type});
@@ -71,10 +75,10 @@ TypedBlocks blocks_of(const halyard::Communicator& comm, const SideArgs& side) {
 // block's type has holes).
 PackedBlocks side_blocks(const halyard::Communicator& comm, const void* buf, const char* buf_name,
                          const SideArgs& side, TypedBuffer::Use use) {
-  const TypedBlocks blocks = blocks_of(comm, side);
-  const std::span<const TypedBlock> view(blocks.data(), blocks.size());
-  check_buffer(buf, data_bytes(view), buf_name);
-  return {buf, view, use};
+  std::size_t bytes = 0;
+  const TypedBlocks blocks = blocks_of(comm, side, bytes);
+  check_buffer(buf, bytes, buf_name);
+  return {buf, std::span<const TypedBlock>(blocks.data(), blocks.size()), use};
 }
 
 // This rank's own block: `send` must carry what the other side's layout expects of it.

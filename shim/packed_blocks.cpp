@@ -7,14 +7,6 @@ namespace halyard::mpi_shim {
 
 namespace {
 
-bool has_data(const TypedBlock& block) {
-  return block.count > 0 && block.type->size > 0;
-}
-
-bool is_contiguous(const TypedBlock& block) {
-  return !has_data(block) || block.type->contiguous_for(block.count);
-}
-
 // The same block as the one before it: the send side of a neighborhood allgather names one
 // block per neighbour; it is packed once.
 bool repeats(std::span<const TypedBlock> blocks, std::size_t i) {
@@ -32,23 +24,30 @@ std::size_t data_bytes(std::span<const TypedBlock> blocks) {
 
 PackedBlocks::PackedBlocks(const void* buf, std::span<const TypedBlock> blocks,
                            TypedBuffer::Use use) {
-  // No allocation up to kInlineBlocks ranks (the counts and displacements the collective
-  // reads): small v-variant calls are mostly this and their checks.
-  counts_.reserve(blocks.size());
-  for (const TypedBlock& block : blocks) counts_.push_back(block.count * block.type->size);
-  displacements_.assign(blocks.size(), 0);
-  if (std::all_of(blocks.begin(), blocks.end(), is_contiguous)) {
-    // The user's memory, based at the lowest start if a block starts below the buffer.
-    const auto start = [&](std::size_t i) {
-      return blocks[i].origin + blocks[i].type->map.front().offset;
-    };
-    MPI_Aint lowest = 0;
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-      if (has_data(blocks[i])) lowest = std::min(lowest, start(i));
+  // One pass for the usual case, every block contiguous: no allocation up to kInlineBlocks
+  // ranks (the counts and displacements the collective reads); small v-variant calls are mostly
+  // this and their checks.
+  const std::size_t n = blocks.size();
+  counts_.resize(n);
+  displacements_.resize(n);
+  bool contiguous = true;
+  MPI_Aint lowest = 0;  // the user's memory, based at the lowest start if a block starts below
+  for (std::size_t i = 0; i < n; ++i) {
+    const TypedBlock& block = blocks[i];
+    counts_[i] = block.count * block.type->size;
+    if (counts_[i] == 0) continue;  // no data: its displacement stays 0
+    if (!block.type->contiguous_for(block.count)) {
+      contiguous = false;
+      continue;
     }
+    const MPI_Aint start = block.origin + block.type->map.front().offset;
+    lowest = std::min(lowest, start);
+    displacements_[i] = static_cast<std::size_t>(start);  // from `lowest` once it is known
+  }
+  if (contiguous) {
     base_ = address_at(buf, lowest);
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-      if (has_data(blocks[i])) displacements_[i] = static_cast<std::size_t>(start(i) - lowest);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (counts_[i] != 0) displacements_[i] -= static_cast<std::size_t>(lowest);
     }
     return;
   }
