@@ -65,8 +65,9 @@ Channel::~Channel() {
 
 Request Channel::start(const core::CollArgs& args) {
   if (failure_ != nullptr) return Request::make_completed(loop_, *failure_);
-  // Calls run in order: this one starts now only when none is before it.
-  const bool first = queue_.empty() && inline_call_ == nullptr;
+  // Calls run in order: this one starts now only when none is before it (and the channel knows
+  // its next seq).
+  const bool first = queue_.empty() && inline_call_ == nullptr && settle_gatherv();
   SingleChunk single_chunk = SingleChunk::kNotStarted;
   if (first && fits_single_chunk(args)) {
     single_chunk = start_single_chunk(args);
@@ -140,6 +141,7 @@ void Channel::drive(const Request& request) {
   if (loop_.threaded()) return;
   // A call behind others cannot move before they end: the loop runs them.
   if (queue_.empty() || failure_ != nullptr || !queue_.front().request.same_as(request)) return;
+  if (!settle_gatherv()) return;
   Call& call = queue_.front();
   if (!call.begun) begin(call);
   const std::optional<Status> ended = run_inline(call, call.comm);
@@ -150,8 +152,19 @@ void Channel::drive(const Request& request) {
 
 int Channel::progress() {
   int events = 0;
+  if (!settle_gatherv()) {
+    // The queued calls wait for the root's count; a process failure ends them.
+    if (queue_.empty() || failure_ != nullptr) return 0;
+    if ((failure_ = queue_.front().comm.process_failure()) == nullptr) return 0;
+    for (Call& queued : queue_) queued.request.complete(*failure_);
+    events = static_cast<int>(queue_.size());
+    queue_.clear();
+    return events;
+  }
   while (!queue_.empty() && inline_call_ == nullptr) {
     Call& call = queue_.front();
+    // A gatherv that just ended early may leave the next seq unknown (settle_gatherv).
+    if (!call.begun && !settle_gatherv()) break;
     if (!call.begun) begin(call);
     const std::uint64_t before = call.chunk;
     const bool finished = failure_ == nullptr && advance(call);

@@ -71,7 +71,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // persistent round): where it is the call under way, it runs here as a blocking call's would
   // (run_inline), and ends here if it ends.
   void drive(const Request& request) override;
-  bool idle() const noexcept { return queue_.empty(); }
+  bool idle() const noexcept { return queue_.empty() && !unsettled_gatherv_; }
   // Wakes the members that sleep; the progress source calls it after a full fence for the
   // channels that published since its last pass (see NodeMemory::sleeping_flag).
   void wake_members();
@@ -215,6 +215,17 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   SingleChunk start_single_chunk_alltoallv(const core::CollArgs& args);
   // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
   bool tell_gatherv_chunks(Call& call, std::uint64_t seq);
+  // The root of a gatherv waits, at each chunk, only for the members with data in it.
+  bool all_with_data_posted(Call& call, std::uint64_t seq);
+  // A gatherv's other member whose whole block went out in the first chunk ends its call there,
+  // before the root's chunk count is up (it needs nothing from the root): the channel learns the
+  // count before its next call starts, or from the progress source meanwhile, and only then
+  // knows its next seq. True once no such gatherv is left (settled).
+  struct UnsettledGatherv {
+    std::uint64_t seq;  // its first chunk's
+    int root;
+  };
+  bool settle_gatherv();
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }
   std::size_t offset_of(const Call& call) const { return call.chunk * call.chunk_bytes; }
@@ -346,7 +357,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   std::uint64_t payload_seq_[2] = {0, 0};
   int payload_reader_[2] = {kAllReaders, kAllReaders};
   std::deque<Call> queue_;
-  const Call* inline_call_ = nullptr;     // the call run_inline() runs, if any
+  std::optional<UnsettledGatherv> unsettled_gatherv_;  // see settle_gatherv()
+  const Call* inline_call_ = nullptr;                  // the call run_inline() runs, if any
   std::vector<std::byte> scratch_;        // an in-place root's own chunk while it reduces into recv
   std::vector<std::byte> reduced_chunk_;  // a piece of result on its way to a recv layout
   std::vector<std::byte> own_chunk_;      // a reduce root's own chunk packed from a send layout

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "collectives/shm/channel.hpp"
+#include "collectives/shm/channel_progress.hpp"
 #include "runtime/datatypes/reduction.hpp"
 #include "runtime/support/copy_bytes.hpp"
 
@@ -85,15 +86,29 @@ bool Channel::advance_rooted(Call& call) {
         call.published = true;
       }
       if (call.learns_chunks && call.chunk == 0) {
-        if (!posted(call.root, seq)) return false;
+        // Gatherv off the root. A block that fits the first chunk is all out: the call ends
+        // now, whether or not the root has said how many chunks the call takes (the root waits
+        // only for members with data in a chunk).
+        const bool all_out = call.chunks == 1;
+        if (!posted(call.root, seq)) {
+          if (!all_out) return false;
+          unsettled_gatherv_ = UnsettledGatherv{seq, call.root};
+          progress_->activate(shared_from_this());  // settles it if no call comes first
+          call.chunk = call.chunks;
+          return true;
+        }
         set_chunks(call, chunks_told(call.root, seq));
+        if (all_out) call.chunk = call.chunks - 1;  // finishes the call's last seq at once
       }
     } else if (bcast) {
       if (!posted(call.root, seq)) return false;
       if (length > 0) copy_bytes(call.recv + offset, payload(call.root, seq, length), length);
     } else {
-      if (call.root_tells_chunks && !tell_gatherv_chunks(call, seq)) return false;
-      if (!all_posted(call, seq)) return false;
+      if (call.root_tells_chunks) {
+        if (!tell_gatherv_chunks(call, seq) || !all_with_data_posted(call, seq)) return false;
+      } else if (!all_posted(call, seq)) {
+        return false;
+      }
       if (length == 0) {
       } else if (blocks) {
         place_blocks(call);
@@ -164,6 +179,25 @@ bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
   tell_chunks(outbox(seq, sizeof call.chunks, kAllReaders), call.chunks);
   post(seq);
   call.published = true;
+  return true;
+}
+
+bool Channel::all_with_data_posted(Call& call, std::uint64_t seq) {
+  for (; call.next_peer < size_; ++call.next_peer) {
+    if (call.next_peer == rank_ || block_length(call, call.next_peer) == 0) continue;
+    if (!posted(call.next_peer, seq)) return false;
+  }
+  return true;
+}
+
+bool Channel::settle_gatherv() {
+  if (!unsettled_gatherv_) return true;
+  const auto [seq, root] = *unsettled_gatherv_;
+  if (!posted(root, seq)) return false;
+  // Its later chunks, if any, carry nothing this member sends or reads: done with them too.
+  next_seq_ = seq + chunks_told(root, seq);
+  finish(next_seq_ - 1);
+  unsettled_gatherv_.reset();
   return true;
 }
 

@@ -9,6 +9,7 @@
 
 #include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel.hpp"
+#include "collectives/shm/channel_progress.hpp"
 #include "runtime/support/copy_bytes.hpp"
 
 namespace halyard::shm {
@@ -45,6 +46,12 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
       if (rank_ != args.root) return true;
       const std::size_t largest = largest_block_bytes(args, rank_);
       return largest <= kSingleChunkMaxBytes && largest <= scatter_slot_bytes(args);
+    }
+    case Collective::kGatherv: {
+      // The root by the largest block (its own too: the general path, which may take the
+      // call over, chunks by it), another member by its own: either way one chunk.
+      const std::size_t largest = rank_ == args.root ? largest_block_bytes(args) : args.bytes;
+      return largest <= kSingleChunkMaxBytes;
     }
     case Collective::kAlltoallv:
       // By this rank's stream alone: a member whose stream is longer takes the general path,
@@ -131,6 +138,44 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
           reduce_parts(args.op, args.type, seq, bytes, 0, bytes, send, recv);
         } else {
           place_blocks_from(own_block());
+        }
+      }
+      break;
+    case Collective::kGatherv:
+      if (rank_ != args.root) {
+        // This member's block is all out: the call ends whether or not the root has told the
+        // number of chunks yet (settle_gatherv learns it later); the root waits for no member
+        // in chunks that carry nothing of it.
+        if (!place_own(send, args.root)) return SingleChunk::kNotStarted;
+        announce();
+        if (!posted(args.root, seq)) {
+          unsettled_gatherv_ = UnsettledGatherv{seq, args.root};
+          progress_->activate(shared_from_this());
+          return SingleChunk::kEnded;
+        }
+        next_seq_ = seq + chunks_told(args.root, seq);
+        finish(next_seq_ - 1);
+        return SingleChunk::kEnded;
+      } else {
+        if (!reusable(seq)) return SingleChunk::kNotStarted;
+        ++next_seq_;
+        tell_chunks(outbox(seq, sizeof(std::uint64_t), kAllReaders), 1);
+        post(seq);
+        int next_peer = 0;
+        const std::size_t element = datatype_size(args.type);
+        for (; next_peer < size_; ++next_peer) {
+          const auto i = static_cast<std::size_t>(next_peer);
+          if (next_peer == rank_ || args.counts[i] == 0) continue;
+          if (!posted(next_peer, seq)) return SingleChunk::kPublished;
+        }
+        for (int r = 0; r < size_; ++r) {
+          const auto i = static_cast<std::size_t>(r);
+          const std::size_t length = args.counts[i] * element;
+          std::byte* to = recv + args.displacements[i] * element;
+          const std::byte* from = r == rank_ ? send : payload(r, seq, length);
+          if (length > 0 && from != to && !(r == rank_ && core::is_in_place(args.send))) {
+            copy_bytes(to, from, length);
+          }
         }
       }
       break;

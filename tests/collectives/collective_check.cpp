@@ -37,6 +37,7 @@ const std::map<std::string, Suite>& suites() {
       {"alltoall", {"HALYARD_ALLTOALL_ALG", alltoall_suite}},
       {"barrier", {"HALYARD_BARRIER_ALG", barrier_suite}},
       {"gatherv", {"HALYARD_GATHERV_ALG", gatherv_suite}},
+      {"gatherv_late_root", {"HALYARD_GATHERV_ALG", gatherv_late_root_suite}},
       {"scatterv", {"HALYARD_SCATTERV_ALG", scatterv_suite}},
       {"allgatherv", {"HALYARD_ALLGATHERV_ALG", allgatherv_suite}},
       {"alltoallv", {"HALYARD_ALLTOALLV_ALG", alltoallv_suite}},

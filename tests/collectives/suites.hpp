@@ -36,6 +36,8 @@ void gatherv_suite(const SuiteContext& ctx);
 void scatterv_suite(const SuiteContext& ctx);
 void allgatherv_suite(const SuiteContext& ctx);
 void alltoallv_suite(const SuiteContext& ctx);
+// Gatherv whose root comes late (gatherv_late_root_suite.cpp).
+void gatherv_late_root_suite(const SuiteContext& ctx);
 void reduce_scatter_block_suite(const SuiteContext& ctx);
 void reduce_scatter_suite(const SuiteContext& ctx);
 void scan_suite(const SuiteContext& ctx);
