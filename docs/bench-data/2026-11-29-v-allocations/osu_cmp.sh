@@ -7,7 +7,7 @@ for r in $(seq 1 $rounds); do
     impls=${IMPLS:-"old new ompi mpich"}; (( r % 2 )) || impls=$(echo $impls | tr " " "\n" | tac | tr "\n" " ")
     for i in $impls; do
       case $i in
-        old|new|new2|new3|new4|new5|new6|new7|base|vsmall|div|a2av|a2av1|cur) out=$(LD_LIBRARY_PATH=/tmp/ab/$i $H -x LD_LIBRARY_PATH -n 2 /tmp/osu/mpi/collective/$p -m 1:1024 -i 10000 -x 1000) ;;
+        old|new|new2|new3|new4|new5|new6|new7|base|vsmall|div|a2av|a2av1|cur|gvl|gvl2) out=$(LD_LIBRARY_PATH=/tmp/ab/$i $H -x LD_LIBRARY_PATH -n 2 /tmp/osu/mpi/collective/$p -m 1:1024 -i 10000 -x 1000) ;;
         ompi) out=$(mpirun --allow-run-as-root --bind-to core -n 2 --mca btl vader,self /tmp/osu_openmpi/mpi/collective/$p -m 1:1024 -i 10000 -x 1000 2>/dev/null) ;;
         mpich) out=$(mpirun.mpich -n 2 -bind-to core /tmp/osu_mpich/mpi/collective/$p -m 1:1024 -i 10000 -x 1000) ;;
       esac
