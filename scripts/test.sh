@@ -67,7 +67,7 @@ asan_targets=(hlaunch collective_check every_pair_check adapt_collectives p2p_sc
   exchange_check rma_window_check
   datatypes_reduction_test launcher_protocol_test launcher_store_test
   reliability_bootstrap_hardening_test tuner_decision_table_test)
-asan_tests='^(core_|datatypes_|launcher_(protocol|store)|reliability_|Request|EventLoop|Matching|Communicator|Router|Topology|SelfTransport|AmTest|SingletonRuntime|AvailableIsas|KeyValueStore|CollectiveGate|Control|BootstrapHardening|ProgressThread|DecisionTable|HanTuning|.*_n4_vnodes2$|han_|intranode_primitives|collectives_(bcast|reduce|allreduce|barrier)_shm_n3$|collectives_(channels_n2|inflight_shm_n4)$)'
+asan_tests='^(core_|datatypes_|launcher_(protocol|store)|reliability_|Request|EventLoop|Matching|Communicator|Router|Topology|SelfTransport|AmTest|SingletonRuntime|AvailableIsas|KeyValueStore|CollectiveGate|Control|BootstrapHardening|ProgressThread|DecisionTable|HanTuning|.*_n4_vnodes2$|han_|intranode_primitives|collectives_(bcast|reduce|allreduce|barrier|alltoallv)_shm_n3$|collectives_(channels_n2|inflight_shm_n4|gatherv_late_root_shm_n3)$)'
 if stage asan; then
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     exclude='^reliability_quiet_(recv_ofi|bcast|allreduce|han|timeout)' \

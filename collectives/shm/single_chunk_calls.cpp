@@ -147,8 +147,8 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
         // number of chunks yet (settle_gatherv learns it later); the root waits for no member
         // in chunks that carry nothing of it.
         if (!place_own(send, args.root)) return SingleChunk::kNotStarted;
-        announce();
         if (!posted(args.root, seq)) {
+          announce();
           unsettled_gatherv_ = UnsettledGatherv{seq, args.root};
           progress_->activate(shared_from_this());
           return SingleChunk::kEnded;
