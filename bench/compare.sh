@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Halyard next to Open MPI's collective components and MPICH, in one invocation: the same MPI
 # program (bench/mpi_collectives.c: Bcast, Reduce, Allreduce per size, and Barrier; with --only,
-# also Allgather, Gather, Scatter, Reduce_scatter_block, Alltoall) built with
+# also Allgather, Gather, Scatter, Reduce_scatter_block, Alltoall, Alltoallv) built with
 # hmpicc (Halyard's MPI shim), with Open MPI's mpicc, run as coll "tuned", "han" and "adapt" (each
 # chosen by MCA priority), and with MPICH's mpicc.mpich when it is installed. The implementations
 # alternate, round after round, so a drift in the machine's load weighs on all of them; each

@@ -135,12 +135,12 @@ if wanted rules; then
 fi
 
 if wanted gathers; then
-  # The one-node rules of the gather family and alltoall (docs/collectives.md, "The gather
+  # The one-node rules of the gather family, alltoall and alltoallv (docs/collectives.md, "The gather
   # family"), measured on 2 cores only: the shm engine against the flat algorithms where ranks
   # have their own cores.
   forced_sweep gathers allgather:shm allgather:base:ring gather:shm gather:base:linear \
     scatter:shm scatter:base:linear reduce_scatter_block:shm reduce_scatter_block:base:ring \
-    alltoall:shm alltoall:base:pairwise
+    alltoall:shm alltoall:base:pairwise alltoallv:shm alltoallv:base:pairwise
 fi
 if wanted datatypes; then
   # Issue 25: MPI_Allreduce of 1 MiB as vector datatypes against contiguous, 2 ranks; goal: the

@@ -1,6 +1,6 @@
 /* mpi_collectives: OSU-style latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce per message
  * size, and of MPI_Barrier (one row, size 0); on request (--only) also MPI_Allgather,
- * MPI_Gather, MPI_Scatter and MPI_Reduce_scatter_block. One source, built with hmpicc (Halyard's
+ * MPI_Gather, MPI_Scatter, MPI_Reduce_scatter_block, MPI_Alltoall and MPI_Alltoallv. One source, built with hmpicc (Halyard's
  * MPI shim) and, for comparison only, with Open MPI's mpicc and MPICH's mpicc.mpich.
  * bench/compare.sh runs them side by side.
  *
@@ -8,13 +8,13 @@
  *                                                  [--only COLL[,COLL...]]
  *
  * COLL: bcast, reduce, allreduce, barrier (the default: these four), allgather, gather,
- * scatter, reduce_scatter_block, alltoall.
+ * scatter, reduce_scatter_block, alltoall, alltoallv (equal blocks, as OSU's osu_alltoallv).
  *
  * Like the OSU micro-benchmarks: per size, some untimed warm-up calls, then timed calls each
  * followed by an (untimed) barrier so that one call's skew does not hide inside the next;
  * every rank averages its own call times, and the table shows the average, minimum and
  * maximum of those per-rank averages. Reductions sum floats; a size is the bytes per rank (one
- * block of the gather family and of alltoall; reduce_scatter_block's result block). Roots are
+ * block of the gather family and of alltoall(v); reduce_scatter_block's result block). Roots are
  * rank 0.
  * Before timing, each size is run once and its result checked, so a wrong answer never
  * produces a figure (a barrier carries no data: what is checked is that no rank leaves it early).
@@ -35,16 +35,17 @@ enum collective {
   GATHER,
   SCATTER,
   REDUCE_SCATTER,
-  ALLTOALL
+  ALLTOALL,
+  ALLTOALLV
 };
 static const char* const kNames[] = {
     "MPI_Bcast",     "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier",
     "MPI_Allgather", "MPI_Gather", "MPI_Scatter",   "MPI_Reduce_scatter_block",
-    "MPI_Alltoall"};
+    "MPI_Alltoall",  "MPI_Alltoallv"};
 static const char* const kOptionNames[] = {
     "bcast",     "reduce", "allreduce", "barrier",
     "allgather", "gather", "scatter",   "reduce_scatter_block",
-    "alltoall"};
+    "alltoall",  "alltoallv"};
 static const int kCollectives = (int)(sizeof kNames / sizeof kNames[0]);
 static const int kDefaultCollectives = 4; /* bcast .. barrier */
 
@@ -52,6 +53,24 @@ static int iterations_for(size_t size, double scale) {
   int base = size <= (16u << 10) ? 1000 : size <= (256u << 10) ? 200 : size <= (2u << 20) ? 50 : 20;
   int n = (int)(base * scale);
   return n < 2 ? 2 : n;
+}
+
+/* Alltoallv's counts and displacements: `count` floats per block, blocks one after the other
+ * (alltoall's layout, as OSU's osu_alltoallv uses), set up outside the timed call. */
+static int* g_counts;
+static int* g_displacements;
+static int g_blocks_count = -1;
+static void set_blocks(int count, int size) {
+  if (count == g_blocks_count) return;
+  if (g_counts == NULL) {
+    g_counts = malloc((size_t)size * sizeof(int));
+    g_displacements = malloc((size_t)size * sizeof(int));
+  }
+  for (int r = 0; r < size; ++r) {
+    g_counts[r] = count;
+    g_displacements[r] = r * count;
+  }
+  g_blocks_count = count;
 }
 
 static void run_once(enum collective which, float* send, float* recv, int count) {
@@ -83,6 +102,10 @@ static void run_once(enum collective which, float* send, float* recv, int count)
     case ALLTOALL:
       MPI_Alltoall(send, count, MPI_FLOAT, recv, count, MPI_FLOAT, MPI_COMM_WORLD);
       break;
+    case ALLTOALLV:
+      MPI_Alltoallv(send, g_counts, g_displacements, MPI_FLOAT, recv, g_counts, g_displacements,
+                    MPI_FLOAT, MPI_COMM_WORLD);
+      break;
   }
 }
 
@@ -90,11 +113,11 @@ static void run_once(enum collective which, float* send, float* recv, int count)
  * side. */
 static size_t send_floats(enum collective which, int count, int size) {
   return (size_t)count *
-         (which == SCATTER || which == REDUCE_SCATTER || which == ALLTOALL ? (size_t)size : 1);
+         (which == SCATTER || which == REDUCE_SCATTER || which >= ALLTOALL ? (size_t)size : 1);
 }
 static size_t recv_floats(enum collective which, int count, int size) {
   return (size_t)count *
-         (which == ALLGATHER || which == GATHER || which == ALLTOALL ? (size_t)size : 1);
+         (which == ALLGATHER || which == GATHER || which >= ALLTOALL ? (size_t)size : 1);
 }
 
 /* What a barrier promises: no rank leaves it before every rank has entered. Rank 0 enters last,
@@ -128,8 +151,8 @@ static void verify_barrier(int rank, int size) {
 }
 
 /* One untimed call whose result is checked: rank r contributes r + 1 (bcast: root's 7; scatter:
- * the root's block r holds r + 1; the gathers' block r holds r + 1; alltoall: rank r's block j
- * holds r * size + j + 1). */
+ * the root's block r holds r + 1; the gathers' block r holds r + 1; alltoall(v): rank r's block
+ * j holds r * size + j + 1). */
 static void verify(enum collective which, float* send, float* recv, int count, int rank, int size) {
   if (which == BARRIER) {
     verify_barrier(rank, size);
@@ -139,7 +162,7 @@ static void verify(enum collective which, float* send, float* recv, int count, i
   for (size_t i = 0; i < sends; ++i) {
     send[i] = which == BCAST      ? (rank == 0 ? 7.0f : 0.0f)
               : which == SCATTER  ? (float)(i / (size_t)count + 1)
-              : which == ALLTOALL ? (float)((size_t)rank * (size_t)size + i / (size_t)count + 1)
+              : which >= ALLTOALL ? (float)((size_t)rank * (size_t)size + i / (size_t)count + 1)
                                   : (float)(rank + 1);
   }
   for (size_t i = 0; i < recvs; ++i) recv[i] = -1.0f;
@@ -151,7 +174,7 @@ static void verify(enum collective which, float* send, float* recv, int count, i
     float want = which == BCAST                          ? 7.0f
                  : which == ALLGATHER || which == GATHER ? (float)(i / (size_t)count + 1)
                  : which == SCATTER                      ? (float)(rank + 1)
-                 : which == ALLTOALL ? (float)(i / (size_t)count * (size_t)size + (size_t)rank + 1)
+                 : which >= ALLTOALL ? (float)(i / (size_t)count * (size_t)size + (size_t)rank + 1)
                                      : (float)size * (float)(size + 1) / 2.0f;
     if (got[i] != want) {
       fprintf(stderr, "mpi_collectives: %s of %d floats: element %zu is %g, expected %g\n",
@@ -165,6 +188,7 @@ static void verify(enum collective which, float* send, float* recv, int count, i
 static void measure_size(enum collective which, float* send, float* recv, size_t bytes,
                          double scale, int rank, int size) {
   int count = (int)(bytes / sizeof(float));
+  set_blocks(count, size);
   verify(which, send, recv, count, rank, size);
   int iterations = iterations_for(bytes, scale);
   for (int i = 0; i < iterations / 10 + 1; ++i) run_once(which, send, recv, count);
