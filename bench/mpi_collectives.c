@@ -1,8 +1,8 @@
 /* mpi_collectives: OSU-style latency of MPI_Bcast, MPI_Reduce and MPI_Allreduce per message
  * size, and of MPI_Barrier (one row, size 0); on request (--only) also MPI_Allgather,
- * MPI_Gather, MPI_Scatter, MPI_Reduce_scatter_block, MPI_Alltoall and MPI_Alltoallv. One source, built with hmpicc (Halyard's
- * MPI shim) and, for comparison only, with Open MPI's mpicc and MPICH's mpicc.mpich.
- * bench/compare.sh runs them side by side.
+ * MPI_Gather, MPI_Scatter, MPI_Reduce_scatter_block, MPI_Alltoall and MPI_Alltoallv. One source,
+ * built with hmpicc (Halyard's MPI shim) and, for comparison only, with Open MPI's mpicc and
+ * MPICH's mpicc.mpich. bench/compare.sh runs them side by side.
  *
  *   hlaunch -n 2 build/bin/mpi_collectives_halyard [--min-size B] [--max-size B] [--scale F]
  *                                                  [--only COLL[,COLL...]]
@@ -39,12 +39,12 @@ enum collective {
   ALLTOALLV
 };
 static const char* const kNames[] = {
-    "MPI_Bcast",     "MPI_Reduce", "MPI_Allreduce", "MPI_Barrier",
-    "MPI_Allgather", "MPI_Gather", "MPI_Scatter",   "MPI_Reduce_scatter_block",
+    "MPI_Bcast",     "MPI_Reduce",   "MPI_Allreduce", "MPI_Barrier",
+    "MPI_Allgather", "MPI_Gather",   "MPI_Scatter",   "MPI_Reduce_scatter_block",
     "MPI_Alltoall",  "MPI_Alltoallv"};
 static const char* const kOptionNames[] = {
-    "bcast",     "reduce", "allreduce", "barrier",
-    "allgather", "gather", "scatter",   "reduce_scatter_block",
+    "bcast",     "reduce",   "allreduce", "barrier",
+    "allgather", "gather",   "scatter",   "reduce_scatter_block",
     "alltoall",  "alltoallv"};
 static const int kCollectives = (int)(sizeof kNames / sizeof kNames[0]);
 static const int kDefaultCollectives = 4; /* bcast .. barrier */
