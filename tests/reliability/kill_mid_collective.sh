@@ -4,8 +4,9 @@
 # an error naming the dead rank, and a later blocking call raised it, within 5 s of the death;
 # hlaunch itself is done within 5 s of it; nothing of the job is left in /dev/shm.
 #
-#   kill_mid_collective.sh HLAUNCH PEER_FAILURE_CHECK MODE VICTIM [VNODES [small]]
-# (VNODES 1 with `small`: a 64-byte allreduce on one node, through the shm engine.)
+#   kill_mid_collective.sh HLAUNCH PEER_FAILURE_CHECK MODE VICTIM [VNODES [small|gatherv]]
+# (VNODES 1 with `small`: a 64-byte allreduce on one node, through the shm engine; `gatherv`:
+# the same after a small gatherv to the dead victim.)
 set -uo pipefail
 hlaunch=$1
 program=$2

@@ -1,8 +1,11 @@
 // A rank dies in the middle of a 64 MiB allreduce; every other rank must see its pending
 // allreduce fail with an error naming the dead rank, and a blocking collective raise it.
-//   hlaunch -n N [--vnodes K] peer_failure_check sigkill|abort|exit VICTIM [small]
+//   hlaunch -n N [--vnodes K] peer_failure_check sigkill|abort|exit VICTIM [small|gatherv]
 // With `small` the allreduce is 64 bytes (on one node: the shm engine, whose ranks wait on each
-// other's flags) and the victim dies instead of publishing its part.
+// other's flags) and the victim dies instead of publishing its part. With `gatherv` the
+// survivors first call a small gatherv to the dead victim: on the shm engine they leave it
+// before the root's chunk count is up (Channel::settle_gatherv), and the allreduce after it
+// must fail, not wait for that count for ever.
 // Every rank prints "job <id>" (for the /dev/shm check). The victim prints
 // "victim R dies at <ms>" (CLOCK_REALTIME, milliseconds) and dies the chosen way while its
 // allreduce is in flight; each survivor prints
@@ -38,11 +41,12 @@ long long now_ms() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool small = argc == 4 && std::strcmp(argv[3], "small") == 0;
+  const bool gatherv_first = argc == 4 && std::strcmp(argv[3], "gatherv") == 0;
+  const bool small = gatherv_first || (argc == 4 && std::strcmp(argv[3], "small") == 0);
   if ((argc != 3 && !small) ||
       (std::strcmp(argv[1], "sigkill") != 0 && std::strcmp(argv[1], "abort") != 0 &&
        std::strcmp(argv[1], "exit") != 0)) {
-    std::fprintf(stderr, "usage: peer_failure_check sigkill|abort|exit VICTIM [small]\n");
+    std::fprintf(stderr, "usage: peer_failure_check sigkill|abort|exit VICTIM [small|gatherv]\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -69,6 +73,16 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (gatherv_first) {
+    // Its outcome depends on whether the failure notice came first: only what follows counts.
+    const std::vector<std::size_t> counts(static_cast<std::size_t>(world.size()), 1);
+    std::vector<std::size_t> displacements;
+    for (int r = 0; r < world.size(); ++r) displacements.push_back(static_cast<std::size_t>(r));
+    std::vector<float> gathered(counts.size());
+    igatherv(world, send.data(), 1, gathered.data(), counts.data(), displacements.data(),
+             Datatype::kFloat32, victim)
+        .wait();
+  }
   Request allreduce =
       iallreduce(world, send.data(), recv.data(), kCount, Datatype::kFloat32, Op::kSum);
   if (world.rank() == victim) {
