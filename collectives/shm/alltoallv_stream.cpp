@@ -80,6 +80,15 @@ void read_block(std::byte* to, const std::byte* cell, std::size_t begin, std::si
 
 }  // namespace
 
+// A stream's chunk always lies in the cell, even where it would fit the flag line: its readers
+// do not know its length. Asked for as a whole cell's payload.
+std::byte* Channel::stream_outbox(std::uint64_t seq) {
+  return outbox(seq, cell_bytes_, kAllReaders);
+}
+const std::byte* Channel::stream_payload(int rank, std::uint64_t seq) const {
+  return payload(rank, seq, cell_bytes_);
+}
+
 void Channel::plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t element) const {
   const bool in_place = core::is_in_place(args.send);
   call.varied = true;
@@ -88,14 +97,9 @@ void Channel::plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t
   call.send_blocks =
       in_place ? call.blocks
                : base::BlockLayout(size_, args.send_counts, args.send_displacements, element);
-  std::size_t stream = header_bytes(size_);
-  for (int r = 0; r < size_; ++r) {
-    if (r != rank_) stream += call.send_blocks.bytes(r);
-  }
-  call.stream_bytes = stream;
-  call.bytes = stream;  // chunked over the stream: this rank's own chunk count
+  call.bytes = alltoallv_stream_bytes(args);  // chunked over the stream: its own chunk count
   call.chunk_bytes = cell_bytes_;
-  if (in_place && stream_chunks(stream, cell_bytes_) > 1) {
+  if (in_place && stream_chunks(call.bytes, cell_bytes_) > 1) {
     // Blocks arriving in one chunk would overwrite blocks this rank sends in a later one.
     call.send_copy.assign(call.recv, call.recv + call.send_blocks.extent());
     call.send = call.send_copy.data();
@@ -104,16 +108,13 @@ void Channel::plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t
 
 void Channel::publish_stream_chunk(const Call& call, std::uint64_t seq) {
   const std::size_t begin = offset_of(call);
-  const std::size_t end = std::min(begin + call.chunk_bytes, call.stream_bytes);
+  const std::size_t end = std::min(begin + call.chunk_bytes, call.bytes);
   if (begin >= end) {
     publish(seq, nullptr, 0, kAllReaders);  // this rank's stream has ended: the flag alone
     return;
   }
-  std::byte* cell = cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_;
-  payload_seq_[seq & 1] = seq;
-  payload_reader_[seq & 1] = kAllReaders;
   write_stream(
-      cell, begin, end, stream_chunks(call.stream_bytes, cell_bytes_), size_, rank_,
+      stream_outbox(seq), begin, end, stream_chunks(call.bytes, cell_bytes_), size_, rank_,
       [&](int r) { return call.send_blocks.bytes(r); },
       [&](int r) { return call.send + call.send_blocks.offset(r); });
   post(seq);
@@ -122,8 +123,7 @@ void Channel::publish_stream_chunk(const Call& call, std::uint64_t seq) {
 void Channel::read_stream_chunk(Call& call, std::uint64_t seq) {
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) continue;
-    read_block(call.recv + call.blocks.offset(r),
-               cells_[static_cast<std::size_t>(r)] + (seq & 1) * cell_bytes_, offset_of(call),
+    read_block(call.recv + call.blocks.offset(r), stream_payload(r, seq), offset_of(call),
                call.chunk_bytes, call.stream_offsets[static_cast<std::size_t>(r)],
                call.blocks.bytes(r));
   }
@@ -144,7 +144,7 @@ bool Channel::advance_alltoallv(Call& call) {
       call.stream_offsets.assign(static_cast<std::size_t>(size_), 0);
       for (int r = 0; r < size_; ++r) {
         if (r == rank_) continue;
-        const std::byte* cell = cells_[static_cast<std::size_t>(r)] + (seq & 1) * cell_bytes_;
+        const std::byte* cell = stream_payload(r, seq);
         chunks = std::max(chunks, word_at(cell));
         call.stream_offsets[static_cast<std::size_t>(r)] =
             word_at(cell + kWord * (static_cast<std::size_t>(rank_) + 1));
@@ -186,19 +186,15 @@ Channel::SingleChunk Channel::start_single_chunk_alltoallv(const core::CollArgs&
   const std::byte* send = in_place ? recv : static_cast<const std::byte*>(args.send);
   const std::size_t* send_counts = in_place ? args.counts : args.send_counts;
   const std::size_t* send_displacements = in_place ? args.displacements : args.send_displacements;
-  const std::size_t stream = alltoallv_stream_bytes(args);
-  std::byte* cell = cells_[static_cast<std::size_t>(rank_)] + (seq & 1) * cell_bytes_;
-  payload_seq_[seq & 1] = seq;
-  payload_reader_[seq & 1] = kAllReaders;
   write_stream(
-      cell, 0, stream, 1, size_, rank_,
+      stream_outbox(seq), 0, alltoallv_stream_bytes(args), 1, size_, rank_,
       [&](int r) { return send_counts[static_cast<std::size_t>(r)] * element; },
       [&](int r) { return send + send_displacements[static_cast<std::size_t>(r)] * element; });
   post(seq);
   int next_peer = 0;
   if (!all_posted_from(next_peer, seq)) return SingleChunk::kPublished;
   for (int r = 0; r < size_; ++r) {
-    if (r != rank_ && word_at(cells_[static_cast<std::size_t>(r)] + (seq & 1) * cell_bytes_) != 1) {
+    if (r != rank_ && word_at(stream_payload(r, seq)) != 1) {
       return SingleChunk::kPublished;  // a longer stream: the general path reads on
     }
   }
@@ -212,7 +208,7 @@ Channel::SingleChunk Channel::start_single_chunk_alltoallv(const core::CollArgs&
       if (length > 0 && from != to) copy_bytes(to, from, length);
       continue;
     }
-    const std::byte* other = cells_[i] + (seq & 1) * cell_bytes_;
+    const std::byte* other = stream_payload(r, seq);
     read_block(to, other, 0, cell_bytes_, word_at(other + kWord * (me + 1)), length);
   }
   finish(seq);

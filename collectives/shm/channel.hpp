@@ -96,11 +96,10 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     // the v-variants where this rank knows the counts, reduce_scatter(_block)'s input.
     bool varied = false;
     base::BlockLayout blocks;
-    // alltoallv (alltoallv_stream.cpp): where this rank's blocks for the others lie in its send
-    // buffer (`blocks` is the receive side), the bytes of its stream, and, per writer, where
+    // alltoallv (alltoallv_stream.cpp; `bytes` is its stream): where this rank's blocks for
+    // the others lie in its send buffer (`blocks` is the receive side), and, per writer, where
     // this rank's block starts in the writer's stream (read at the first chunk).
     base::BlockLayout send_blocks;
-    std::size_t stream_bytes = 0;
     boost::container::small_vector<std::size_t, 8> stream_offsets;
     std::vector<std::byte> send_copy;  // in place over several chunks: what this rank sends
     // gatherv and scatterv off the root, which alone knows every count: the root's flag of the
@@ -211,6 +210,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool advance_alltoallv(Call& call);
   void publish_stream_chunk(const Call& call, std::uint64_t seq);
   void read_stream_chunk(Call& call, std::uint64_t seq);
+  std::byte* stream_outbox(std::uint64_t seq);
+  const std::byte* stream_payload(int rank, std::uint64_t seq) const;
   std::size_t alltoallv_stream_bytes(const core::CollArgs& args) const;  // this rank's stream
   SingleChunk start_single_chunk_alltoallv(const core::CollArgs& args);
   // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
@@ -226,6 +227,9 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     int root;
   };
   bool settle_gatherv();
+  // Ends such a member's gatherv of first seq `seq`: settled at once where the root's count is
+  // up, else by the progress source if no call on the channel comes first.
+  void leave_gatherv(std::uint64_t seq, int root);
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }
   std::size_t offset_of(const Call& call) const { return call.chunk * call.chunk_bytes; }

@@ -89,16 +89,13 @@ bool Channel::advance_rooted(Call& call) {
         // Gatherv off the root. A block that fits the first chunk is all out: the call ends
         // now, whether or not the root has said how many chunks the call takes (the root waits
         // only for members with data in a chunk).
-        const bool all_out = call.chunks == 1;
-        if (!posted(call.root, seq)) {
-          if (!all_out) return false;
-          unsettled_gatherv_ = UnsettledGatherv{seq, call.root};
-          progress_->activate(shared_from_this());  // settles it if no call comes first
+        if (call.chunks == 1) {
+          leave_gatherv(seq, call.root);
           call.chunk = call.chunks;
           return true;
         }
+        if (!posted(call.root, seq)) return false;
         set_chunks(call, chunks_told(call.root, seq));
-        if (all_out) call.chunk = call.chunks - 1;  // finishes the call's last seq at once
       }
     } else if (bcast) {
       if (!posted(call.root, seq)) return false;
@@ -199,6 +196,13 @@ bool Channel::settle_gatherv() {
   finish(next_seq_ - 1);
   unsettled_gatherv_.reset();
   return true;
+}
+
+void Channel::leave_gatherv(std::uint64_t seq, int root) {
+  unsettled_gatherv_ = UnsettledGatherv{seq, root};
+  if (settle_gatherv()) return;  // its finish() woke the members
+  announce();                    // for this member's published block
+  progress_->activate(shared_from_this());
 }
 
 bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {

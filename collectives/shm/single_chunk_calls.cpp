@@ -9,7 +9,6 @@
 
 #include "collectives/core/in_place.hpp"
 #include "collectives/shm/channel.hpp"
-#include "collectives/shm/channel_progress.hpp"
 #include "runtime/support/copy_bytes.hpp"
 
 namespace halyard::shm {
@@ -109,6 +108,26 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
   const auto own_block = [&]() -> const std::byte* {
     return core::is_in_place(args.send) ? recv + static_cast<std::size_t>(rank_) * bytes : send;
   };
+  // The v-variants: member r's block holds counts[r] elements; gatherv's and allgatherv's lie at
+  // their displacements in recv, this rank's (in place) already there.
+  const std::size_t element = datatype_size(args.type);
+  const auto varied_block_at = [&](int r) {
+    return recv + args.displacements[static_cast<std::size_t>(r)] * element;
+  };
+  const auto varied_block_bytes = [&](int r) {
+    return args.counts[static_cast<std::size_t>(r)] * element;
+  };
+  const auto own_varied_block = [&]() -> const std::byte* {
+    return core::is_in_place(args.send) ? varied_block_at(rank_) : send;
+  };
+  const auto place_varied_blocks_from = [&](const std::byte* own) {
+    for (int r = 0; r < size_; ++r) {
+      const std::size_t length = varied_block_bytes(r);
+      if (length == 0) continue;
+      const std::byte* from = r == rank_ ? own : payload(r, seq, length);
+      if (from != varied_block_at(r)) copy_bytes(varied_block_at(r), from, length);
+    }
+  };
   const auto place_blocks_from = [&](const std::byte* own) {
     for (int r = 0; r < size_; ++r) {
       std::byte* to = recv + static_cast<std::size_t>(r) * bytes;
@@ -147,36 +166,20 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
         // number of chunks yet (settle_gatherv learns it later); the root waits for no member
         // in chunks that carry nothing of it.
         if (!place_own(send, args.root)) return SingleChunk::kNotStarted;
-        if (!posted(args.root, seq)) {
-          announce();
-          unsettled_gatherv_ = UnsettledGatherv{seq, args.root};
-          progress_->activate(shared_from_this());
-          return SingleChunk::kEnded;
-        }
-        next_seq_ = seq + chunks_told(args.root, seq);
-        finish(next_seq_ - 1);
+        leave_gatherv(seq, args.root);
         return SingleChunk::kEnded;
       } else {
         if (!reusable(seq)) return SingleChunk::kNotStarted;
         ++next_seq_;
         tell_chunks(outbox(seq, sizeof(std::uint64_t), kAllReaders), 1);
         post(seq);
-        int next_peer = 0;
-        const std::size_t element = datatype_size(args.type);
-        for (; next_peer < size_; ++next_peer) {
-          const auto i = static_cast<std::size_t>(next_peer);
-          if (next_peer == rank_ || args.counts[i] == 0) continue;
-          if (!posted(next_peer, seq)) return SingleChunk::kPublished;
-        }
+        // The members with data (all_with_data_posted's rule).
         for (int r = 0; r < size_; ++r) {
-          const auto i = static_cast<std::size_t>(r);
-          const std::size_t length = args.counts[i] * element;
-          std::byte* to = recv + args.displacements[i] * element;
-          const std::byte* from = r == rank_ ? send : payload(r, seq, length);
-          if (length > 0 && from != to && !(r == rank_ && core::is_in_place(args.send))) {
-            copy_bytes(to, from, length);
+          if (r != rank_ && varied_block_bytes(r) > 0 && !posted(r, seq)) {
+            return SingleChunk::kPublished;
           }
         }
+        place_varied_blocks_from(own_varied_block());
       }
       break;
     case Collective::kAllreduce:
@@ -201,11 +204,10 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       if (rank_ == args.root) {
         if (!reusable(seq)) return SingleChunk::kNotStarted;
         ++next_seq_;
-        const std::size_t element = datatype_size(args.type);
         const auto* all = static_cast<const std::byte*>(args.send);
         const auto block = [&](int r) {
           const auto i = static_cast<std::size_t>(r);
-          return std::pair(all + args.displacements[i] * element, args.counts[i] * element);
+          return std::pair(all + args.displacements[i] * element, varied_block_bytes(r));
         };
         std::byte* out = outbox(seq, payload_bytes, kAllReaders);
         for (int r = 0; r < size_; ++r) {
@@ -232,24 +234,14 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
       break;
     }
     case Collective::kAllgatherv: {
-      // As allgather, each block at its displacement; this rank's, in place, already there.
-      const std::size_t element = datatype_size(args.type);
-      const auto block_at = [&](int r) {
-        return recv + args.displacements[static_cast<std::size_t>(r)] * element;
-      };
-      const auto block_bytes = [&](int r) {
-        return args.counts[static_cast<std::size_t>(r)] * element;
-      };
-      const std::byte* own = core::is_in_place(args.send) ? block_at(rank_) : send;
-      if (!place_bytes(own, block_bytes(rank_), kAllReaders)) return SingleChunk::kNotStarted;
+      // As allgather, each block at its displacement.
+      const std::byte* own = own_varied_block();
+      if (!place_bytes(own, varied_block_bytes(rank_), kAllReaders)) {
+        return SingleChunk::kNotStarted;
+      }
       announce();
       if (!all_posted_now()) return SingleChunk::kPublished;
-      for (int r = 0; r < size_; ++r) {
-        const std::size_t length = block_bytes(r);
-        if (length == 0) continue;
-        const std::byte* from = r == rank_ ? own : payload(r, seq, length);
-        if (from != block_at(r)) copy_bytes(block_at(r), from, length);
-      }
+      place_varied_blocks_from(own);
       break;
     }
     case Collective::kScatter: {
