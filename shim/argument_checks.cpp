@@ -67,10 +67,8 @@ const OpInfo& checked_op(const OpInfo* info, MPI_Op op, const TypeObject& type,
   return *info;
 }
 
-void check_root(int root, const Communicator& comm) {
-  if (root < 0 || root >= comm.size()) {
-    fail(MPI_ERR_ROOT, "invalid root " + std::to_string(root) + size_note(comm));
-  }
+void invalid_root(int root, const Communicator& comm) {
+  fail(MPI_ERR_ROOT, "invalid root " + std::to_string(root) + size_note(comm));
 }
 
 void invalid_buffer(const void* buffer, std::size_t count, const char* name) {

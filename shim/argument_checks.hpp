@@ -57,7 +57,12 @@ const OpInfo& checked_op(const OpInfo* info, MPI_Op op, const TypeObject& type,
 // "MPI_INT", or "a derived datatype" for one without a name.
 std::string display_name(const TypeObject& type);
 // MPI_ERR_ROOT unless 0 <= root < size.
-void check_root(int root, const Communicator& comm);
+[[noreturn, gnu::cold]] void invalid_root(int root, const Communicator& comm);
+// Inline, with the message built out of line: every rooted call checks its root.
+inline void check_root(int root, const Communicator& comm) {
+  if (root < 0 || root >= comm.size()) [[unlikely]]
+    invalid_root(root, comm);
+}
 // MPI_ERR_BUFFER for a null buffer holding `count` > 0 elements, or MPI_IN_PLACE where the call
 // does not allow it.
 [[noreturn]] void invalid_buffer(const void* buffer, std::size_t count, const char* name);
