@@ -47,28 +47,31 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // Communicators inside one node, on 2 ranks and where the host's ranks share CPUs
 // (docs/collectives.md, "The shm engine", has the measurements: hbench on 2 ranks and on 4 and 8
 // oversubscribed ranks, 1 KiB to 4 MiB; own_cpus_rule below has the rest). The shm engine won
-// bcast up to 64 KiB on more than 2 ranks, allreduce up to 64 KiB, reduce at every size (its
-// root reduces straight from the cells), and barrier. Above, bcast ran best as CMA pulls on
-// more than 2 ranks; allreduce ran best as CMA slice reductions (the gather family's rules are
-// at kShmGatherBytes below). Bcast on 2 ranks takes the engine at
-// every size since its cells copy at full speed (copy_bytes' aliasing fix): 2026-11-28,
-// mpi_collectives, 2 ranks, 3 alternating runs, engine / binomial: 16 KiB 1.40-1.45 / 6.62-6.79
-// us, 256 KiB 11.7-12.9 / 15.9-17.8, 1 MiB 42-45 / 54-106, 4 MiB 173-259 / 209-237, 16 MiB
-// 742-819 / 1,201-1,313 (before the fix 1 MiB took 101-107 us through the cells).
-// On 3 and 4 ranks the engine's cells also beat the CMA pulls up to 256 KiB, on 8 not above 64
-// KiB (2026-11-27, mpi_collectives on the 2 cores, medians of 5-12 alternating runs, engine /
-// intranode:cma: 3 ranks 128 KiB 28.6 / 37.9 us, 256 KiB 56.0 / 63.5, 512 KiB 121.0 / 121.6;
-// 4 ranks 64 KiB 10.0 / 36.3, 256 KiB 67.3 / 83.2, 1 MiB 277 / 257; 8 ranks 128 KiB 62.9 /
-// 56.3, 256 KiB 103.7 / 82.5). Every reader copies each chunk out of the root's cell: the more
-// readers, the sooner the root's own buffer, read in place by CMA, wins.
-constexpr std::size_t kShmBcastFewRanksBytes = 256 * 1024;
+// bcast up to 64 KiB on more than 2 ranks, reduce at every size (its root reduces straight
+// from the cells), and barrier; allreduce, since its sliced form, at every size (below). Above,
+// bcast ran best as CMA pulls on more than 2 ranks (the gather family's rules are at
+// kShmGatherBytes below). Bcast on 2 ranks takes the engine at every size since its cells copy at
+// full speed (copy_bytes' aliasing fix): 2026-11-28, mpi_collectives, 2 ranks, 3 alternating runs,
+// engine / binomial: 16 KiB 1.40-1.45 / 6.62-6.79 us, 256 KiB 11.7-12.9 / 15.9-17.8, 1 MiB 42-45 /
+// 54-106, 4 MiB 173-259 / 209-237, 16 MiB 742-819 / 1,201-1,313 (before the fix 1 MiB took 101-107
+// us through the cells). On 3 and 4 ranks the engine's cells beat the CMA pulls at every size since
+// the aliasing fix (2026-11-29, mpi_collectives, medians of 3 alternating rounds, engine /
+// intranode:cma: 3 ranks 1 MiB 59 / 110 us, 16 MiB 1,582 / 3,235; 4 ranks 256 KiB 20.7 / 30.0, 1
+// MiB 90 / 122, 16 MiB 1,990 / 3,503; on 2026-11-27, before it, 4 ranks 1 MiB took 277 / 257). On 8
+// ranks the two stay level above 64 KiB (2026-11-29, 4 rounds: 128 KiB 16.8 / 20.9, 512 KiB 78 /
+// 73, 2 MiB 315 / 343, 8 MiB 2,159 / 2,352; earlier 1 MiB 176 / 150): CMA, as measured before
+// (2026-11-27: 128 KiB 62.9 / 56.3, 256 KiB 103.7 / 82.5). Every reader copies each chunk out of
+// the root's cell: the more readers, the sooner the root's own buffer, read in place by CMA,
+// catches up.
 constexpr int kShmBcastFewRanks = 4;
 constexpr std::size_t kShmBcastBytes = 64 * 1024;
-// On 2 ranks allreduce stays with the engine at every size: medians of 5 alternating rounds
-// (2026-11-26, mpi_collectives, bound), engine / intranode:cma: 64 KiB 15.5 / 29.3 us, 256 KiB
-// 54.6 / 71.0, 1 MiB 197 / 247, 4 MiB 1,094 / 1,927, 16 MiB 6,050 / 9,839 (an earlier hbench
-// run, before the engine's blocking path, had cma ahead at 256 KiB, 40 / 56, level at 4 MiB).
-constexpr std::size_t kShmAllreduceBytes = 64 * 1024;
+// Allreduce takes the engine at every size where the ranks share CPUs too. On 2 ranks: medians
+// of 5 alternating rounds (2026-11-26, mpi_collectives, bound), engine / intranode:cma: 64 KiB
+// 15.5 / 29.3 us, 256 KiB 54.6 / 71.0, 1 MiB 197 / 247, 4 MiB 1,094 / 1,927, 16 MiB 6,050 /
+// 9,839. On 3-8 oversubscribed ranks, since the sliced allreduce (2026-11-29, mpi_collectives,
+// medians of 2-3 alternating rounds, engine / intranode:cma): 4 ranks 256 KiB 68 / 124, 1 MiB
+// 264 / 484, 16 MiB 5,815 / 9,233; 8 ranks 256 KiB 222 / 357, 1 MiB 749 / 973, 16 MiB 12,609
+// / 22,389; 3 and 6 ranks alike (docs/collectives.md). Before, CMA took over above 64 KiB.
 // Allgather, gather, scatter and reduce_scatter(_block): the engine forced against the rules
 // before (2026-11-28, bench/mpi_collectives --only, 4 B to 16 MiB, best of 2-3 alternating
 // rounds on 2, 3, 4 and 8 ranks of the 2 cores; docs/collectives.md, "The gather family"):
@@ -155,14 +158,11 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
     case Collective::kReduce:
       return SelectedAlgorithm{Algorithm::kShm};
     case Collective::kBcast:
-      if (shape.size == 2 ||
-          bytes <= (shape.size <= kShmBcastFewRanks ? kShmBcastFewRanksBytes : kShmBcastBytes)) {
+      if (shape.size <= kShmBcastFewRanks || bytes <= kShmBcastBytes) {
         return SelectedAlgorithm{Algorithm::kShm};
       }
       return SelectedAlgorithm{Algorithm::kIntranodeCma};
     case Collective::kAllreduce:
-      if (bytes <= kShmAllreduceBytes || shape.size == 2) return SelectedAlgorithm{Algorithm::kShm};
-      return SelectedAlgorithm{Algorithm::kIntranodeCma};
     case Collective::kAllgather:
     case Collective::kReduceScatterBlock:
     case Collective::kReduceScatter:

@@ -238,26 +238,28 @@ TEST(SelectRules, ShmEngineOnOneNode) {
     EXPECT_NE(builtin_rule(c, CommShape::single_node(1), 8).algorithm, Algorithm::kShm);
   }
   // Bcast and allreduce on 2 ranks: the engine at every size. Above the engine's sizes on more
-  // ranks: CMA pulls (bcast), CMA slice reductions (allreduce).
+  // ranks: CMA pulls (bcast).
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 32u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 1u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, two_ranks, 16u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 32u << 10).algorithm, Algorithm::kShm);
-  // 3 and 4 ranks: the engine up to 256 KiB; more ranks: up to 64 KiB.
+  // 3 and 4 ranks: the engine at every size; more ranks: up to 64 KiB.
   EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 256u << 10).algorithm, Algorithm::kShm);
-  EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 1u << 20).algorithm,
-            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kBcast, four_ranks, 16u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, eight_ranks, 64u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBcast, eight_ranks, 128u << 10).algorithm,
             Algorithm::kIntranodeCma);
   EXPECT_EQ(builtin_rule(Collective::kReduce, four_ranks, 4u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 256u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, two_ranks, 16u << 20).algorithm, Algorithm::kShm);
+  // Allreduce where ranks share CPUs: the engine at every size (its sliced form beat the CMA
+  // slice reductions on 3-8 oversubscribed ranks).
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 256u << 10).algorithm,
-            Algorithm::kIntranodeCma);
-  EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 4u << 20).algorithm,
-            Algorithm::kIntranodeCma);
+            Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, four_ranks, 4u << 20).algorithm, Algorithm::kShm);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, eight_ranks, 16u << 20).algorithm,
+            Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kBarrier, CommShape::single_node(8), 0).algorithm,
             Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllgather, two_ranks, 8).algorithm, Algorithm::kShm);
@@ -306,8 +308,7 @@ TEST(SelectRules, OwnCpusRulesForLargeMessages) {
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, eight, 4u << 20).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllreduce, eight, (4u << 20) + 4).algorithm,
             Algorithm::kIntranodeCma);
-  EXPECT_EQ(builtin_rule(Collective::kAllreduce, shared, 256u << 10).algorithm,
-            Algorithm::kIntranodeCma);
+  EXPECT_EQ(builtin_rule(Collective::kAllreduce, shared, 256u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kAllgather, own, 1u << 20),
             builtin_rule(Collective::kAllgather, shared, 1u << 20));
   // Across nodes the one-node rules do not apply, CPUs shared or not.
