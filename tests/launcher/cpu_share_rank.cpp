@@ -1,7 +1,8 @@
 // A job-test rank under `taskset -c CPU hlaunch ...`: checks that hlaunch kept it on that CPU,
 // that the runtime busy-polls (and spins long before yielding) only where the host's ranks
 // have a CPU each, and that the selection sees the same (CommShape::cpus_shared: on more than 2
-// ranks sharing CPUs, a 1 MiB bcast takes the rule of shared CPUs, intranode:cma).
+// ranks sharing CPUs, a 16 MiB allreduce takes the rule of shared CPUs, the shm engine, where
+// ranks with a CPU each would take intranode:cma).
 //   cpu_share_rank CPU spin|sleep     the CPU hlaunch was given; the loop's expected choice
 #include <sched.h>
 
@@ -61,9 +62,10 @@ int main(int argc, char** argv) {
     ++failures;
   }
   if (shape.size > 2 && shape.cpus_shared) {
-    const auto chosen = select::choose(select::Collective::kBcast, shape, std::size_t{1} << 20);
-    if (chosen.algorithm != select::Algorithm::kIntranodeCma) {
-      std::fprintf(stderr, "rank %d: a 1 MiB bcast on %d ranks sharing a CPU chose %s\n",
+    const auto chosen =
+        select::choose(select::Collective::kAllreduce, shape, std::size_t{16} << 20);
+    if (chosen.algorithm != select::Algorithm::kShm) {
+      std::fprintf(stderr, "rank %d: a 16 MiB allreduce on %d ranks sharing a CPU chose %s\n",
                    runtime.rank(), shape.size, select::algorithm_name(chosen).c_str());
       ++failures;
     }
