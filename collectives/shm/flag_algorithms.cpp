@@ -81,6 +81,10 @@ bool Channel::advance_rooted(Call& call) {
     if (writer) {
       if (!call.published) {
         if (!reusable(seq)) return false;
+        // A gatherv that may end once its block is out keeps the channel for settling first:
+        // after the publish, that reference's atomic add would wait for the flag's store to
+        // reach the other cores (keep_for_settling).
+        if (call.learns_chunks && call.chunk == 0) keep_for_settling();
         publish_send(call, seq, offset, blocks ? block_length(call, rank_) : length,
                      bcast ? kAllReaders : call.root);
         call.published = true;
@@ -198,11 +202,14 @@ bool Channel::settle_gatherv() {
   return true;
 }
 
+void Channel::keep_for_settling() {
+  progress_->activate(shared_from_this());
+}
+
 void Channel::leave_gatherv(std::uint64_t seq, int root) {
   unsettled_gatherv_ = UnsettledGatherv{seq, root};
   if (settle_gatherv()) return;  // its finish() woke the members
   announce();                    // for this member's published block
-  progress_->activate(shared_from_this());
 }
 
 bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {

@@ -165,6 +165,7 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
         // This member's block is all out: the call ends whether or not the root has told the
         // number of chunks yet (settle_gatherv learns it later); the root waits for no member
         // in chunks that carry nothing of it.
+        keep_for_settling();  // before the publish: see keep_for_settling()
         if (!place_own(send, args.root)) return SingleChunk::kNotStarted;
         leave_gatherv(seq, args.root);
         return SingleChunk::kEnded;
