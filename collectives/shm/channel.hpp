@@ -75,7 +75,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // Wakes the members that sleep; the progress source calls it after a full fence for the
   // channels that published since its last pass (see NodeMemory::sleeping_flag).
   void wake_members();
-  bool owes_wake = false;  // published since the progress source's last fence
+  bool owes_wake = false;    // published since the progress source's last fence
+  bool in_progress = false;  // on the progress source's list of active channels
 
  private:
   struct Call {
@@ -227,17 +228,15 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     int root;
   };
   bool settle_gatherv();
-  // Ends such a member's gatherv of first seq `seq`: settled at once where the root's count is
-  // up, else by the progress source if no call on the channel comes first. The caller has kept
-  // the channel for that (keep_for_settling) before it published the member's block.
+  // Ends such a member's gatherv of first seq `seq`, to be settled by the next call on the
+  // channel or by the progress source, whichever comes first. The caller has kept the channel
+  // for that (keep_for_settling) before it published the member's block.
   void leave_gatherv(std::uint64_t seq, int root);
   // Hands the progress source a reference to this channel (it advances active channels until
-  // they are idle, and keeps them while a gatherv is unsettled, even past their communicator).
-  // Called before a publish, not after: taking the reference is an atomic add, which waits for
-  // this core's earlier stores to reach the other cores, and a flag just published is in lines
-  // the other members read. A member's 2-rank gatherv took 239-276 ns with the reference taken
-  // after its publish and 111-121 ns with none at all on the VM's slow regime; taken before,
-  // 126-138 against 133-145 on its fast one (docs/benchmarks.md, session 31).
+  // they are idle, and keeps them while a gatherv is unsettled, even past their communicator),
+  // unless it holds one already. Taking it is an atomic add, which waits until this core's
+  // earlier stores reach the other cores: a cross-core transfer right after a publish, this
+  // call's or the last one's. Hence before the publish, and only when not on the list.
   void keep_for_settling();
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }

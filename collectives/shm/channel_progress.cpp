@@ -1,6 +1,5 @@
 #include "collectives/shm/channel_progress.hpp"
 
-#include <algorithm>
 #include <utility>
 
 #include "collectives/shm/channel.hpp"
@@ -22,7 +21,8 @@ ChannelProgress::~ChannelProgress() {
 }
 
 void ChannelProgress::activate(std::shared_ptr<Channel> channel) {
-  if (std::find(active_.begin(), active_.end(), channel) == active_.end()) {
+  if (!channel->in_progress) {
+    channel->in_progress = true;
     active_.push_back(std::move(channel));
   }
   update_busy();
@@ -62,7 +62,11 @@ int ChannelProgress::progress() {
   // A channel's progress may complete calls whose callbacks (deferred) start others: iterate by
   // index, the list may grow.
   for (std::size_t i = 0; i < active_.size(); ++i) events += active_[i]->progress();
-  std::erase_if(active_, [](const std::shared_ptr<Channel>& channel) { return channel->idle(); });
+  std::erase_if(active_, [](const std::shared_ptr<Channel>& channel) {
+    if (!channel->idle()) return false;
+    channel->in_progress = false;
+    return true;
+  });
   if (events > 0) idle_passes_ = 0;
   update_busy();
   return events;

@@ -203,13 +203,16 @@ bool Channel::settle_gatherv() {
 }
 
 void Channel::keep_for_settling() {
-  progress_->activate(shared_from_this());
+  if (!in_progress) progress_->activate(shared_from_this());
 }
 
 void Channel::leave_gatherv(std::uint64_t seq, int root) {
+  // Not settled here: the root's flag line is in the root's cache, and a look at it would hold
+  // this member's call for a cross-core transfer that mostly finds no count yet (the root waits
+  // for this very block). The next call on the channel settles it first, or the progress
+  // source.
   unsettled_gatherv_ = UnsettledGatherv{seq, root};
-  if (settle_gatherv()) return;  // its finish() woke the members
-  announce();                    // for this member's published block
+  announce();  // for this member's published block
 }
 
 bool Channel::publish_part(Call& call, std::uint64_t seq, std::size_t length) {
