@@ -1,6 +1,6 @@
 # Executed lock-prefixed (and xchg with memory, mfence) instructions in libhalyard*, from a callgrind
 # file made with --dump-instr=yes --compress-pos=no --compress-strings=no.
-import re, subprocess, sys, collections
+import re, sys, collections
 f = sys.argv[1]
 libs = {'/work/main/build/dev/libhalyard.so.0.1.0': 'libhalyard.so.0.1.0.dis',
         '/work/main/build/dev/lib/libhalyard_mpi.so.0.1.0': 'libhalyard_mpi.so.0.1.0.dis'}
