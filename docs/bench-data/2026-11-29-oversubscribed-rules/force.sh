@@ -1,7 +1,7 @@
 #!/bin/bash
 # force.sh ROUNDS N COLL "ALG1 ALG2 ..." ARGS... : mpi_collectives with HALYARD_<COLL>_ALG forced, alternating; plus Open MPI tuned
 rounds=$1; n=$2; coll=$3; algs=$4; shift 4
-B=/work/main/build/dev/bin
+B=${B:-/work/main/build/dev/bin}
 var=HALYARD_$(echo $coll | tr a-z A-Z)_ALG
 for r in $(seq 1 $rounds); do
   for a in $algs tuned; do
