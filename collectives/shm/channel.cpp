@@ -105,7 +105,7 @@ Request Channel::start(const core::CollArgs& args) {
   } else {
     queue_.push_back(std::move(call));
   }
-  if (!in_progress) progress_->activate(shared_from_this());
+  progress_->activate(*this);
   return request;
 }
 

@@ -232,11 +232,10 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // channel or by the progress source, whichever comes first. The caller has kept the channel
   // for that (keep_for_settling) before it published the member's block.
   void leave_gatherv(std::uint64_t seq, int root);
-  // Hands the progress source a reference to this channel (it advances active channels until
-  // they are idle, and keeps them while a gatherv is unsettled, even past their communicator),
-  // unless it holds one already. Taking it is an atomic add, which waits until this core's
-  // earlier stores reach the other cores: a cross-core transfer right after a publish, this
-  // call's or the last one's. Hence before the publish, and only when not on the list.
+  // Puts this channel on the progress source's list (it advances active channels until they
+  // are idle, and keeps them while a gatherv is unsettled, even past their communicator).
+  // Called before the publish: joining the list takes a reference, an atomic add, which would
+  // wait there for the flag's store to reach the other cores (ChannelProgress::activate).
   void keep_for_settling();
 
   std::uint64_t seq_of(const Call& call) const { return call.first_seq + call.chunk; }

@@ -20,10 +20,10 @@ ChannelProgress::~ChannelProgress() {
   loop_.remove_source(id_);
 }
 
-void ChannelProgress::activate(std::shared_ptr<Channel> channel) {
-  if (!channel->in_progress) {
-    channel->in_progress = true;
-    active_.push_back(std::move(channel));
+void ChannelProgress::activate(Channel& channel) {
+  if (!channel.in_progress) {
+    channel.in_progress = true;
+    active_.push_back(channel.shared_from_this());
   }
   update_busy();
 }

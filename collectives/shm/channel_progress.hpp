@@ -30,8 +30,11 @@ class ChannelProgress final : public CompletionSource {
   ChannelProgress(const ChannelProgress&) = delete;
   ChannelProgress& operator=(const ChannelProgress&) = delete;
 
-  // `channel` has queued calls: advance them on every pass until it is idle.
-  void activate(std::shared_ptr<Channel> channel);
+  // `channel` has queued calls: advance them on every pass until it is idle. The source holds
+  // a reference to each channel on its list (Channel::in_progress), taken only when it joins:
+  // taking one is an atomic add, which waits until this core's earlier stores (a flag just
+  // published) reach the other cores.
+  void activate(Channel& channel);
   // `channel` published without a fence: wake its sleeping members after the next one.
   void owe_wake(Channel* channel);
   // `channel` goes: it is owed nothing more.

@@ -84,7 +84,7 @@ bool Channel::advance_rooted(Call& call) {
         // A gatherv that may end once its block is out keeps the channel for settling first:
         // after the publish, that reference's atomic add would wait for the flag's store to
         // reach the other cores (keep_for_settling).
-        if (call.learns_chunks && call.chunk == 0) keep_for_settling();
+        if (call.learns_chunks && call.chunk == 0 && call.chunks == 1) keep_for_settling();
         publish_send(call, seq, offset, blocks ? block_length(call, rank_) : length,
                      bcast ? kAllReaders : call.root);
         call.published = true;
@@ -203,7 +203,7 @@ bool Channel::settle_gatherv() {
 }
 
 void Channel::keep_for_settling() {
-  if (!in_progress) progress_->activate(shared_from_this());
+  progress_->activate(*this);
 }
 
 void Channel::leave_gatherv(std::uint64_t seq, int root) {
