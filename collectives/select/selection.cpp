@@ -86,13 +86,14 @@ constexpr std::size_t kShmBcastBytes = 64 * 1024;
 // - reduce_scatter_block: the engine at every size and rank count (the ring, which then copied
 //   its whole input per call, took 154 ms for 16 MiB blocks on 2 ranks, against 3.4 ms).
 // - alltoall (OSU 5.7, 2026-11-29, the engine / the p2p rule): 0.15-0.98 at every size from 1 B
-//   to 1 MiB per block on 2, 4 and 8 ranks (2 ranks 4 B 0.47, 1 MiB 0.91); larger blocks not
-//   measured.
+//   to 1 MiB per block on 2, 4 and 8 ranks (2 ranks 4 B 0.47, 1 MiB 0.91); above, since the
+//   engine's alltoall in steps (mpi_collectives, 2026-11-29, engine / base:pairwise, us): 2 ranks
+//   4 MiB 353-380 / 788-819, 16 MiB 2,802-3,001 / 4,303-4,596; 4 ranks 4 MiB 3,161-3,331 /
+//   4,524-4,693; 8 ranks 4 MiB 14,181-14,652 / 20,128-20,293. The engine at every size.
 // The v-variants go by the shape alone (one_node_rule): their bytes are this rank's own block,
 // which differs between ranks, so a rule by size could choose differently on different members.
 constexpr std::size_t kShmGatherBytes = 64 * 1024;
 constexpr std::size_t kShmScatterBytes = 64 * 1024;
-constexpr std::size_t kShmAlltoallBytes = 1024 * 1024;
 
 // Where each of more than 2 ranks has a CPU of its own, the measurements above (2 cores, 3-8
 // ranks oversubscribed) do not hold: there the engine's readers copy out of the root's cells in
@@ -178,11 +179,7 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
       if (shape.size == 2) return SelectedAlgorithm{Algorithm::kShm};
       return std::nullopt;
     case Collective::kAlltoall:
-      // `bytes` is one block, the same on every member.
-      if (bytes <= kShmAlltoallBytes) return SelectedAlgorithm{Algorithm::kShm};
-      return std::nullopt;
     case Collective::kAlltoallv:
-      // By the shape alone, like the other v-variants (the members' bytes differ).
       return SelectedAlgorithm{Algorithm::kShm};
     case Collective::kGather:
       if (shape.size == 2 || bytes <= kShmGatherBytes) return SelectedAlgorithm{Algorithm::kShm};

@@ -66,7 +66,7 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
     return call;
   }
   plan_blocks(call, args, element);
-  call.chunks = chunks_for(call.bytes, call.chunk_bytes);
+  if (!call.pairwise) call.chunks = chunks_for(call.bytes, call.chunk_bytes);
   return call;
 }
 
@@ -87,6 +87,21 @@ bool Channel::goes_by_single_copy(const core::CollArgs& args) const {
   return (args.collective == Collective::kBcast || args.collective == Collective::kReduce) &&
          size_ == 2 && args.bytes >= kSingleCopyMinBytes && args.bytes <= kSingleCopyMaxBytes &&
          memory_.single_copy_requested() && memory_.single_copy_usable();
+}
+
+// Alltoall in steps (advance_pairwise_alltoall) where the call is not a single chunk (whose
+// steps the general algorithm's must be: single_chunk_calls.cpp): on 2 members, where it copies
+// half of what the whole send vector through the cells would, and on more from blocks of half a
+// cell: below,
+// its size - 1 chunks cost more than the few the whole vector needs (2026-11-29,
+// mpi_collectives, engine in steps / whole vector / Open MPI tuned, us: 8 ranks 16 KiB blocks
+// 47-53 / 34-63 / 81-100, 32 KiB 69-80 / 66-103 / 105-151, 1 MiB 3,429-3,701 / 4,213-4,494 /
+// 4,132-4,468; 4 ranks 16 KiB 8.8-12.9 / 6.0-11.1, 1 MiB 438-452 / 669-741 / 749-811; 2 ranks
+// 1 MiB 65-68 / 101-105 / 97-100; docs/collectives.md, "Alltoall in steps").
+bool Channel::goes_pairwise(const core::CollArgs& args) const {
+  return args.collective == Collective::kAlltoall &&
+         args.bytes * static_cast<std::size_t>(size_) > kSingleChunkMaxBytes &&
+         (size_ == 2 || args.bytes >= cell_bytes_ / 2);
 }
 
 bool Channel::takes_layouts(const core::CollArgs& args) const {
@@ -134,8 +149,14 @@ void Channel::plan_blocks(Call& call, const core::CollArgs& args, std::size_t el
       call.bytes = largest_block_bytes(args, rank_);
       return;
     }
+    case Collective::kAlltoall:
+      if (goes_pairwise(args)) {
+        call.pairwise = true;  // call.bytes is one block; size - 1 steps cut it alike
+        call.chunks = (size_ - 1) * chunks_for(call.bytes, call.chunk_bytes);
+        return;
+      }
+      [[fallthrough]];  // the whole send vector published, one block per member
     case Collective::kReduceScatterBlock:
-    case Collective::kAlltoall:  // the whole send vector published, one block per member
       call.varied = true;
       call.blocks = base::BlockLayout::uniform(size_, args.count, element);
       call.bytes = call.blocks.extent();

@@ -114,6 +114,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     bool reduced = false;         // sliced: this rank's slice of the chunk is out
     bool published_next = false;  // sliced: its part of the next chunk is out already
     bool single_copy = false;     // bcast or reduce by a CMA read (see advance_single_copy)
+    bool pairwise = false;        // alltoall in steps (see advance_pairwise_alltoall)
+    bool own_placed = false;      // pairwise: this rank's own block is in recv
     Status status;                // the call's outcome once it ended (a failed CMA read)
     // Allreduce on 2 members: slicing pays only for a result written through a layout (it
     // must be unpacked anyway, and each rank then reduces half), which one member may have and
@@ -181,6 +183,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // The call's buffers, layout and chunking (call_plan.cpp).
   Call plan(const core::CollArgs& args) const;
   bool goes_by_single_copy(const core::CollArgs& args) const;
+  bool goes_pairwise(const core::CollArgs& args) const;  // alltoall in steps
   static std::unique_ptr<const CallLayouts> copied_layouts(const core::CollArgs& args);
   void plan_blocks(Call& call, const core::CollArgs& args, std::size_t element) const;
   // The call takes the channel's next seqs; set_chunks() corrects their number once a
@@ -205,6 +208,13 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // The buffer address `rank` published inline with `seq` (single copy).
   std::uint64_t published_address(int rank, std::uint64_t seq) const;
   bool advance_own_blocks(Call& call);  // reduce_scatter(_block) and alltoall
+  // Alltoall of large blocks: at step s (1 .. size - 1) each member writes its block for member
+  // rank + s into its cell, read by that member alone, and reads the block of member rank - s,
+  // a cell's worth per chunk. Every member copies one part in and one out per chunk, where
+  // advance_own_blocks has every member publish its whole send vector and the owner of the
+  // chunk's block copy out every member's part alone; and a chunk waits for two members, not
+  // all of them.
+  bool advance_pairwise_alltoall(Call& call);
   // alltoallv (alltoallv_stream.cpp): every member publishes a stream of its blocks, each reads
   // its own block out of every other member's.
   void plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t element) const;

@@ -31,7 +31,7 @@ bool Channel::advance(Call& call) {
     case core::Collective::kReduceScatter:
     case core::Collective::kReduceScatterBlock:
     case core::Collective::kAlltoall:
-      return advance_own_blocks(call);
+      return call.pairwise ? advance_pairwise_alltoall(call) : advance_own_blocks(call);
     case core::Collective::kAlltoallv:
       return advance_alltoallv(call);
     default:
@@ -401,6 +401,34 @@ bool Channel::advance_own_blocks(Call& call) {
         }
       }
     }
+    finish_chunk(call);
+  }
+  return true;
+}
+
+bool Channel::advance_pairwise_alltoall(Call& call) {
+  const std::size_t block = call.bytes;
+  if (!call.own_placed) {
+    const std::size_t own = static_cast<std::size_t>(rank_) * block;
+    copy_bytes(call.recv + own, call.send + own, block);
+    call.own_placed = true;
+  }
+  const std::uint64_t chunks_per_step = call.chunks / static_cast<std::uint64_t>(size_ - 1);
+  while (call.chunk < call.chunks) {
+    const std::uint64_t seq = seq_of(call);
+    const int step = static_cast<int>(call.chunk / chunks_per_step) + 1;
+    const std::size_t offset = (call.chunk % chunks_per_step) * call.chunk_bytes;
+    const std::size_t length = std::min(call.chunk_bytes, block - offset);
+    if (!call.published) {
+      const int to = (rank_ + step) % size_;
+      if (!reusable(seq)) return false;
+      publish(seq, call.send + static_cast<std::size_t>(to) * block + offset, length, to);
+      call.published = true;
+    }
+    const int from = (rank_ - step + size_) % size_;
+    if (!posted(from, seq)) return false;
+    copy_bytes(call.recv + static_cast<std::size_t>(from) * block + offset,
+               payload(from, seq, length), length);
     finish_chunk(call);
   }
   return true;

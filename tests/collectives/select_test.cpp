@@ -345,13 +345,12 @@ TEST(SelectRules, ShmGatherFamilyOnOneNode) {
   }
 }
 
-TEST(SelectRules, ShmAlltoallOnOneNodeUpToOneMebibytePerBlock) {
+TEST(SelectRules, ShmAlltoallOnOneNodeAtEverySize) {
   for (int ranks : {2, 4, 8}) {
     const CommShape shape = CommShape::single_node(ranks);
-    EXPECT_EQ(builtin_rule(Collective::kAlltoall, shape, 8).algorithm, Algorithm::kShm);
-    EXPECT_EQ(builtin_rule(Collective::kAlltoall, shape, 1u << 20).algorithm, Algorithm::kShm);
-    EXPECT_NE(builtin_rule(Collective::kAlltoall, shape, (1u << 20) + 4).algorithm,
-              Algorithm::kShm);
+    for (std::size_t bytes : {std::size_t{8}, std::size_t{1} << 20, std::size_t{16} << 20}) {
+      EXPECT_EQ(builtin_rule(Collective::kAlltoall, shape, bytes).algorithm, Algorithm::kShm);
+    }
   }
   EXPECT_NE(builtin_rule(Collective::kAlltoall, CommShape{4, 2, 2}, 8).algorithm, Algorithm::kShm);
 }
