@@ -1,6 +1,6 @@
 // Alltoallv on the shm engine. A reader knows how much each member sends it (its receive
 // counts) but not where that block lies in the member's send buffer, so every member publishes
-// a stream: a header, then its blocks for the others in rank order,
+// a stream: a header, then its blocks for the others, starting with the next rank's,
 //
 //   [chunks][offset of member 0's block] ... [offset of member p-1's block][blocks...]
 //
@@ -10,7 +10,10 @@
 // then runs as many chunks as the longest stream, so every member counts the same seqs without
 // anyone telling them. Each chunk, a member publishes the next cell's worth of its stream (an
 // empty one once it has sent everything) and copies the parts of its blocks that lie in the
-// others' cells.
+// others' cells, waiting only for the members that have some. Member r's stream holds the
+// blocks for r + 1, r + 2, ... in that order, so with blocks alike a chunk holds one block's
+// part for each reader, not every member's block for the same few readers: every member
+// copies as much as the others at each chunk (as in advance_pairwise_alltoall).
 #include <algorithm>
 #include <cstring>
 
@@ -52,14 +55,16 @@ void write_stream(std::byte* cell, std::size_t begin, std::size_t end, std::uint
   std::size_t position = header_bytes(members);
   if (begin == 0) {
     put_word(cell, chunks);
+    put_word(cell + kWord * (static_cast<std::size_t>(me) + 1), position);  // no block
     std::size_t offset = position;
-    for (int r = 0; r < members; ++r) {
+    for (int step = 1; step < members; ++step) {
+      const int r = (me + step) % members;
       put_word(cell + kWord * (static_cast<std::size_t>(r) + 1), offset);
-      if (r != me) offset += bytes(r);
+      offset += bytes(r);
     }
   }
-  for (int r = 0; r < members && position < end; ++r) {
-    if (r == me) continue;
+  for (int step = 1; step < members && position < end; ++step) {
+    const int r = (me + step) % members;
     const std::size_t length = bytes(r);
     const std::size_t from = std::max(position, begin);
     const std::size_t to = std::min(position + length, end);
@@ -82,8 +87,8 @@ void read_block(std::byte* to, const std::byte* cell, std::size_t begin, std::si
 
 // A stream's chunk always lies in the cell, even where it would fit the flag line: its readers
 // do not know its length. Asked for as a whole cell's payload.
-std::byte* Channel::stream_outbox(std::uint64_t seq) {
-  return outbox(seq, cell_bytes_, kAllReaders);
+std::byte* Channel::stream_outbox(std::uint64_t seq, int reader) {
+  return outbox(seq, cell_bytes_, reader);
 }
 const std::byte* Channel::stream_payload(int rank, std::uint64_t seq) const {
   return payload(rank, seq, cell_bytes_);
@@ -106,6 +111,22 @@ void Channel::plan_alltoallv(Call& call, const core::CollArgs& args, std::size_t
   }
 }
 
+// The one member whose block holds all of stream bytes [begin, end), which may then be
+// reused once that member alone is done with them; kAllReaders where the range holds the
+// header or parts of several blocks.
+int Channel::stream_reader(const Call& call, std::size_t begin, std::size_t end) const {
+  std::size_t position = header_bytes(size_);
+  if (begin < position) return kAllReaders;
+  for (int step = 1; step < size_; ++step) {
+    const int r = (rank_ + step) % size_;
+    const std::size_t length = call.send_blocks.bytes(r);
+    if (begin >= position && end <= position + length) return r;
+    if (position + length > begin) return kAllReaders;  // the range starts in r's, ends past it
+    position += length;
+  }
+  return kAllReaders;
+}
+
 void Channel::publish_stream_chunk(const Call& call, std::uint64_t seq) {
   const std::size_t begin = offset_of(call);
   const std::size_t end = std::min(begin + call.chunk_bytes, call.bytes);
@@ -114,7 +135,8 @@ void Channel::publish_stream_chunk(const Call& call, std::uint64_t seq) {
     return;
   }
   write_stream(
-      stream_outbox(seq), begin, end, stream_chunks(call.bytes, cell_bytes_), size_, rank_,
+      stream_outbox(seq, stream_reader(call, begin, end)), begin, end,
+      stream_chunks(call.bytes, cell_bytes_), size_, rank_,
       [&](int r) { return call.send_blocks.bytes(r); },
       [&](int r) { return call.send + call.send_blocks.offset(r); });
   post(seq);
@@ -137,7 +159,9 @@ bool Channel::advance_alltoallv(Call& call) {
       publish_stream_chunk(call, seq);
       call.published = true;
     }
-    if (!all_posted(call, seq)) return false;
+    if (call.chunk == 0 ? !all_posted(call, seq) : !all_with_blocks_posted(call, seq)) {
+      return false;
+    }
     if (call.chunk == 0) {
       // Every header is out: where this rank's block lies in each stream, and the longest one.
       std::uint64_t chunks = call.chunks;
@@ -158,6 +182,19 @@ bool Channel::advance_alltoallv(Call& call) {
     }
     read_stream_chunk(call, seq);
     finish_chunk(call);
+  }
+  return true;
+}
+
+bool Channel::all_with_blocks_posted(Call& call, std::uint64_t seq) {
+  const std::size_t begin = offset_of(call);
+  for (; call.next_peer < size_; ++call.next_peer) {
+    const int r = call.next_peer;
+    if (r == rank_) continue;
+    const std::size_t start = call.stream_offsets[static_cast<std::size_t>(r)];
+    const std::size_t length = call.blocks.bytes(r);
+    const bool has_part = start < begin + call.chunk_bytes && start + length > begin;
+    if (has_part && !posted(r, seq)) return false;
   }
   return true;
 }
@@ -187,7 +224,7 @@ Channel::SingleChunk Channel::start_single_chunk_alltoallv(const core::CollArgs&
   const std::size_t* send_counts = in_place ? args.counts : args.send_counts;
   const std::size_t* send_displacements = in_place ? args.displacements : args.send_displacements;
   write_stream(
-      stream_outbox(seq), 0, alltoallv_stream_bytes(args), 1, size_, rank_,
+      stream_outbox(seq, kAllReaders), 0, alltoallv_stream_bytes(args), 1, size_, rank_,
       [&](int r) { return send_counts[static_cast<std::size_t>(r)] * element; },
       [&](int r) { return send + send_displacements[static_cast<std::size_t>(r)] * element; });
   post(seq);

@@ -221,7 +221,11 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool advance_alltoallv(Call& call);
   void publish_stream_chunk(const Call& call, std::uint64_t seq);
   void read_stream_chunk(Call& call, std::uint64_t seq);
-  std::byte* stream_outbox(std::uint64_t seq);
+  // Past the first chunk: whether every member with a part of this rank's block in chunk `seq`
+  // has published it (resuming at call.next_peer).
+  bool all_with_blocks_posted(Call& call, std::uint64_t seq);
+  std::byte* stream_outbox(std::uint64_t seq, int reader);
+  int stream_reader(const Call& call, std::size_t begin, std::size_t end) const;
   const std::byte* stream_payload(int rank, std::uint64_t seq) const;
   std::size_t alltoallv_stream_bytes(const core::CollArgs& args) const;  // this rank's stream
   SingleChunk start_single_chunk_alltoallv(const core::CollArgs& args);
