@@ -1,6 +1,7 @@
-// The collectives of issue 25 in flight at once, waited for in reverse order. Their count and
-// displacement arrays are overwritten as soon as every call is posted: the algorithms must have
-// copied them (as the API promises), so the results cannot depend on them afterwards.
+// The collectives of issue 25, and an alltoall of large blocks, in flight at once, waited for in
+// reverse order. Their count and displacement arrays are overwritten as soon as every call is
+// posted: the algorithms must have copied them (as the API promises), so the results cannot
+// depend on them afterwards.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -81,6 +82,17 @@ void inflight_more_suite(const SuiteContext& ctx) {
   std::vector<std::byte> exchanged = junk(to_recv.total * e);
   const Packed recv_kept = to_recv;
 
+  // alltoall of blocks several cells long (the shm engine's alltoall in steps): block d of
+  // rank s is make_input(s, kBlockCount, 40 + d).
+  constexpr std::size_t kBlockCount = 20000;
+  std::vector<std::byte> blocks_out;
+  for (int d = 0; d < p; ++d) {
+    const std::vector<std::byte> block =
+        make_input(kIntSum, w.rank(), kBlockCount, 40 + static_cast<std::uint32_t>(d));
+    blocks_out.insert(blocks_out.end(), block.begin(), block.end());
+  }
+  std::vector<std::byte> blocks_in = junk(blocks_out.size());
+
   std::vector<std::pair<std::string, Request>> posted;
   posted.emplace_back(
       "gatherv", igatherv(w, mine.data(), kept.counts[me], gathered.data(), layout.counts.data(),
@@ -95,6 +107,8 @@ void inflight_more_suite(const SuiteContext& ctx) {
       "alltoallv",
       ialltoallv(w, all.data(), layout.counts.data(), layout.displacements.data(), exchanged.data(),
                  to_recv.counts.data(), to_recv.displacements.data(), kIntSum.type));
+  posted.emplace_back("alltoall",
+                      ialltoall(w, blocks_out.data(), blocks_in.data(), kBlockCount, kIntSum.type));
   posted.emplace_back("reduce_scatter",
                       ireduce_scatter(w, whole.data(), reduced.data(), layout.counts.data(),
                                       kIntSum.type, kIntSum.op));
@@ -121,6 +135,13 @@ void inflight_more_suite(const SuiteContext& ctx) {
     expect_elements("in flight: alltoallv from " + std::to_string(r), kIntSum,
                     exchanged.data() + recv_kept.displacements[std::size_t(r)] * e, mine.data(),
                     kept.counts[me]);
+  }
+  for (int r = 0; r < p; ++r) {
+    const std::vector<std::byte> from_r =
+        make_input(kIntSum, r, kBlockCount, 40 + static_cast<std::uint32_t>(me));
+    expect_elements("in flight: alltoall from " + std::to_string(r), kIntSum,
+                    blocks_in.data() + static_cast<std::size_t>(r) * kBlockCount * e, from_r.data(),
+                    kBlockCount);
   }
   const std::vector<std::byte> sum = reference_reduction(kIntSum, p, kept.total, 32);
   expect_elements("in flight: reduce_scatter", kIntSum, reduced.data(),
