@@ -50,7 +50,7 @@ constexpr std::size_t kHanAllgatherMaxBytes = 64 * 1024;
 // bcast up to 64 KiB on more than 2 ranks, reduce at every size (its root reduces straight
 // from the cells), and barrier; allreduce, since its sliced form, at every size (below). Above,
 // bcast ran best as CMA pulls on more than 2 ranks (the gather family's rules are at
-// kShmGatherBytes below). Bcast on 2 ranks takes the engine at every size since its cells copy at
+// kShmScatterBytes below). Bcast on 2 ranks takes the engine at every size since its cells copy at
 // full speed (copy_bytes' aliasing fix): 2026-11-28, mpi_collectives, 2 ranks, 3 alternating runs,
 // engine / binomial: 16 KiB 1.40-1.45 / 6.62-6.79 us, 256 KiB 11.7-12.9 / 15.9-17.8, 1 MiB 42-45 /
 // 54-106, 4 MiB 173-259 / 209-237, 16 MiB 742-819 / 1,201-1,313 (before the fix 1 MiB took 101-107
@@ -77,9 +77,13 @@ constexpr std::size_t kShmBcastBytes = 64 * 1024;
 // rounds on 2, 3, 4 and 8 ranks of the 2 cores; docs/collectives.md, "The gather family"):
 // - allgather: the engine first or level at every size and rank count (before, the ring above
 //   64 KiB per rank: 2 ranks 1 MiB 102 / 257 us, 8 ranks 1 MiB 2,704 / 4,909);
-// - gather: the engine at every size on 2 ranks (4 MiB 319 / 671); on more, up to 64 KiB per rank
-//   (8 ranks 64 KiB 12.0 / 70.6), behind the linear gather from 256 KiB (8 ranks 1 MiB 860 / 423):
-//   its root copies every block out of the cells alone;
+// - gather: the engine at every size on 2 ranks (4 MiB 319 / 671); on more it was behind the
+//   linear gather from 256 KiB then (8 ranks 1 MiB 860 / 423), but first at every size since
+//   (2026-11-29, mpi_collectives, 3 alternating rounds, engine / base:linear / Open MPI tuned,
+//   us: 3 ranks 1 MiB 89-96 / 143-150 / 123-129, 4 MiB 306-445 / 859-960 / 663-762; 4 ranks
+//   256 KiB 26-42 / 41-69 / 50-61, 1 MiB 113-152 / 153-176 / 170-192, 16 MiB 3,492-4,096 /
+//   7,704-7,815 / 5,004-5,476; 8 ranks 1 MiB 267-279 / 323-396 / 482-830, 4 MiB 1,799-1,958 /
+//   2,332-2,604 / 7,174-9,763): the engine at every size;
 // - scatter: the engine at every size on 2 ranks (16 MiB 1,951 / 3,552); on more, while the
 //   whole vector is at most 64 KiB (4 ranks 16 KiB blocks 5.3 / 19.1, 8 ranks 16 KiB blocks
 //   62.5 / 24.3): every member's block passes through the root's one cell;
@@ -92,7 +96,6 @@ constexpr std::size_t kShmBcastBytes = 64 * 1024;
 //   4,524-4,693; 8 ranks 4 MiB 14,181-14,652 / 20,128-20,293. The engine at every size.
 // The v-variants go by the shape alone (one_node_rule): their bytes are this rank's own block,
 // which differs between ranks, so a rule by size could choose differently on different members.
-constexpr std::size_t kShmGatherBytes = 64 * 1024;
 constexpr std::size_t kShmScatterBytes = 64 * 1024;
 
 // Where each of more than 2 ranks has a CPU of its own, the measurements above (2 cores, 3-8
@@ -165,6 +168,7 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
       return SelectedAlgorithm{Algorithm::kIntranodeCma};
     case Collective::kAllreduce:
     case Collective::kAllgather:
+    case Collective::kGather:
     case Collective::kReduceScatterBlock:
     case Collective::kReduceScatter:
       return SelectedAlgorithm{Algorithm::kShm};
@@ -181,9 +185,6 @@ std::optional<SelectedAlgorithm> one_node_rule(Collective collective, const Comm
     case Collective::kAlltoall:
     case Collective::kAlltoallv:
       return SelectedAlgorithm{Algorithm::kShm};
-    case Collective::kGather:
-      if (shape.size == 2 || bytes <= kShmGatherBytes) return SelectedAlgorithm{Algorithm::kShm};
-      return std::nullopt;
     case Collective::kScatter:
       // `bytes` is one block: the vector is size() of them.
       if (shape.size == 2 || bytes * static_cast<std::size_t>(shape.size) <= kShmScatterBytes) {

@@ -317,25 +317,22 @@ TEST(SelectRules, OwnCpusRulesForLargeMessages) {
 }
 
 // Issue 24, the gather family on one node: reduce_scatter(_block) takes the shm engine at every
-// size; gather and scatter at every size on 2 ranks, on more while a block (gather) or the whole
-// vector (scatter, sized by one block) is at most 64 KiB, the flat rule's linear algorithms
-// above; the v-variants never by default (their sizes differ between ranks), nor across nodes.
+// size, and gather; scatter at every size on 2 ranks, on more while the whole vector (sized by
+// one block) is at most 64 KiB, the flat rule's linear scatter above; the v-variants never by
+// default (their sizes differ between ranks), nor across nodes.
 TEST(SelectRules, ShmGatherFamilyOnOneNode) {
   const CommShape two_ranks = CommShape::single_node(2);
   const CommShape four_ranks = CommShape::single_node(4);
   for (std::size_t bytes : {8u, 64u << 10, 16u << 20}) {
     for (const CommShape& shape : {two_ranks, four_ranks, CommShape::single_node(8)}) {
-      for (Collective c : {Collective::kReduceScatterBlock, Collective::kReduceScatter}) {
+      for (Collective c :
+           {Collective::kGather, Collective::kReduceScatterBlock, Collective::kReduceScatter}) {
         EXPECT_EQ(builtin_rule(c, shape, bytes).algorithm, Algorithm::kShm)
             << shape.size << " ranks, " << bytes;
       }
     }
-    EXPECT_EQ(builtin_rule(Collective::kGather, two_ranks, bytes).algorithm, Algorithm::kShm);
     EXPECT_EQ(builtin_rule(Collective::kScatter, two_ranks, bytes).algorithm, Algorithm::kShm);
   }
-  EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, 64u << 10).algorithm, Algorithm::kShm);
-  EXPECT_EQ(builtin_rule(Collective::kGather, four_ranks, (64u << 10) + 4).algorithm,
-            Algorithm::kLinear);
   EXPECT_EQ(builtin_rule(Collective::kScatter, four_ranks, 16u << 10).algorithm, Algorithm::kShm);
   EXPECT_EQ(builtin_rule(Collective::kScatter, four_ranks, (16u << 10) + 4).algorithm,
             Algorithm::kLinear);
