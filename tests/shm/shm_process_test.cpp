@@ -151,7 +151,8 @@ TEST_P(ShmAcrossProcesses, ExchangeEveryPathByteExact) {
   ScopedEnv mode("HALYARD_SHM_SINGLE_COPY", GetParam());
   auto dir = fresh_directory();
   std::string job = unique_job_id("shmproc");
-  const std::vector<std::size_t> sizes = {0, 8, 5000, 16384, 16385, 1u << 20, 24u << 20};
+  // Both sides of the eager limit (64 KiB) and of the CMA chunk (4 MiB).
+  const std::vector<std::size_t> sizes = {0, 8, 5000, 16384, 65536, 65537, 1u << 20, 24u << 20};
   bool staged = std::string(GetParam()) == "none";
   pid_t child = ::fork();
   ASSERT_GE(child, 0);
@@ -187,7 +188,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, ShmAcrossProcesses, ::testing::Values("auto", "n
 TEST(ShmAcrossProcesses, RefusedCmaFallsBackToTheStagedCopy) {
   auto dir = fresh_directory();
   std::string job = unique_job_id("shmseccomp");
-  const std::vector<std::size_t> sizes = {100, 20000, 3u << 20, 9u << 20};
+  const std::vector<std::size_t> sizes = {100, 100000, 3u << 20, 9u << 20};  // 3 rendezvous
   pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {

@@ -17,11 +17,14 @@ enum class SingleCopyMode {
 
 struct ShmConfig {
   // Payloads up to this size travel inline in ring cells; larger ones use the rendezvous.
-  // Defaults come from ping-pong measurements: a CMA rendezvous beats the two eager copies from
-  // about 8 KiB up, while the staged copy only catches up with eager near 64 KiB.
+  // From ping-pong measurements (docs/transport-shm.md, "Eager limit"): on the 2-core VM a CMA
+  // read pays a fixed 2.5-3 us, so the two eager copies win up to 64 KiB (16 KiB 0.59-0.61 us
+  // against 3.55-3.89 by CMA, 64 KiB 1.76 against 6.9-7.7), and the staged copy catches up with
+  // eager only near 64 KiB too. The first measurements (2026-11-21, another machine state) put
+  // the crossover with CMA at 8 KiB.
   std::size_t eager_limit = kEagerLimitWithCma;
-  static constexpr std::size_t kEagerLimitWithCma = 8 * 1024;
-  static constexpr std::size_t kEagerLimitStaged = 32 * 1024;
+  static constexpr std::size_t kEagerLimitWithCma = 64 * 1024;
+  static constexpr std::size_t kEagerLimitStaged = 64 * 1024;
   // Ring geometry of the segment (the creating rank's values win; the others read them back
   // from the segment header). Cells are multiples of a cache line.
   std::uint32_t cell_size = 4096;
