@@ -92,12 +92,11 @@ bool Channel::goes_by_single_copy(const core::CollArgs& args) const {
 // Alltoall in steps (advance_pairwise_alltoall) where the call is not a single chunk (whose
 // steps the general algorithm's must be: single_chunk_calls.cpp): on 2 members, where it copies
 // half of what the whole send vector through the cells would, and on more from blocks of half a
-// cell: below,
-// its size - 1 chunks cost more than the few the whole vector needs (2026-11-29,
-// mpi_collectives, engine in steps / whole vector / Open MPI tuned, us: 8 ranks 16 KiB blocks
-// 47-53 / 34-63 / 81-100, 32 KiB 69-80 / 66-103 / 105-151, 1 MiB 3,429-3,701 / 4,213-4,494 /
-// 4,132-4,468; 4 ranks 16 KiB 8.8-12.9 / 6.0-11.1, 1 MiB 438-452 / 669-741 / 749-811; 2 ranks
-// 1 MiB 65-68 / 101-105 / 97-100; docs/collectives.md, "Alltoall in steps").
+// cell, below which its size - 1 chunks cost more than the few the whole vector needs
+// (2026-11-29, mpi_collectives, engine in steps / whole vector / Open MPI tuned, us: 8 ranks
+// 16 KiB blocks 47-53 / 34-63 / 81-100, 32 KiB 69-80 / 66-103 / 105-151, 1 MiB 3,429-3,701 /
+// 4,213-4,494 / 4,132-4,468; 4 ranks 16 KiB 8.8-12.9 / 6.0-11.1, 1 MiB 438-452 / 669-741 /
+// 749-811; 2 ranks 1 MiB 65-68 / 101-105 / 97-100; docs/collectives.md, "Block collectives").
 bool Channel::goes_pairwise(const core::CollArgs& args) const {
   return args.collective == Collective::kAlltoall &&
          args.bytes * static_cast<std::size_t>(size_) > kSingleChunkMaxBytes &&
