@@ -159,7 +159,14 @@ bool Channel::advance_alltoallv(Call& call) {
       publish_stream_chunk(call, seq);
       call.published = true;
     }
-    if (call.chunk == 0 ? !all_posted(call, seq) : !all_with_blocks_posted(call, seq)) {
+    // Past the first chunk (every header read), only the members with a part of this rank's
+    // block in this chunk.
+    const std::size_t begin = offset_of(call);
+    const auto has_part = [&](int r) {
+      const std::size_t start = call.stream_offsets[static_cast<std::size_t>(r)];
+      return start < begin + call.chunk_bytes && start + call.blocks.bytes(r) > begin;
+    };
+    if (call.chunk == 0 ? !all_posted(call, seq) : !all_needed_posted(call, seq, has_part)) {
       return false;
     }
     if (call.chunk == 0) {
@@ -182,19 +189,6 @@ bool Channel::advance_alltoallv(Call& call) {
     }
     read_stream_chunk(call, seq);
     finish_chunk(call);
-  }
-  return true;
-}
-
-bool Channel::all_with_blocks_posted(Call& call, std::uint64_t seq) {
-  const std::size_t begin = offset_of(call);
-  for (; call.next_peer < size_; ++call.next_peer) {
-    const int r = call.next_peer;
-    if (r == rank_) continue;
-    const std::size_t start = call.stream_offsets[static_cast<std::size_t>(r)];
-    const std::size_t length = call.blocks.bytes(r);
-    const bool has_part = start < begin + call.chunk_bytes && start + length > begin;
-    if (has_part && !posted(r, seq)) return false;
   }
   return true;
 }

@@ -115,7 +115,6 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     bool published_next = false;  // sliced: its part of the next chunk is out already
     bool single_copy = false;     // bcast or reduce by a CMA read (see advance_single_copy)
     bool pairwise = false;        // alltoall in steps (see advance_pairwise_alltoall)
-    bool own_placed = false;      // pairwise: this rank's own block is in recv
     Status status;                // the call's outcome once it ended (a failed CMA read)
     // Allreduce on 2 members: slicing pays only for a result written through a layout (it
     // must be unpacked anyway, and each rank then reduces half), which one member may have and
@@ -221,9 +220,6 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool advance_alltoallv(Call& call);
   void publish_stream_chunk(const Call& call, std::uint64_t seq);
   void read_stream_chunk(Call& call, std::uint64_t seq);
-  // Past the first chunk: whether every member with a part of this rank's block in chunk `seq`
-  // has published it (resuming at call.next_peer).
-  bool all_with_blocks_posted(Call& call, std::uint64_t seq);
   std::byte* stream_outbox(std::uint64_t seq, int reader);
   int stream_reader(const Call& call, std::size_t begin, std::size_t end) const;
   const std::byte* stream_payload(int rank, std::uint64_t seq) const;
@@ -231,8 +227,6 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   SingleChunk start_single_chunk_alltoallv(const core::CollArgs& args);
   // gatherv's root publishes the chunk count at the call's first chunk; false while it cannot.
   bool tell_gatherv_chunks(Call& call, std::uint64_t seq);
-  // The root of a gatherv waits, at each chunk, only for the members with data in it.
-  bool all_with_data_posted(Call& call, std::uint64_t seq);
   // A gatherv's other member whose whole block went out in the first chunk ends its call there,
   // before the root's chunk count is up (it needs nothing from the root): the channel learns the
   // count before its next call starts, or from the progress source meanwhile, and only then
@@ -270,6 +264,17 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // The same for a Call, resuming at call.next_peer.
   bool all_posted(Call& call, std::uint64_t seq, int except = -1) {
     return all_posted_from(call.next_peer, seq, except);
+  }
+  // The same for the members r with needed(r) only (resuming at call.next_peer): a gatherv's
+  // root waits for those with data in the chunk, an alltoallv reader past the first chunk for
+  // those whose chunk holds a part of its block.
+  template <class Needed>
+  bool all_needed_posted(Call& call, std::uint64_t seq, Needed needed) {
+    for (; call.next_peer < size_; ++call.next_peer) {
+      if (call.next_peer == rank_ || !needed(call.next_peer)) continue;
+      if (!posted(call.next_peer, seq)) return false;
+    }
+    return true;
   }
   // Whether this rank may overwrite its payload of `seq`'s parity: the readers of what it last
   // published there have finished that chunk.

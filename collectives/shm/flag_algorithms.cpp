@@ -106,7 +106,11 @@ bool Channel::advance_rooted(Call& call) {
       if (length > 0) copy_bytes(call.recv + offset, payload(call.root, seq, length), length);
     } else {
       if (call.root_tells_chunks) {
-        if (!tell_gatherv_chunks(call, seq) || !all_with_data_posted(call, seq)) return false;
+        // The root waits, at each chunk, only for the members with data in it.
+        const auto has_data = [&](int r) { return block_length(call, r) > 0; };
+        if (!tell_gatherv_chunks(call, seq) || !all_needed_posted(call, seq, has_data)) {
+          return false;
+        }
       } else if (!all_posted(call, seq)) {
         return false;
       }
@@ -180,14 +184,6 @@ bool Channel::tell_gatherv_chunks(Call& call, std::uint64_t seq) {
   tell_chunks(outbox(seq, sizeof call.chunks, kAllReaders), call.chunks);
   post(seq);
   call.published = true;
-  return true;
-}
-
-bool Channel::all_with_data_posted(Call& call, std::uint64_t seq) {
-  for (; call.next_peer < size_; ++call.next_peer) {
-    if (call.next_peer == rank_ || block_length(call, call.next_peer) == 0) continue;
-    if (!posted(call.next_peer, seq)) return false;
-  }
   return true;
 }
 
@@ -408,11 +404,6 @@ bool Channel::advance_own_blocks(Call& call) {
 
 bool Channel::advance_pairwise_alltoall(Call& call) {
   const std::size_t block = call.bytes;
-  if (!call.own_placed) {
-    const std::size_t own = static_cast<std::size_t>(rank_) * block;
-    copy_bytes(call.recv + own, call.send + own, block);
-    call.own_placed = true;
-  }
   const std::uint64_t chunks_per_step = call.chunks / static_cast<std::uint64_t>(size_ - 1);
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
@@ -424,6 +415,10 @@ bool Channel::advance_pairwise_alltoall(Call& call) {
       if (!reusable(seq)) return false;
       publish(seq, call.send + static_cast<std::size_t>(to) * block + offset, length, to);
       call.published = true;
+      if (call.chunk == 0) {  // this rank's own block, once, after its first part is out
+        const std::size_t own = static_cast<std::size_t>(rank_) * block;
+        copy_bytes(call.recv + own, call.send + own, block);
+      }
     }
     const int from = (rank_ - step + size_) % size_;
     if (!posted(from, seq)) return false;

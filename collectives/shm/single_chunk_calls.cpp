@@ -174,7 +174,7 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
         ++next_seq_;
         tell_chunks(outbox(seq, sizeof(std::uint64_t), kAllReaders), 1);
         post(seq);
-        // The members with data (all_with_data_posted's rule).
+        // The members with data (the general gatherv root's rule, advance_rooted).
         for (int r = 0; r < size_; ++r) {
           if (r != rank_ && varied_block_bytes(r) > 0 && !posted(r, seq)) {
             return SingleChunk::kPublished;
