@@ -110,6 +110,8 @@ void Runtime::build(RuntimeParts parts) {
   const long host_cpus = parts.topology.cpus_on_host(info_.rank);
   loop_->set_busy_poll(busy_poll_from_environment(host_ranks, host_cpus));
   loop_->set_cpu_shared(host_ranks > host_cpus);
+  log::debug("runtime: {} ranks on this host, {} CPUs for them: {}", host_ranks, host_cpus,
+             loop_->cpu_shared() ? "shared" : "one each");
   bootstrap_ = std::move(parts.bootstrap);
   topology_ = std::make_shared<const TopologyTable>(std::move(parts.topology));
   router_ = std::move(parts.router);

@@ -39,9 +39,11 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   call.root = args.root;
   call.bytes = args.bytes;
   if (args.collective == Collective::kBarrier) {
-    // One flag per member (two seqs on more than 2 ranks: gather, then release); no data.
+    // One flag per member (two seqs where the barrier gathers, then releases: the releaser is
+    // the call's root); no data.
     call.chunk_bytes = cell_bytes_;
-    call.chunks = size_ > 2 ? 2 : 1;
+    call.root = barrier_order_;
+    call.chunks = barrier_order_ == kFlatBarrier ? 1 : 2;
     return call;
   }
   const std::size_t element = datatype_size(args.type);

@@ -196,6 +196,12 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);
   bool advance_barrier(Call& call);
+  // The order of a barrier (barrier_order.cpp): kFlatBarrier, where each member leaves once it
+  // sees every other's flag, or the member that gathers the others' arrivals and releases them,
+  // leaving first. A barrier takes the order the call before it on the channel left.
+  static constexpr int kFlatBarrier = -1;
+  int barrier_order_after(const core::CollArgs& args) const noexcept;
+  int default_barrier_order() const noexcept;
   bool advance_rooted(Call& call);
   bool advance_symmetric(Call& call);
   bool advance_sliced_allreduce(Call& call);
@@ -382,6 +388,10 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   std::vector<std::byte*> cells_;        // per member: its two parity cells
   std::size_t cell_bytes_;
   std::uint64_t next_seq_;
+  // The order of the barrier being started (start() sets it for each call) and of a barrier
+  // that would come next.
+  int barrier_order_ = kFlatBarrier;
+  int next_barrier_order_;
   std::vector<std::uint64_t> known_done_;  // per member: a lower bound of its done flag
   // Per parity: the seq of this rank's last payload there (0: none yet) and who reads it.
   std::uint64_t payload_seq_[2] = {0, 0};

@@ -41,23 +41,24 @@ bool Channel::advance(Call& call) {
                                         std::string(core::collective_name(call.collective)));
 }
 
-// Two ranks: each publishes the seq (no payload: nothing a slow reader reads can change) and
-// waits for the other's, one flag each way. More ranks: gather and release through rank 0 (two
-// seqs: everyone tells rank 0, then rank 0 tells everyone), so a rank reads one line instead
-// of every member's, and rank 0 leaves first, ahead of the others.
+// Flat (call.chunks 1): each member publishes the seq (no payload: nothing a slow reader reads can
+// change) and leaves once every other has. Gathered (2): every member but the releaser (the
+// call's root) publishes the first seq, the releaser waits for them all, publishes the second
+// and leaves first; the others leave once they see it (barrier_order.cpp says which and when).
 bool Channel::advance_barrier(Call& call) {
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
     const bool release = call.chunks == 2 && call.chunk == 1;
     const bool gather = call.chunks == 2 && call.chunk == 0;
-    const bool writes = release ? rank_ == 0 : !(gather && rank_ == 0);
+    const bool releaser = rank_ == call.root;
+    const bool writes = release ? releaser : !(gather && releaser);
     if (writes && !call.published) {
       publish(seq, nullptr, 0, kAllReaders);
       call.published = true;
     }
     if (release) {
-      if (rank_ != 0 && !posted(0, seq)) return false;
-    } else if (!(gather && rank_ != 0) && !all_posted(call, seq)) {
+      if (!releaser && !posted(call.root, seq)) return false;
+    } else if (!(gather && !releaser) && !all_posted(call, seq)) {
       return false;
     }
     finish_chunk(call);

@@ -1,5 +1,6 @@
 # Sources of collectives/shm: the shared-memory collective engine (flags in the node's segment).
 target_sources(halyard PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/barrier_order.cpp
   ${CMAKE_CURRENT_LIST_DIR}/call_plan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/channel.cpp

@@ -26,7 +26,7 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
   const auto members = static_cast<std::size_t>(size_);
   switch (args.collective) {
     case Collective::kBarrier:
-      return size_ == 2;  // more members: gather and release, two seqs
+      return barrier_order_ == kFlatBarrier;  // otherwise gather and release, two seqs
     case Collective::kBcast:
     case Collective::kReduce:
     case Collective::kAllreduce:
@@ -304,7 +304,7 @@ Channel::SingleChunk Channel::start_single_chunk(const core::CollArgs& args) {
     case Collective::kBarrier:
       ++next_seq_;
       publish(seq, nullptr, 0, kAllReaders);
-      if (!posted(1 - rank_, seq)) return SingleChunk::kPublished;
+      if (size_ == 2 ? !posted(1 - rank_, seq) : !all_posted_now()) return SingleChunk::kPublished;
       break;
     default:
       return SingleChunk::kNotStarted;

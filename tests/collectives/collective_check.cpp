@@ -1,11 +1,12 @@
 // Multi-rank checks of the public collectives against serial references, run through hlaunch:
 //   hlaunch -n N [--vnodes K] collective_check SUITE [ALGORITHM] [VAR=VALUE ...]
-// SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier, gatherv,
-// scatterv, allgatherv, alltoallv, reduce_scatter_block, reduce_scatter, scan, exscan, inflight,
-// inflight_more, channels, shm_blocks, errors, off_node or huge. ALGORITHM (e.g. base:ring,
-// adapt:binary) is exported as HALYARD_<SUITE>_ALG and VAR=VALUE pairs are exported as given, both
-// before the runtime starts (the selection layer reads them once). Any mismatch prints rank, case,
-// index, expected and got, and exits 1.
+// SUITE is bcast, reduce, allreduce, allgather, gather, scatter, alltoall, barrier,
+// barrier_order, gatherv, scatterv, allgatherv, alltoallv, reduce_scatter_block, reduce_scatter,
+// scan, exscan, inflight, inflight_more, channels, shm_blocks, errors, off_node or huge. ALGORITHM
+// (e.g. base:ring, adapt:binary) is exported as HALYARD_<SUITE>_ALG and VAR=VALUE pairs are
+// exported as given, both before the runtime starts (the selection layer reads them once);
+// CHECK_CPUS=own|shared asks the job to have seen its host's CPUs that way first. Any mismatch
+// prints rank, case, index, expected and got, and exits 1.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +37,7 @@ const std::map<std::string, Suite>& suites() {
       {"scatter", {"HALYARD_SCATTER_ALG", scatter_suite}},
       {"alltoall", {"HALYARD_ALLTOALL_ALG", alltoall_suite}},
       {"barrier", {"HALYARD_BARRIER_ALG", barrier_suite}},
+      {"barrier_order", {nullptr, barrier_order_suite}},
       {"gatherv", {"HALYARD_GATHERV_ALG", gatherv_suite}},
       {"gatherv_late_root", {"HALYARD_GATHERV_ALG", gatherv_late_root_suite}},
       {"scatterv", {"HALYARD_SCATTERV_ALG", scatterv_suite}},
@@ -105,6 +107,15 @@ int main(int argc, char** argv) {
     halyard::testing::set_failure_context(runtime.rank(), program);
     SuiteContext ctx;
     ctx.world = runtime.world();
+    // CHECK_CPUS=own|shared: the job must see the host's CPUs that way (a test that forces a
+    // topology checks that it took).
+    if (const char* cpus = std::getenv("CHECK_CPUS"); cpus != nullptr) {
+      const bool shared = ctx.world.loop().cpu_shared();
+      if (shared != (std::string(cpus) == "shared")) {
+        halyard::testing::fail(std::string("the host's CPUs are ") +
+                               (shared ? "shared" : "one per rank") + ", not " + cpus);
+      }
+    }
     // 14 and 15: the last count inline in a flag line (56 bytes) and the first in a cell; 1024
     // and 1025: the last count of the shm engine's single-chunk calls (4 KiB) and the first of
     // its general path. 40001 is odd and not a multiple of any power-of-two segment size.
