@@ -7,8 +7,9 @@
 //
 // Locking convention for MPI_THREAD_MULTIPLE (the one mechanism every file of calls relies on):
 // - One lock serializes the shim: the runtime's event-loop lock (runtime/loop_lock.hpp), which
-//   ShimState::locked_loop() names once MPI_Init_thread granted MPI_THREAD_MULTIPLE (null at
-//   the lower levels, where a call pays a pointer test for it).
+//   ShimState::locked_loop() names once MPI_Init_thread granted MPI_THREAD_MULTIPLE or when a
+//   progress thread runs (its completions call back into the shim); null otherwise, where a
+//   call pays a pointer test for it.
 // - guarded() holds it for the whole call, error handling included. So every table and object
 //   of the shim (communicators, requests, messages, datatypes, ops, groups, info, keyvals and
 //   attributes, errhandlers, error codes, the bsend buffer, ...) is read and changed only under

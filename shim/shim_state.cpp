@@ -45,6 +45,10 @@ std::string hex(int handle) {
 void ShimState::initialize() {
   runtime_ = new Runtime();
   phase_ = Phase::kInitialized;
+  // A progress thread (HALYARD_PROGRESS_THREAD=1) runs completions, and the shim's callbacks in
+  // them (a buffered send giving its region back, ...), under the loop's lock whatever thread
+  // level the program asked for: every MPI call then holds that lock too (call_guard.hpp).
+  if (runtime_->progress_thread_running()) locked_loop_ = &runtime_->loop();
   const Communicator& world = runtime_->world();
   comms_.clear();
   comms_.emplace_back();  // MPI_COMM_NULL

@@ -86,7 +86,8 @@ class ShimState {
   // MPI_THREAD_MULTIPLE: shares the runtime's loop between threads (Runtime::share_loop()) and
   // makes its lock the lock every MPI call holds (call_guard.hpp).
   void share_between_threads();
-  // The loop whose lock MPI calls hold; null unless MPI_THREAD_MULTIPLE was granted.
+  // The loop whose lock MPI calls hold; null unless MPI_THREAD_MULTIPLE was granted or a
+  // progress thread runs.
   EventLoop* locked_loop() const { return locked_loop_; }
 
   // The entry of a valid, non-null communicator handle; throws MpiError(MPI_ERR_COMM).
