@@ -39,11 +39,10 @@ Channel::Call Channel::plan(const core::CollArgs& args) const {
   call.root = args.root;
   call.bytes = args.bytes;
   if (args.collective == Collective::kBarrier) {
-    // One flag per member (two seqs where the barrier gathers, then releases: the releaser is
-    // the call's root); no data.
+    // One flag per member; two seqs where one member leaves first or last; no data.
     call.chunk_bytes = cell_bytes_;
-    call.root = barrier_order_;
-    call.chunks = barrier_order_ == kFlatBarrier ? 1 : 2;
+    call.barrier = barrier_order_;
+    call.chunks = barrier_order_.kind == BarrierOrder::Kind::kFlat ? 1 : 2;
     return call;
   }
   const std::size_t element = datatype_size(args.type);

@@ -37,7 +37,6 @@ Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<C
       rank_(comm.rank()),
       size_(comm.size()),
       next_seq_(first_seq),
-      next_barrier_order_(kFlatBarrier),
       known_done_(static_cast<std::size_t>(comm.size()), first_seq - 1) {
   next_barrier_order_ = default_barrier_order();
   for (int r = 0; r < size_; ++r) {

@@ -79,6 +79,17 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   bool in_progress = false;  // on the progress source's list of active channels
 
  private:
+  // Which member of a barrier leaves first or last (barrier_order.cpp, advance_barrier).
+  struct BarrierOrder {
+    enum class Kind : std::uint8_t {
+      kFlat,      // each member leaves once it has seen every other's flag
+      kFirstOut,  // `member` waits for the others' flags, then raises its own and leaves first
+      kLastOut,   // each sees every flag, then the others raise a second and leave; `member`
+                  // leaves once it has seen those
+    };
+    Kind kind = Kind::kFlat;
+    int member = 0;
+  };
   struct Call {
     core::Collective collective;
     const std::byte* send;  // this rank's contribution (its recv buffer for in-place)
@@ -115,6 +126,7 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
     bool published_next = false;  // sliced: its part of the next chunk is out already
     bool single_copy = false;     // bcast or reduce by a CMA read (see advance_single_copy)
     bool pairwise = false;        // alltoall in steps (see advance_pairwise_alltoall)
+    BarrierOrder barrier;         // a barrier's order
     Status status;                // the call's outcome once it ended (a failed CMA read)
     // Allreduce on 2 members: slicing pays only for a result written through a layout (it
     // must be unpacked anyway, and each rank then reduces half), which one member may have and
@@ -196,12 +208,9 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);
   bool advance_barrier(Call& call);
-  // The order of a barrier (barrier_order.cpp): kFlatBarrier, where each member leaves once it
-  // sees every other's flag, or the member that gathers the others' arrivals and releases them,
-  // leaving first. A barrier takes the order the call before it on the channel left.
-  static constexpr int kFlatBarrier = -1;
-  int barrier_order_after(const core::CollArgs& args) const noexcept;
-  int default_barrier_order() const noexcept;
+  // A barrier takes the order the call before it on the channel left (barrier_order.cpp).
+  BarrierOrder barrier_order_after(const core::CollArgs& args) const noexcept;
+  BarrierOrder default_barrier_order() const noexcept;
   bool advance_rooted(Call& call);
   bool advance_symmetric(Call& call);
   bool advance_sliced_allreduce(Call& call);
@@ -390,8 +399,8 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   std::uint64_t next_seq_;
   // The order of the barrier being started (start() sets it for each call) and of a barrier
   // that would come next.
-  int barrier_order_ = kFlatBarrier;
-  int next_barrier_order_;
+  BarrierOrder barrier_order_;
+  BarrierOrder next_barrier_order_;
   std::vector<std::uint64_t> known_done_;  // per member: a lower bound of its done flag
   // Per parity: the seq of this rank's last payload there (0: none yet) and who reads it.
   std::uint64_t payload_seq_[2] = {0, 0};

@@ -41,26 +41,35 @@ bool Channel::advance(Call& call) {
                                         std::string(core::collective_name(call.collective)));
 }
 
-// Flat (call.chunks 1): each member publishes the seq (no payload: nothing a slow reader reads can
-// change) and leaves once every other has. Gathered (2): every member but the releaser (the
-// call's root) publishes the first seq, the releaser waits for them all, publishes the second
-// and leaves first; the others leave once they see it (barrier_order.cpp says which and when).
+// Flat (one seq): each member publishes the seq (no payload: nothing a slow reader reads can
+// change) and leaves once every other has. First out (two): every member but `member` publishes
+// the first seq, `member` waits for them all, publishes the second and leaves; the others leave
+// once they see it. Last out (two): flat for the first seq; then the others publish the second
+// and leave, and `member` waits for them (barrier_order.cpp says which order when).
 bool Channel::advance_barrier(Call& call) {
+  using Kind = BarrierOrder::Kind;
+  const bool named = rank_ == call.barrier.member;
   while (call.chunk < call.chunks) {
     const std::uint64_t seq = seq_of(call);
-    const bool release = call.chunks == 2 && call.chunk == 1;
-    const bool gather = call.chunks == 2 && call.chunk == 0;
-    const bool releaser = rank_ == call.root;
-    const bool writes = release ? releaser : !(gather && releaser);
+    const bool second = call.chunk == 1;
+    // This member publishes the seq, then waits for every other's, for the named member's, or
+    // for nobody's.
+    bool writes = true;
+    enum class Waits { kEveryone, kNamed, kNobody } waits = Waits::kEveryone;
+    if (call.barrier.kind == Kind::kFirstOut) {
+      writes = second == named;
+      waits = named ? (second ? Waits::kNobody : Waits::kEveryone)
+                    : (second ? Waits::kNamed : Waits::kNobody);
+    } else if (call.barrier.kind == Kind::kLastOut && second) {
+      writes = !named;
+      waits = named ? Waits::kEveryone : Waits::kNobody;
+    }
     if (writes && !call.published) {
       publish(seq, nullptr, 0, kAllReaders);
       call.published = true;
     }
-    if (release) {
-      if (!releaser && !posted(call.root, seq)) return false;
-    } else if (!(gather && !releaser) && !all_posted(call, seq)) {
-      return false;
-    }
+    if (waits == Waits::kNamed && !posted(call.barrier.member, seq)) return false;
+    if (waits == Waits::kEveryone && !all_posted(call, seq)) return false;
     finish_chunk(call);
   }
   return true;

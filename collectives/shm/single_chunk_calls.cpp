@@ -26,7 +26,7 @@ bool Channel::fits_single_chunk(const core::CollArgs& args) const {
   const auto members = static_cast<std::size_t>(size_);
   switch (args.collective) {
     case Collective::kBarrier:
-      return barrier_order_ == kFlatBarrier;  // otherwise gather and release, two seqs
+      return barrier_order_.kind == BarrierOrder::Kind::kFlat;  // else two seqs
     case Collective::kBcast:
     case Collective::kReduce:
     case Collective::kAllreduce:

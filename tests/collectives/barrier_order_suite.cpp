@@ -1,8 +1,8 @@
-// Barriers right after rooted calls. The shm engine lets the member that is likely to write first
-// next leave such a barrier first (collectives/shm/barrier_order.cpp: after a bcast or scatter
-// its root, after a reduce or gather on 2 members the other one), so members that just ran
-// different calls must still agree on the barrier, and it must still hold everyone until the
-// last member arrives. For every root and each of bcast, scatter, reduce and gather: the call's
+// Barriers right after rooted calls. The shm engine orders such a barrier by the call before it
+// (collectives/shm/barrier_order.cpp: after a bcast or scatter its root leaves first, after a
+// reduce or gather its root leaves last), so members that just ran different sides of a call
+// must still agree on the barrier, and it must still hold everyone until the last member
+// arrives. For every root and each of bcast, scatter, reduce and gather: the call's
 // result, then a barrier that one member (the root, then the next rank) enters kLate late, which
 // no other member may leave before; then all of them in flight at once, each followed by a
 // barrier. Run with the engine forced (collective_check barrier_order HALYARD_..._ALG=shm).
