@@ -1,11 +1,12 @@
 #!/bin/bash
 # two.sh ROUNDS [ONLY]: 2 ranks, old lib / new / Open MPI tuned / MPICH alternating; medians and ranges
+# OLD: the folder holding the "old" libhalyard.so.0 (default /tmp/ab/base).
 rounds=$1; only=${2:-bcast,reduce,allreduce,barrier}; B=/work/main/build/dev/bin
 for r in $(seq 1 $rounds); do
   impls="old new tuned mpich"; (( r % 2 )) || impls="mpich tuned new old"
   for i in $impls; do
     case $i in
-      old) out=$(LD_LIBRARY_PATH=/tmp/ab/base $B/hlaunch -n 2 -x LD_LIBRARY_PATH $B/mpi_collectives_halyard --only $only --max-size ${MAX:-1K} 2>&1);;
+      old) out=$(LD_LIBRARY_PATH=${OLD:-/tmp/ab/base} $B/hlaunch -n 2 -x LD_LIBRARY_PATH $B/mpi_collectives_halyard --only $only --max-size ${MAX:-1K} 2>&1);;
       new) out=$($B/hlaunch -n 2 $B/mpi_collectives_halyard --only $only --max-size ${MAX:-1K} 2>&1);;
       tuned) out=$(mpirun --allow-run-as-root -n 2 --mca btl vader,self --mca coll_tuned_priority 100 $B/mpi_collectives_openmpi --only $only --max-size ${MAX:-1K} 2>/dev/null);;
       mpich) out=$(mpirun.mpich -n 2 $B/mpi_collectives_mpich --only $only --max-size ${MAX:-1K} 2>/dev/null);;
