@@ -3,8 +3,8 @@
 // reduce or gather its root leaves last), so members that just ran different sides of a call
 // must still agree on the barrier, and it must still hold everyone until the last member
 // arrives. For every root and each of bcast, scatter, reduce and gather: the call's
-// result, then a barrier that one member (the root, then the next rank) enters kLate late, which
-// no other member may leave before; then all of them in flight at once, each followed by a
+// result, then a barrier that one member (the root, then the next rank) enters kLateEntry late,
+// which no other member may leave before; then all of them in flight at once, each followed by a
 // barrier. Run with the engine forced (collective_check barrier_order HALYARD_..._ALG=shm).
 #include <chrono>
 #include <string>
@@ -18,8 +18,9 @@ namespace halyard::testing {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-constexpr auto kLate = std::chrono::milliseconds(60);
+// How late the late member enters the barrier (a name of its own: the suites share one
+// translation unit in unity builds).
+constexpr auto kLateEntry = std::chrono::milliseconds(60);
 
 enum class Rooted { kBcast, kScatter, kReduce, kGather };
 constexpr Rooted kRooted[] = {Rooted::kBcast, Rooted::kScatter, Rooted::kReduce, Rooted::kGather};
@@ -103,7 +104,8 @@ struct RootedCall {
   }
 };
 
-// `call` from `root`, checked, then the barrier that rank `late` enters kLate after the others.
+// `call` from `root`, checked, then the barrier that rank `late` enters kLateEntry after the
+// others.
 void rooted_then_late_barrier(const Communicator& comm, Rooted call, int root, int late) {
   const std::string what = std::string(name_of(call)) + " from root " + std::to_string(root) +
                            ", then a barrier with rank " + std::to_string(late) + " late";
@@ -111,11 +113,11 @@ void rooted_then_late_barrier(const Communicator& comm, Rooted call, int root, i
   RootedCall rooted(call, root, comm);
   expect_ok(rooted.post(comm), what + ": the call");
   rooted.check(comm, what);
-  const Clock::time_point entered = Clock::now();
-  if (comm.rank() == late) std::this_thread::sleep_for(kLate);
+  const auto entered = std::chrono::steady_clock::now();
+  if (comm.rank() == late) std::this_thread::sleep_for(kLateEntry);
   expect_ok(ibarrier(comm), what);
-  const auto waited = Clock::now() - entered;
-  if (comm.rank() != late && waited < kLate / 2) {
+  const auto waited = std::chrono::steady_clock::now() - entered;
+  if (comm.rank() != late && waited < kLateEntry / 2) {
     fail(what + ": rank " + std::to_string(comm.rank()) + " left after " +
          std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(waited).count()) +
          " us, before the late rank arrived");
