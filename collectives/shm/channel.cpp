@@ -38,7 +38,6 @@ Channel::Channel(const Communicator& comm, NodeMemory& memory, std::shared_ptr<C
       size_(comm.size()),
       next_seq_(first_seq),
       known_done_(static_cast<std::size_t>(comm.size()), first_seq - 1) {
-  next_barrier_order_ = default_barrier_order();
   for (int r = 0; r < size_; ++r) {
     const int world = comm.world_rank(r);
     std::span<std::byte> region = memory.channel_region(world);
@@ -66,7 +65,7 @@ Channel::~Channel() {
 
 Request Channel::start(const core::CollArgs& args) {
   if (failure_ != nullptr) return Request::make_completed(loop_, *failure_);
-  barrier_order_ = std::exchange(next_barrier_order_, barrier_order_after(args));
+  learn_barrier_order(args);
   // Calls run in order: this one starts now only when none is before it (and the channel knows
   // its next seq).
   const bool first = queue_.empty() && inline_call_ == nullptr && settle_gatherv();

@@ -19,6 +19,7 @@
 // failure and the channel takes no more calls.
 #pragma once
 
+#include <array>
 #include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -208,8 +209,9 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   // Runs `call` as far as the flags allow; true once it has finished.
   bool advance(Call& call);
   bool advance_barrier(Call& call);
-  // A barrier takes the order the call before it on the channel left (barrier_order.cpp).
-  BarrierOrder barrier_order_after(const core::CollArgs& args) const noexcept;
+  // Notes `args`, the channel's next call, and sets barrier_order_ when it is a barrier
+  // (barrier_order.cpp).
+  void learn_barrier_order(const core::CollArgs& args) noexcept;
   BarrierOrder default_barrier_order() const noexcept;
   bool advance_rooted(Call& call);
   bool advance_symmetric(Call& call);
@@ -397,10 +399,18 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   std::vector<std::byte*> cells_;        // per member: its two parity cells
   std::size_t cell_bytes_;
   std::uint64_t next_seq_;
-  // The order of the barrier being started (start() sets it for each call) and of a barrier
-  // that would come next.
+  // The order of the barrier being started, and what it is learnt from: the kind of the call
+  // before the last barrier (kBarrier while the last call was no barrier), and per kind of call,
+  // the call that followed the last barrier after such a call.
   BarrierOrder barrier_order_;
-  BarrierOrder next_barrier_order_;
+  struct FollowingCall {
+    bool seen = false;
+    core::Collective collective = core::Collective::kBarrier;
+    int root = 0;
+  };
+  core::Collective last_call_ = core::Collective::kBarrier;
+  std::optional<core::Collective> before_last_barrier_;
+  std::array<FollowingCall, core::kCollectiveCount> after_barrier_following_{};
   std::vector<std::uint64_t> known_done_;  // per member: a lower bound of its done flag
   // Per parity: the seq of this rank's last payload there (0: none yet) and who reads it.
   std::uint64_t payload_seq_[2] = {0, 0};

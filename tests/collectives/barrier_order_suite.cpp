@@ -1,11 +1,12 @@
-// Barriers right after rooted calls. The shm engine orders such a barrier by the call before it
-// (collectives/shm/barrier_order.cpp: after a bcast or scatter its root leaves first, after a
-// reduce or gather its root leaves last), so members that just ran different sides of a call
-// must still agree on the barrier, and it must still hold everyone until the last member
-// arrives. For every root and each of bcast, scatter, reduce and gather: the call's
-// result, then a barrier that one member (the root, then the next rank) enters kLateEntry late,
-// which no other member may leave before; then all of them in flight at once, each followed by a
-// barrier. Run with the engine forced (collective_check barrier_order HALYARD_..._ALG=shm).
+// Barriers in loops of rooted calls. The shm engine orders a barrier for the call it expects
+// next (collectives/shm/barrier_order.cpp: before a bcast or scatter its root leaves first,
+// before a reduce or gather its root leaves last), so members that just ran different sides of a
+// call must still agree on the barrier, and it must still hold everyone until the last member
+// arrives. For every root and each of bcast, scatter, reduce and gather, twice the call (its
+// result checked) and a barrier, the second barrier entered kLateEntry late by one member (the
+// root, then the next rank), which no other member may leave before; then all of them in
+// flight at once, each followed by a barrier. Run with the engine forced (collective_check
+// barrier_order HALYARD_..._ALG=shm).
 #include <chrono>
 #include <string>
 #include <thread>
@@ -104,15 +105,19 @@ struct RootedCall {
   }
 };
 
-// `call` from `root`, checked, then the barrier that rank `late` enters kLateEntry after the
-// others.
+// `call` from `root` and a barrier, then `call` again and the barrier that rank `late` enters
+// kLateEntry after the others: the first round teaches the channel the loop, so the second
+// barrier takes the order `call` asks for.
 void rooted_then_late_barrier(const Communicator& comm, Rooted call, int root, int late) {
   const std::string what = std::string(name_of(call)) + " from root " + std::to_string(root) +
                            ", then a barrier with rank " + std::to_string(late) + " late";
   expect_ok(ibarrier(comm), what + ": the barrier that lines everyone up");
-  RootedCall rooted(call, root, comm);
-  expect_ok(rooted.post(comm), what + ": the call");
-  rooted.check(comm, what);
+  for (int round = 0; round < 2; ++round) {
+    RootedCall rooted(call, root, comm);
+    expect_ok(rooted.post(comm), what + ": the call");
+    rooted.check(comm, what);
+    if (round == 0) expect_ok(ibarrier(comm), what + ": the barrier of the first round");
+  }
   const auto entered = std::chrono::steady_clock::now();
   if (comm.rank() == late) std::this_thread::sleep_for(kLateEntry);
   expect_ok(ibarrier(comm), what);

@@ -16,6 +16,11 @@ int main(int argc, char** argv) {
       else if (!strcmp(c, "scatter")) MPI_Scatter(buf, 1, MPI_FLOAT, out, 1, MPI_FLOAT, 0, MPI_COMM_WORLD);
       else if (!strcmp(c, "reduce")) MPI_Reduce(buf, out, 1, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
       else if (!strcmp(c, "gather")) MPI_Gather(buf, 1, MPI_FLOAT, out, 1, MPI_FLOAT, 0, MPI_COMM_WORLD);
+      else if (!strcmp(c, "reduce_bcast")) {
+        MPI_Reduce(buf, out, 1, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Bcast(buf, 1, MPI_FLOAT, 0, MPI_COMM_WORLD);
+      }
       else if (!strcmp(c, "allreduce")) MPI_Allreduce(buf, out, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
       MPI_Barrier(MPI_COMM_WORLD);
     }
