@@ -399,9 +399,10 @@ class Channel final : public std::enable_shared_from_this<Channel>, public WaitD
   std::vector<std::byte*> cells_;        // per member: its two parity cells
   std::size_t cell_bytes_;
   std::uint64_t next_seq_;
-  // The order of the barrier being started, and what it is learnt from: the kind of the call
-  // before the last barrier (kBarrier while the last call was no barrier), and per kind of call,
-  // the call that followed the last barrier after such a call.
+  // The order of the barrier being started, and what it is learnt from: the kind of the last
+  // call, the kind of the call before the last barrier while that barrier was the last call
+  // (empty otherwise), and per kind of call, the call that followed the last barrier after such
+  // a call.
   BarrierOrder barrier_order_;
   struct FollowingCall {
     bool seen = false;

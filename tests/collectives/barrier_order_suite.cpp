@@ -140,8 +140,8 @@ void barrier_order_suite(const SuiteContext& ctx) {
       if (p > 1) rooted_then_late_barrier(comm, call, root, (root + 1) % p);
     }
   }
-  // Every rooted call from every root in flight at once, a barrier after each: each barrier
-  // takes its order from the call posted before it.
+  // Every rooted call from every root in flight at once, a barrier after each: queued barriers
+  // take the orders learnt from the calls posted before them.
   std::vector<RootedCall> calls;
   for (Rooted call : kRooted) {
     for (int root = 0; root < p; ++root) calls.emplace_back(call, root, comm);

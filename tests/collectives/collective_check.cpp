@@ -110,8 +110,12 @@ int main(int argc, char** argv) {
     // CHECK_CPUS=own|shared: the job must see the host's CPUs that way (a test that forces a
     // topology checks that it took).
     if (const char* cpus = std::getenv("CHECK_CPUS"); cpus != nullptr) {
+      const std::string want(cpus);
+      if (want != "own" && want != "shared") {
+        halyard::testing::fail("CHECK_CPUS is '" + want + "', not own or shared");
+      }
       const bool shared = ctx.world.loop().cpu_shared();
-      if (shared != (std::string(cpus) == "shared")) {
+      if (shared != (want == "shared")) {
         halyard::testing::fail(std::string("the host's CPUs are ") +
                                (shared ? "shared" : "one per rank") + ", not " + cpus);
       }

@@ -42,7 +42,7 @@ void reduce_scatter_block_suite(const SuiteContext& ctx);
 void reduce_scatter_suite(const SuiteContext& ctx);
 void scan_suite(const SuiteContext& ctx);
 void exscan_suite(const SuiteContext& ctx);
-// Barriers right after bcast, scatter, reduce and gather from every root (barrier_order_suite.cpp).
+// Barriers in loops of bcast, scatter, reduce and gather from every root (barrier_order_suite.cpp).
 void barrier_order_suite(const SuiteContext& ctx);
 // All of them in flight at once, their count arrays overwritten once posted.
 void inflight_more_suite(const SuiteContext& ctx);
